@@ -1,0 +1,347 @@
+package mcpbridge
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// DefaultTimeout is the request timeout of a server whose Timeout is zero:
+// 600000 ms, as in Gemini CLI.
+const DefaultTimeout = 10 * time.Minute
+
+// ServerConfig describes one MCP server: how to reach it and how far to trust
+// it. It mirrors one entry of the mcpServers object of a Gemini CLI
+// settings.json; it can also be built in Go directly, in which case no
+// environment expansion happens and [ServerConfig.Validate] should be called.
+//
+// Exactly one of Command, URL and HTTPURL is set (an empty string is unset).
+type ServerConfig struct {
+	// Name is the key under mcpServers. It prefixes the server's tools when
+	// their names conflict with an earlier server's.
+	Name string
+
+	// Command, Args, Cwd and Env start a server over stdio. A relative Cwd is
+	// resolved by the operating system against the host program's working
+	// directory when the process starts, as Gemini CLI does; an empty Cwd
+	// means the host's working directory. Env adds to (and overrides) the
+	// inherited environment; see [ServerConfig.ChildEnv].
+	Command string
+	Args    []string
+	Cwd     string
+	Env     map[string]string
+
+	// URL is an SSE endpoint, or a streamable-HTTP endpoint when Type is
+	// "http". HTTPURL is a streamable-HTTP endpoint.
+	URL     string
+	HTTPURL string
+	// Type is "", "sse" or "http", and may be set only with URL. Empty means
+	// SSE with a fallback to streamable HTTP (see
+	// [ServerConfig.AllowsHTTPFallback]).
+	Type string
+	// Headers are sent with every HTTP request to URL or HTTPURL.
+	Headers map[string]string
+
+	// Timeout bounds each request to the server. Zero means [DefaultTimeout].
+	Timeout time.Duration
+	// Trust skips every confirmation for this server's tools.
+	Trust bool
+
+	// IncludeTools and ExcludeTools filter the server's tools by their
+	// original names; see [ServerConfig.AllowsTool].
+	IncludeTools []string
+	ExcludeTools []string
+
+	// Description is free text shown in the status.
+	Description string
+}
+
+// Transport is the way a server is reached. The zero value,
+// [TransportUnknown], belongs to configurations that do not validate.
+type Transport int
+
+const (
+	// TransportUnknown means none, or more than one, of Command, URL and
+	// HTTPURL is set.
+	TransportUnknown Transport = iota
+	// TransportStdio spawns Command and speaks over its stdin and stdout.
+	TransportStdio
+	// TransportSSE connects to URL with the HTTP+SSE transport.
+	TransportSSE
+	// TransportStreamableHTTP connects to HTTPURL (or URL with Type "http")
+	// with the streamable-HTTP transport.
+	TransportStreamableHTTP
+)
+
+// String returns "stdio", "sse", "http" or "unknown".
+func (t Transport) String() string {
+	switch t {
+	case TransportStdio:
+		return "stdio"
+	case TransportSSE:
+		return "sse"
+	case TransportStreamableHTTP:
+		return "http"
+	}
+	return "unknown"
+}
+
+// MarshalText encodes t as its String.
+func (t Transport) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+// UnmarshalText decodes a String; anything else is an error.
+func (t *Transport) UnmarshalText(b []byte) error {
+	for _, c := range []Transport{TransportUnknown, TransportStdio, TransportSSE, TransportStreamableHTTP} {
+		if string(b) == c.String() {
+			*t = c
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown transport %q", b)
+}
+
+// Transport returns the transport chosen by the fields that are set:
+// HTTPURL means streamable HTTP, URL means SSE (streamable HTTP with Type
+// "http"), Command means stdio. It returns [TransportUnknown] when not
+// exactly one of them is set.
+func (s ServerConfig) Transport() Transport {
+	if len(s.endpoints()) != 1 {
+		return TransportUnknown
+	}
+	switch {
+	case s.Command != "":
+		return TransportStdio
+	case s.HTTPURL != "" || s.Type == "http":
+		return TransportStreamableHTTP
+	}
+	return TransportSSE
+}
+
+// AllowsHTTPFallback reports whether a refused SSE handshake should be
+// followed by one streamable-HTTP attempt at the same URL: true for URL
+// without an explicit Type, false otherwise.
+func (s ServerConfig) AllowsHTTPFallback() bool {
+	return s.Transport() == TransportSSE && s.Type == ""
+}
+
+// Endpoint returns HTTPURL or URL, whichever is set, or "" for stdio.
+func (s ServerConfig) Endpoint() string {
+	if s.HTTPURL != "" {
+		return s.HTTPURL
+	}
+	return s.URL
+}
+
+// EffectiveTimeout returns Timeout, or [DefaultTimeout] when it is zero or
+// negative.
+func (s ServerConfig) EffectiveTimeout() time.Duration {
+	if s.Timeout <= 0 {
+		return DefaultTimeout
+	}
+	return s.Timeout
+}
+
+// AllowsTool reports whether the tool with the given original name passes
+// the filters. ExcludeTools wins: a name listed there is never allowed. An
+// empty IncludeTools allows every other tool; otherwise the name must be
+// listed. As in Gemini CLI, an IncludeTools entry "name(...)" also allows
+// name. Names are compared exactly.
+func (s ServerConfig) AllowsTool(name string) bool {
+	if slices.Contains(s.ExcludeTools, name) {
+		return false
+	}
+	if len(s.IncludeTools) == 0 {
+		return true
+	}
+	for _, inc := range s.IncludeTools {
+		if inc == name || strings.HasPrefix(inc, name+"(") {
+			return true
+		}
+	}
+	return false
+}
+
+// endpoints lists the names of the set fields among command, url, httpUrl.
+func (s ServerConfig) endpoints() []string {
+	var set []string
+	if s.Command != "" {
+		set = append(set, "command")
+	}
+	if s.URL != "" {
+		set = append(set, "url")
+	}
+	if s.HTTPURL != "" {
+		set = append(set, "httpUrl")
+	}
+	return set
+}
+
+// ErrInvalidConfig is wrapped by every error that reports an invalid server
+// configuration, whether it came from a file or from Go.
+var ErrInvalidConfig = errors.New("invalid server configuration")
+
+// ConfigError reports one invalid field of one server.
+// errors.Is(err, [ErrInvalidConfig]) holds for every ConfigError.
+type ConfigError struct {
+	Server string // the server's name
+	Field  string // the settings.json key, such as "args[1]"; "" for the whole entry
+	Msg    string // what is wrong
+}
+
+// Error returns `server "name": field: msg`.
+func (e *ConfigError) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("server %q: %s", e.Server, e.Msg)
+	}
+	return fmt.Sprintf("server %q: %s: %s", e.Server, e.Field, e.Msg)
+}
+
+// Is reports whether target is [ErrInvalidConfig].
+func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig }
+
+// Validate reports the first problem of s as a *[ConfigError], or nil:
+// an empty Name; not exactly one of Command, URL and HTTPURL; a Type other
+// than "", "sse" and "http", or a Type without URL; a URL or HTTPURL that is
+// not an absolute http or https URL; a negative Timeout; an environment
+// name that is empty or holds '=' or NUL; a header name that is not an HTTP
+// token, or a header value holding CR, LF or NUL. s is not modified.
+func (s ServerConfig) Validate() error {
+	bad := func(field, format string, args ...any) error {
+		return &ConfigError{Server: s.Name, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	if s.Name == "" {
+		return bad("", "name must not be empty")
+	}
+	switch set := s.endpoints(); len(set) {
+	case 0:
+		return bad("", "one of command, url or httpUrl is required")
+	case 1:
+	default:
+		return bad("", "%s are mutually exclusive; set exactly one of command, url or httpUrl", strings.Join(set, " and "))
+	}
+	switch s.Type {
+	case "", "sse", "http":
+	default:
+		return bad("type", `must be "sse" or "http", got %q`, s.Type)
+	}
+	if s.Type != "" && s.URL == "" {
+		return bad("type", "only allowed with url")
+	}
+	for _, f := range []struct{ field, value string }{{"url", s.URL}, {"httpUrl", s.HTTPURL}} {
+		if f.value == "" {
+			continue
+		}
+		u, err := url.Parse(f.value)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return bad(f.field, "must be an absolute http or https URL")
+		}
+	}
+	if s.Timeout < 0 {
+		return bad("timeout", "must not be negative")
+	}
+	for _, name := range sortedKeys(s.Env) {
+		if name == "" || strings.ContainsAny(name, "=\x00") {
+			return bad("env", "invalid variable name %q", name)
+		}
+		if strings.ContainsRune(s.Env[name], 0) {
+			return bad("env."+name, "value must not contain NUL")
+		}
+	}
+	for _, name := range sortedKeys(s.Headers) {
+		if !httpToken(name) {
+			return bad("headers", "invalid header name %q", name)
+		}
+		if strings.ContainsAny(s.Headers[name], "\r\n\x00") {
+			return bad("headers."+name, "value must not contain CR, LF or NUL")
+		}
+	}
+	return nil
+}
+
+// httpToken reports whether s is a non-empty RFC 9110 token.
+func httpToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Config is a list of servers and how their processes inherit the
+// environment. The zero value has no servers and withholds secrets.
+type Config struct {
+	// Servers in configuration order, which decides who keeps a bare tool
+	// name when two servers offer the same one. Names are unique.
+	Servers []ServerConfig
+	// EnvPolicy says what stdio servers inherit (pass it to
+	// [ServerConfig.ChildEnv]); the zero value withholds secret-looking
+	// variables. Settings files never set it: passing secrets is the host
+	// program's decision.
+	EnvPolicy EnvPolicy
+	// Files lists the settings files that were read, in order. LoadSettings
+	// fills it; ParseSettings and a Config built in Go leave it empty.
+	Files []string
+	// Warnings are problems that did not stop loading (unset variables,
+	// unknown keys, duplicate names), each naming file, position and server.
+	Warnings []string
+}
+
+// Server returns the server named name and whether there is one.
+func (c *Config) Server(name string) (ServerConfig, bool) {
+	for _, s := range c.Servers {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return ServerConfig{}, false
+}
+
+// Validate reports every invalid server and every repeated name, joined with
+// [errors.Join], or nil. c is not modified.
+func (c *Config) Validate() error {
+	var errs []error
+	seen := make(map[string]bool)
+	for _, s := range c.Servers {
+		if err := s.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+		if seen[s.Name] {
+			errs = append(errs, &ConfigError{Server: s.Name, Msg: "name used by more than one server"})
+		}
+		seen[s.Name] = true
+	}
+	return errors.Join(errs...)
+}
+
+// merge adds servers to c: a server whose name is already present replaces
+// that entry in place (keeping its position); new names are appended.
+// It reports the names that were replaced.
+func (c *Config) merge(servers []ServerConfig) (replaced []string) {
+	for _, s := range servers {
+		i := slices.IndexFunc(c.Servers, func(have ServerConfig) bool { return have.Name == s.Name })
+		if i < 0 {
+			c.Servers = append(c.Servers, s)
+			continue
+		}
+		c.Servers[i] = s
+		replaced = append(replaced, s.Name)
+	}
+	return replaced
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,52 @@
+// Package mcpbridge connects Go programs that talk to Gemini through
+// [google.golang.org/genai] to the tools of MCP (Model Context Protocol)
+// servers.
+//
+// # Settings
+//
+// The servers are described the way Gemini CLI describes them: the
+// mcpServers object of a settings.json, so a user's existing file works
+// unchanged. [LoadSettings] reads the user's then the project's file
+// ([DefaultSettingsPaths]), keeps the servers in the order they are written,
+// expands $VAR, ${VAR} and ${VAR:-default}, and reports bad JSON with file,
+// line and column:
+//
+//	cfg, err := mcpbridge.LoadSettings(mcpbridge.DefaultSettingsPaths(), nil)
+//	if err != nil {
+//		return err // e.g. ".gemini/settings.json:7:15: server "db": timeout: want number of milliseconds, got string"
+//	}
+//	for _, w := range cfg.Warnings {
+//		log.Print(w) // unset variables, unknown keys, duplicate names
+//	}
+//
+// The same configuration can be written in Go:
+//
+//	cfg := &mcpbridge.Config{Servers: []mcpbridge.ServerConfig{{
+//		Name:    "files",
+//		Command: "npx",
+//		Args:    []string{"-y", "@modelcontextprotocol/server-filesystem", "."},
+//		Timeout: 30 * time.Second,
+//	}}}
+//	if err := cfg.Validate(); err != nil {
+//		return err
+//	}
+//
+// A stdio server's process inherits the parent environment minus variables
+// whose names or values look secret, plus its configured env, which always
+// wins ([ServerConfig.ChildEnv], [EnvPolicy]).
+//
+// # Status
+//
+// [Status] is the /mcp view: every server with its state, command or URL,
+// working directory, timeout, tools and last error, and the discovery state.
+// It prints in Gemini CLI's layout ([Status.WriteText]) and encodes to JSON.
+// Secrets never appear: [NewServerStatus] and [Redactor] hide env and header
+// values, URL credentials and secret query parameters, and arguments after
+// flags such as --token.
+//
+//	st := mcpbridge.Status{Discovery: mcpbridge.DiscoveryCompleted}
+//	for _, s := range cfg.Servers {
+//		st.Servers = append(st.Servers, mcpbridge.NewServerStatus(s))
+//	}
+//	fmt.Print(st)
+package mcpbridge

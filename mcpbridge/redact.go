@@ -1,0 +1,238 @@
+package mcpbridge
+
+import (
+	"cmp"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Redacted replaces every secret in a [Redactor]'s output.
+const Redacted = "***"
+
+// Redactor hides the secrets of one server configuration in text meant for
+// people: the status, error messages, stderr. A nil *Redactor knows no
+// configured secrets but still applies the generic rules. A Redactor is
+// immutable and safe for concurrent use; every method is idempotent.
+type Redactor struct {
+	secrets []string // longest first
+}
+
+// authSchemes are the Authorization schemes whose credential is also
+// redacted on its own.
+var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, "bot": true, "apikey": true}
+
+// minSecretLen is the shortest configured secret replaced inside longer
+// text; shorter ones are only replaced where a whole argument equals them.
+const minSecretLen = 4
+
+// NewRedactor returns a Redactor that knows the secrets in cfg: the value of
+// every env entry and header whose name looks secret (by the rule of
+// [ServerConfig.ChildEnv], plus Authorization, Proxy-Authorization and
+// Cookie) or whose value looks like a credential, the credential after a
+// scheme such as "Bearer " or "Basic " in those values, and the password of any URL
+// given as an env or header value. cfg is not retained.
+func NewRedactor(cfg ServerConfig) *Redactor {
+	var secrets []string
+	add := func(name, value string) {
+		if value == "" {
+			return
+		}
+		if secretName(name) || secretValue(value) {
+			secrets = append(secrets, value)
+			if scheme, cred, ok := strings.Cut(value, " "); ok && authSchemes[strings.ToLower(scheme)] {
+				secrets = append(secrets, strings.TrimSpace(cred))
+			}
+		}
+		if u, err := url.Parse(value); err == nil && u.User != nil {
+			if pw, ok := u.User.Password(); ok && pw != "" {
+				secrets = append(secrets, pw)
+			}
+		}
+	}
+	for _, name := range sortedKeys(cfg.Env) {
+		add(name, cfg.Env[name])
+	}
+	for _, name := range sortedKeys(cfg.Headers) {
+		add(name, cfg.Headers[name])
+	}
+	slices.SortFunc(secrets, func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
+	})
+	return &Redactor{secrets: slices.Compact(secrets)}
+}
+
+// CommandLine returns command and args joined by spaces for display, with
+// arguments quoted (Go syntax) when they are empty or hold spaces or quotes,
+// and with secrets replaced by [Redacted]:
+//
+//   - the argument after a flag whose name looks secret (--token,
+//     --api-key, --password, --secret, --auth, --key ...), unless that
+//     argument starts with "--" or the flag starts with "--no-";
+//   - the value in --flag=value and NAME=value when the name looks secret;
+//   - the value in "Name: value" when Name is a secret-looking header;
+//   - an argument equal to a configured secret, and configured secrets,
+//     URL credentials and tokens inside any argument (see [Redactor.Text]).
+//
+// args is not modified.
+func (r *Redactor) CommandLine(command string, args []string) string {
+	words := []string{displayWord(r.Text(command))}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		var w string
+		name, _, hasEq := strings.Cut(a, "=")
+		header, hvalue, hasColon := strings.Cut(a, ":")
+		switch {
+		case r.known(a):
+			w = Redacted
+		case hasEq && (secretFlag(name) || validName(name) && secretName(name)):
+			w = name + "=" + Redacted
+		case hasColon && httpToken(header) && secretHeader(header) && !strings.HasPrefix(hvalue, "//"):
+			w = header + ": " + Redacted
+		case secretFlag(a) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "--"):
+			words = append(words, a)
+			w = Redacted
+			i++
+		default:
+			w = r.Text(a)
+		}
+		words = append(words, displayWord(w))
+	}
+	return strings.Join(words, " ")
+}
+
+// known reports whether s equals a configured secret.
+func (r *Redactor) known(s string) bool {
+	return r != nil && s != "" && slices.Contains(r.secrets, s)
+}
+
+func isFlag(s string) bool { return len(s) > 1 && s[0] == '-' }
+
+// secretFlag reports whether s is a flag whose name looks secret.
+func secretFlag(s string) bool {
+	if !isFlag(s) {
+		return false
+	}
+	name := strings.TrimLeft(s, "-")
+	return !strings.HasPrefix(name, "no-") && secretName(name)
+}
+
+func secretHeader(name string) bool {
+	switch strings.ToLower(name) {
+	case "authorization", "proxy-authorization", "cookie", "set-cookie":
+		return true
+	}
+	return secretName(name)
+}
+
+// displayWord quotes w when it would otherwise be misread as several words.
+func displayWord(w string) string {
+	if w == "" || strings.ContainsAny(w, " \t\n\"'\\") {
+		return strconv.Quote(w)
+	}
+	return w
+}
+
+// URL returns raw with its user information replaced by [Redacted] and the
+// values of secret-looking query and fragment parameters (token, key,
+// api_key, access_token, secret, password, auth, sig, signature, code ...)
+// replaced by [Redacted]. Everything else, including the order of
+// parameters, is kept as written; configured secrets anywhere in raw are
+// replaced too.
+func (r *Redactor) URL(raw string) string {
+	return r.replaceKnown(redactURL(raw))
+}
+
+func redactURL(raw string) string {
+	rest, frag, hasFrag := strings.Cut(raw, "#")
+	rest, query, hasQuery := strings.Cut(rest, "?")
+	if scheme, after, ok := strings.Cut(rest, "://"); ok {
+		authority, path, hasPath := strings.Cut(after, "/")
+		if at := strings.LastIndex(authority, "@"); at >= 0 {
+			authority = Redacted + authority[at:]
+		}
+		rest = scheme + "://" + authority
+		if hasPath {
+			rest += "/" + path
+		}
+	}
+	if hasQuery {
+		rest += "?" + redactParams(query)
+	}
+	if hasFrag {
+		rest += "#" + redactParams(frag)
+	}
+	return rest
+}
+
+// redactParams redacts the values of secret-looking names in a&b=c form.
+func redactParams(s string) string {
+	parts := strings.Split(s, "&")
+	for i, p := range parts {
+		name, _, ok := strings.Cut(p, "=")
+		if !ok {
+			continue
+		}
+		if n, err := url.QueryUnescape(name); err == nil {
+			name = n
+		}
+		if secretParam(name) {
+			parts[i] = p[:strings.IndexByte(p, '=')] + "=" + Redacted
+		}
+	}
+	return strings.Join(parts, "&")
+}
+
+func secretParam(name string) bool {
+	switch strings.ToLower(name) {
+	case "sig", "signature", "code", "pwd", "passwd", "x-amz-signature":
+		return true
+	}
+	return secretName(name)
+}
+
+var (
+	urlPattern    = regexp.MustCompile("\\b[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>`]+")
+	schemePattern = regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{4,}`)
+	assignPattern = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_-]*)=([^\s&"',;]+)`)
+	wordPattern   = regexp.MustCompile(`[A-Za-z0-9_-]{20,}`)
+)
+
+// Text returns s with secrets replaced by [Redacted]: configured secrets of
+// at least 4 characters, URLs of any scheme (as by [Redactor.URL]),
+// credentials after
+// "Bearer " and "Basic ", values in name=value where the name looks secret,
+// and words shaped like well-known tokens ("ghp_...", "AKIA..."). Use it for
+// error messages and stderr.
+func (r *Redactor) Text(s string) string {
+	s = r.replaceKnown(s)
+	s = urlPattern.ReplaceAllStringFunc(s, redactURL)
+	s = schemePattern.ReplaceAllString(s, "$1 "+Redacted)
+	s = assignPattern.ReplaceAllStringFunc(s, func(m string) string {
+		name, _, _ := strings.Cut(m, "=")
+		if secretName(name) {
+			return name + "=" + Redacted
+		}
+		return m
+	})
+	return wordPattern.ReplaceAllStringFunc(s, func(w string) string {
+		if secretValue(w) {
+			return Redacted
+		}
+		return w
+	})
+}
+
+func (r *Redactor) replaceKnown(s string) string {
+	if r == nil {
+		return s
+	}
+	for _, secret := range r.secrets {
+		if len(secret) >= minSecretLen {
+			s = strings.ReplaceAll(s, secret, Redacted)
+		}
+	}
+	return s
+}

@@ -1,0 +1,144 @@
+package mcpbridge
+
+import (
+	"strings"
+	"testing"
+)
+
+var ghToken = "ghp_" + strings.Repeat("Ab1", 12)
+
+func TestRedactorCommandLine(t *testing.T) {
+	r := NewRedactor(ServerConfig{
+		Env: map[string]string{
+			"API_KEY":      "env-secret-value",
+			"SHORT_TOKEN":  "abc",
+			"DATABASE_URL": "postgres://app:dbpass99@db/app",
+			"DEBUG":        "true", // not secret: never redacted
+		},
+		Headers: map[string]string{"Authorization": "Bearer hdr-bearer-token", "Accept": "text/plain"},
+	})
+	tests := []struct {
+		name string
+		cmd  string
+		args []string
+		want string
+	}{
+		{"plain", "python", []string{"-m", "srv", "--port", "8080"}, "python -m srv --port 8080"},
+		{"flag then value", "srv", []string{"--token", "t0k3n", "--verbose"}, "srv --token *** --verbose"},
+		{"flag=value", "srv", []string{"--api-key=k3y", "--mode=fast"}, "srv --api-key=*** --mode=fast"},
+		{"many secret flags", "srv", []string{"--password", "p", "--secret", "s", "--auth", "a", "-key", "k", "--client-secret", "c", "--access_token", "t"},
+			"srv --password *** --secret *** --auth *** -key *** --client-secret *** --access_token ***"},
+		{"flag followed by flag", "srv", []string{"--token", "--verbose"}, "srv --token --verbose"},
+		{"flag at end", "srv", []string{"--token"}, "srv --token"},
+		{"negated flag", "srv", []string{"--no-auth", "server.js"}, "srv --no-auth server.js"},
+		{"port flag is not secret", "srv", []string{"-p", "8080", "--keyboard", "us"}, "srv -p 8080 --keyboard us"},
+		{"docker env assignment", "docker", []string{"run", "-e", "API_KEY", "-e", "GITHUB_TOKEN=xyz", "-e", "MODE=dev"},
+			"docker run -e API_KEY -e GITHUB_TOKEN=*** -e MODE=dev"},
+		{"header argument", "curl", []string{"-H", "Authorization: Bearer abc", "-H", "Accept: json"}, `curl -H "Authorization: ***" -H "Accept: json"`},
+		{"configured secret as argument", "srv", []string{"env-secret-value", "abc", "true"}, "srv *** *** true"},
+		{"configured secret inside argument", "srv", []string{"--header=X-Key:env-secret-value"}, "srv --header=X-Key:***"},
+		{"bearer credential alone", "srv", []string{"hdr-bearer-token"}, "srv ***"},
+		{"password of a configured URL", "srv", []string{"dbpass99"}, "srv ***"},
+		{"URL credentials and query", "srv", []string{"--endpoint", "https://u:p@h/x?api_key=1&q=go#access_token=z"},
+			"srv --endpoint https://***@h/x?api_key=***&q=go#access_token=***"},
+		{"token-shaped argument", "srv", []string{ghToken}, "srv ***"},
+		{"quoting", "my tool", []string{"", "a b", `say "hi"`}, `"my tool" "" "a b" "say \"hi\""`},
+		{"no args", "srv", nil, "srv"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := r.CommandLine(tt.cmd, tt.args)
+			if got != tt.want {
+				t.Errorf("CommandLine(%q, %q) = %q, want %q", tt.cmd, tt.args, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRedactorURL(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		{"http://localhost:3000/mcp", "http://localhost:3000/mcp"},
+		{"https://user:pass@host/sse", "https://***@host/sse"},
+		{"https://token@host", "https://***@host"},
+		{"https://host/sse?token=abc&x=1&key=k&KEY=K", "https://host/sse?token=***&x=1&key=***&KEY=***"},
+		{"https://host/?access_token=a&api_key=b&apiKey=c&secret=d&password=e&auth=f&sig=g&signature=h&code=i", "https://host/?access_token=***&api_key=***&apiKey=***&secret=***&password=***&auth=***&sig=***&signature=***&code=***"},
+		{"https://s3/x?X-Amz-Credential=c&X-Amz-Signature=s&X-Amz-Date=d", "https://s3/x?X-Amz-Credential=***&X-Amz-Signature=***&X-Amz-Date=d"},
+		{"https://host/p?%74oken=abc", "https://host/p?%74oken=***"},
+		{"https://host/p?flag&token", "https://host/p?flag&token"},
+		{"https://host/cb#access_token=abc&state=s", "https://host/cb#access_token=***&state=s"},
+		{"https://host/a@b/c", "https://host/a@b/c"},
+		{"not a url", "not a url"},
+		{"", ""},
+	}
+	var r *Redactor // nil works
+	for _, tt := range tests {
+		if got := r.URL(tt.in); got != tt.want {
+			t.Errorf("URL(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if again := r.URL(r.URL(tt.in)); again != tt.want {
+			t.Errorf("URL(URL(%q)) = %q, want %q (idempotent)", tt.in, again, tt.want)
+		}
+	}
+}
+
+func TestRedactorText(t *testing.T) {
+	r := NewRedactor(ServerConfig{
+		Env:     map[string]string{"SERVICE_TOKEN": "svc-123456"},
+		Headers: map[string]string{"X-Api-Key": "hdr-key-42"},
+	})
+	tests := []struct {
+		name, in, want string
+	}{
+		{"plain", "connection refused", "connection refused"},
+		{"configured env secret", "auth failed for svc-123456", "auth failed for ***"},
+		{"configured header secret", "bad key hdr-key-42.", "bad key ***."},
+		{"url in go error", `Get "https://u:pw@host/sse?token=abc": dial tcp: refused`, `Get "https://***@host/sse?token=***": dial tcp: refused`},
+		{"bearer", "sent Authorization: Bearer abcdef123", "sent Authorization: Bearer ***"},
+		{"assignment", "using api_key=zzz9 and mode=fast", "using api_key=*** and mode=fast"},
+		{"token shape", "token " + ghToken + " rejected", "token *** rejected"},
+		{"multi-line", "line1 svc-123456\nline2", "line1 ***\nline2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := r.Text(tt.in)
+			if got != tt.want {
+				t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+			if again := r.Text(got); again != got {
+				t.Errorf("Text(Text(%q)) = %q, want %q (idempotent)", tt.in, again, got)
+			}
+		})
+	}
+}
+
+func TestNewRedactorSecrets(t *testing.T) {
+	r := NewRedactor(ServerConfig{
+		Env: map[string]string{
+			"A_TOKEN": "aaaa", "B_TOKEN": "bbbbbbbb", "PLAIN": "visible-value",
+			"HARMLESS": ghToken, "EMPTY_SECRET": "",
+		},
+		Headers: map[string]string{"Cookie": "sid=1", "Authorization": "Basic dXNlcjpwYXNz", "X-Trace": "trace-1"},
+	})
+	want := []string{ghToken, "Basic dXNlcjpwYXNz", "dXNlcjpwYXNz", "bbbbbbbb", "sid=1", "aaaa"}
+	if strings.Join(r.secrets, "|") != strings.Join(want, "|") {
+		t.Errorf("NewRedactor secrets = %q, want %q", r.secrets, want)
+	}
+}
+
+func FuzzRedactorText(f *testing.F) {
+	for _, s := range []string{"https://u:p@h/x?token=1#code=2", "Bearer abcdef", "api_key=1", ghToken, "a=b&c", "http://@", "https://h?=&=="} {
+		f.Add(s)
+	}
+	r := NewRedactor(ServerConfig{Env: map[string]string{"TOKEN": "s3cr3t-value"}})
+	f.Fuzz(func(t *testing.T, s string) {
+		once := r.Text(s)
+		if twice := r.Text(once); twice != once {
+			t.Fatalf("Text not idempotent: %q -> %q -> %q", s, once, twice)
+		}
+		if strings.Contains(once, "s3cr3t-value") {
+			t.Fatalf("Text(%q) = %q still holds the configured secret", s, once)
+		}
+	})
+}

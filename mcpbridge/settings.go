@@ -1,0 +1,533 @@
+package mcpbridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// SettingsOptions tune [ParseSettings] and [LoadSettings].
+// A nil *SettingsOptions means the defaults of every field.
+type SettingsOptions struct {
+	// LookupEnv resolves $VAR references. Nil means [os.LookupEnv].
+	LookupEnv LookupFunc
+	// Logger receives each warning at Warn level and each replaced entry at
+	// Debug level. Nil means [slog.Default].
+	Logger *slog.Logger
+}
+
+func (o *SettingsOptions) lookup() LookupFunc {
+	if o == nil || o.LookupEnv == nil {
+		return os.LookupEnv
+	}
+	return o.LookupEnv
+}
+
+func (o *SettingsOptions) logger() *slog.Logger {
+	if o == nil || o.Logger == nil {
+		return slog.Default()
+	}
+	return o.Logger
+}
+
+// SettingsError reports a problem at a place in a settings file: bad JSON, a
+// value of the wrong type, or an invalid server (then Err is a
+// *[ConfigError]). Line and Column count from 1; Column counts characters
+// (runes), not bytes.
+type SettingsError struct {
+	File         string
+	Line, Column int
+	Err          error
+}
+
+// Error returns "file:line:column: err".
+func (e *SettingsError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %v", e.File, e.Line, e.Column, e.Err)
+}
+
+// Unwrap returns Err.
+func (e *SettingsError) Unwrap() error { return e.Err }
+
+// DefaultSettingsPaths returns the settings files Gemini CLI reads, in the
+// order they apply: the user's ~/.gemini/settings.json (left out when the
+// home directory is unknown), then the project's .gemini/settings.json,
+// relative to the working directory (left out when it is the user's file,
+// that is when the working directory is the home directory).
+func DefaultSettingsPaths() []string {
+	project := filepath.Join(".gemini", "settings.json")
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return []string{project}
+	}
+	user := filepath.Join(home, ".gemini", "settings.json")
+	hs, herr := os.Stat(home)
+	ws, werr := os.Stat(".")
+	if herr == nil && werr == nil && os.SameFile(hs, ws) {
+		return []string{user}
+	}
+	return []string{user, project}
+}
+
+// LoadSettings reads the settings files in paths, in order, and merges
+// their servers: a server named in a later file replaces the earlier entry
+// of that name and takes its position; new names are appended. This is the
+// result of Gemini CLI's object spread of user then project settings. Files
+// that do not exist are skipped; Config.Files lists those read. Any other
+// read error or any invalid file is an error and nothing is returned.
+// Warnings of all files are kept in order.
+func LoadSettings(paths []string, opts *SettingsOptions) (*Config, error) {
+	cfg := &Config{}
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading settings: %w", err)
+		}
+		c, err := ParseSettings(data, path, opts)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Files = append(cfg.Files, path)
+		cfg.Warnings = append(cfg.Warnings, c.Warnings...)
+		for _, name := range cfg.merge(c.Servers) {
+			opts.logger().Debug("mcpbridge: settings entry replaced", "server", name, "file", path)
+		}
+	}
+	return cfg, nil
+}
+
+// ParseSettings reads the mcpServers object of a Gemini CLI settings.json.
+// file names the source in messages ("settings.json" if empty). data is not
+// modified.
+//
+// Servers keep the order in which they are written. Comments (// and /* */,
+// outside strings) are allowed, as Gemini CLI strips them; a leading UTF-8
+// byte-order mark is ignored; an empty file is an empty configuration. Keys
+// other than mcpServers are ignored. Within a server entry, unknown keys
+// and null values are ignored, the former with a warning. When a file names
+// a server (or a key within one) twice, the later value wins and keeps the
+// earlier position, as JSON.parse does; a warning says so.
+//
+// Environment references ($VAR, ${VAR}, ${VAR:-default}, $$ for a literal
+// $) are expanded in command, args, cwd, env values, url, httpUrl and header
+// values, not in names. An unset variable becomes "" with a warning naming
+// the variable, never a value. cwd is kept as written (see
+// [ServerConfig].Cwd).
+//
+// Bad JSON is a *[SettingsError] with the line and column of the offending
+// character. Wrong types and invalid servers are *SettingsErrors wrapping a
+// *[ConfigError]; all of them are reported, joined with [errors.Join].
+// On error the Config is nil. Warnings are also logged (see
+// [SettingsOptions]).
+func ParseSettings(data []byte, file string, opts *SettingsOptions) (*Config, error) {
+	if file == "" {
+		file = "settings.json"
+	}
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	p := &settingsParser{file: file, orig: data, data: data, lookup: opts.lookup()}
+	clean, err := p.stripComments(data)
+	if err != nil {
+		return nil, err
+	}
+	p.data = clean
+	if err := json.Unmarshal(clean, new(json.RawMessage)); err != nil && len(bytes.TrimSpace(clean)) > 0 {
+		return nil, p.syntaxError(err)
+	}
+	servers, err := p.parse()
+	if err == nil {
+		err = errors.Join(p.errs...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range p.warnings {
+		opts.logger().Warn("mcpbridge: settings", "warning", w)
+	}
+	return &Config{Servers: servers, Warnings: p.warnings}, nil
+}
+
+// settingsParser walks valid JSON (comments already blanked) with a token
+// decoder so that the order of keys survives. Offsets index data, which
+// has the same length as orig, the text as written.
+type settingsParser struct {
+	file     string
+	orig     []byte // for lines and columns: comments may hold multi-byte text
+	data     []byte // orig with comments blanked
+	lookup   LookupFunc
+	warnings []string
+	errs     []error
+}
+
+// stripComments returns a copy of data with every comment outside strings
+// replaced by spaces (newlines kept), so offsets, lines and columns are
+// unchanged.
+func (p *settingsParser) stripComments(data []byte) ([]byte, error) {
+	out := bytes.Clone(data)
+	inString := false
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '/' && i+1 < len(out) && out[i+1] == '/':
+			for ; i < len(out) && out[i] != '\n'; i++ {
+				out[i] = ' '
+			}
+		case c == '/' && i+1 < len(out) && out[i+1] == '*':
+			end := bytes.Index(out[i+2:], []byte("*/"))
+			if end < 0 {
+				return nil, p.errorAt(i, errors.New("unterminated /* comment"))
+			}
+			for j := i; j < i+2+end+2; j++ {
+				if out[j] != '\n' && out[j] != '\r' {
+					out[j] = ' '
+				}
+			}
+			i += 2 + end + 1
+		}
+	}
+	return out, nil
+}
+
+// errorAt wraps err with the position of byte offset off.
+func (p *settingsParser) errorAt(off int, err error) *SettingsError {
+	off = min(max(off, 0), len(p.orig))
+	before := p.orig[:off]
+	line := 1 + bytes.Count(before, []byte("\n"))
+	col := 1 + utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:])
+	return &SettingsError{File: p.file, Line: line, Column: col, Err: err}
+}
+
+// syntaxError locates a json.Unmarshal error: the offending character, or
+// the end of the input when it ended too soon.
+func (p *settingsParser) syntaxError(err error) error {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return p.errorAt(0, err)
+	}
+	off := int(se.Offset) - 1
+	if strings.HasPrefix(se.Error(), "unexpected end") {
+		off = int(se.Offset)
+	}
+	return p.errorAt(off, se)
+}
+
+func (p *settingsParser) warnAt(off int, format string, args ...any) {
+	p.warnings = append(p.warnings, p.errorAt(off, fmt.Errorf(format, args...)).Error())
+}
+
+// skip returns the offset of the first byte at or after off that is neither
+// white space nor one of the separators in seps.
+func (p *settingsParser) skip(off int64, seps string) int {
+	i := int(off)
+	for i < len(p.data) && strings.IndexByte(" \t\r\n"+seps, p.data[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+// member reads the next "key": value pair of an object from dec, whose
+// input starts at byte base of p.data. It returns the key, the offsets of
+// the key and of the value, and the raw value. The input is valid JSON.
+func (p *settingsParser) member(dec *json.Decoder, base int) (key string, keyOff, valOff int, raw json.RawMessage) {
+	keyOff = p.skip(int64(base)+dec.InputOffset(), ",")
+	tok, _ := dec.Token()
+	key, _ = tok.(string)
+	valOff = p.skip(int64(base)+dec.InputOffset(), ":")
+	_ = dec.Decode(&raw)
+	return key, keyOff, valOff, raw
+}
+
+func newDecoder(raw []byte) *json.Decoder {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	return dec
+}
+
+// parse walks the top-level object and returns the servers of mcpServers.
+// A top level that is not an object is the only error it returns itself;
+// field problems are collected in p.errs.
+func (p *settingsParser) parse() ([]ServerConfig, error) {
+	start := p.skip(0, "")
+	if start == len(p.data) {
+		return nil, nil
+	}
+	dec := newDecoder(p.data)
+	if tok, _ := dec.Token(); tok != json.Delim('{') {
+		return nil, p.errorAt(start, fmt.Errorf("settings must be a JSON object, got %s", tokenKind(tok)))
+	}
+	var servers []ServerConfig
+	seen := false
+	for dec.More() {
+		key, keyOff, valOff, raw := p.member(dec, 0)
+		if key != "mcpServers" {
+			continue
+		}
+		if seen {
+			p.warnAt(keyOff, "mcpServers given twice; the later one wins")
+		}
+		seen = true
+		servers = p.parseServers(raw, valOff)
+	}
+	return servers, nil
+}
+
+// parseServers reads the mcpServers object, whose raw bytes start at base.
+func (p *settingsParser) parseServers(raw json.RawMessage, base int) []ServerConfig {
+	dec := newDecoder(raw)
+	tok, _ := dec.Token()
+	if tok == nil {
+		return nil
+	}
+	if tok != json.Delim('{') {
+		p.errs = append(p.errs, p.errorAt(base, fmt.Errorf("mcpServers: want object, got %s", tokenKind(tok))))
+		return nil
+	}
+	var servers []ServerConfig
+	index := make(map[string]int)
+	for dec.More() {
+		name, keyOff, valOff, sraw := p.member(dec, base)
+		s, ok := p.parseServer(name, sraw, keyOff, valOff)
+		if !ok {
+			continue
+		}
+		if i, dup := index[name]; dup {
+			p.warnAt(keyOff, "server %q: defined twice; the later entry wins", name)
+			servers[i] = s
+			continue
+		}
+		index[name] = len(servers)
+		servers = append(servers, s)
+	}
+	return servers
+}
+
+// parseServer decodes one server entry, expands its variables and
+// validates it. It reports whether the entry is usable; problems are
+// recorded in p.errs.
+func (p *settingsParser) parseServer(name string, raw json.RawMessage, keyOff, base int) (ServerConfig, bool) {
+	s := ServerConfig{Name: name}
+	dec := newDecoder(raw)
+	tok, _ := dec.Token()
+	if tok != json.Delim('{') {
+		p.fail(base, name, "", "want object, got %s", tokenKind(tok))
+		return s, false
+	}
+	ok := true
+	fieldOff := make(map[string]int)
+	for dec.More() {
+		key, kOff, vOff, vraw := p.member(dec, base)
+		if _, dup := fieldOff[key]; dup {
+			p.warnAt(kOff, "server %q: key %q given twice; the later value wins", name, key)
+		}
+		fieldOff[key] = vOff
+		var v any
+		if err := newDecoder(vraw).Decode(&v); err != nil || v == nil {
+			continue
+		}
+		if !p.field(&s, key, v, kOff, vOff) {
+			ok = false
+		}
+	}
+	if !ok {
+		return s, false
+	}
+	if err := s.Validate(); err != nil {
+		off := keyOff
+		var ce *ConfigError
+		if errors.As(err, &ce) && ce.Field != "" {
+			f, _, _ := strings.Cut(ce.Field, ".")
+			if o, found := fieldOff[f]; found {
+				off = o
+			}
+		}
+		p.errs = append(p.errs, p.errorAt(off, err))
+		return s, false
+	}
+	return s, true
+}
+
+func (p *settingsParser) fail(off int, server, field, format string, args ...any) {
+	p.errs = append(p.errs, p.errorAt(off, &ConfigError{Server: server, Field: field, Msg: fmt.Sprintf(format, args...)}))
+}
+
+// field stores the value v of key into s, expanding variables where the key
+// allows them. It reports false after recording a type error.
+func (p *settingsParser) field(s *ServerConfig, key string, v any, keyOff, off int) bool {
+	str := func(dst *string, expandVars bool) bool {
+		x, isString := v.(string)
+		if !isString {
+			p.fail(off, s.Name, key, "want string, got %s", valueKind(v))
+			return false
+		}
+		if expandVars {
+			x = p.expand(x, s.Name, key, off)
+		}
+		*dst = x
+		return true
+	}
+	switch key {
+	case "command":
+		return str(&s.Command, true)
+	case "cwd":
+		return str(&s.Cwd, true)
+	case "url":
+		return str(&s.URL, true)
+	case "httpUrl":
+		return str(&s.HTTPURL, true)
+	case "type":
+		return str(&s.Type, false)
+	case "description":
+		return str(&s.Description, false)
+	case "args":
+		return p.strings(&s.Args, v, s.Name, key, off, true)
+	case "includeTools":
+		return p.strings(&s.IncludeTools, v, s.Name, key, off, false)
+	case "excludeTools":
+		return p.strings(&s.ExcludeTools, v, s.Name, key, off, false)
+	case "env":
+		return p.stringMap(&s.Env, v, s.Name, key, off)
+	case "headers":
+		return p.stringMap(&s.Headers, v, s.Name, key, off)
+	case "trust":
+		b, isBool := v.(bool)
+		if !isBool {
+			p.fail(off, s.Name, key, "want boolean, got %s", valueKind(v))
+			return false
+		}
+		s.Trust = b
+		return true
+	case "timeout":
+		return p.timeout(s, v, off)
+	}
+	if geminiOnlyKeys[key] {
+		p.warnAt(keyOff, "server %q: ignoring Gemini CLI key %q, which mcpbridge does not support", s.Name, key)
+	} else {
+		p.warnAt(keyOff, "server %q: ignoring unknown key %q", s.Name, key)
+	}
+	return true
+}
+
+// geminiOnlyKeys are server keys newer Gemini CLI versions know and this
+// package does not implement.
+var geminiOnlyKeys = map[string]bool{
+	"oauth": true, "authProviderType": true, "tcp": true, "targetAudience": true,
+	"targetServiceAccount": true, "extensionName": true,
+}
+
+func (p *settingsParser) timeout(s *ServerConfig, v any, off int) bool {
+	n, isNumber := v.(json.Number)
+	if !isNumber {
+		p.fail(off, s.Name, "timeout", "want number of milliseconds, got %s", valueKind(v))
+		return false
+	}
+	ms, err := strconv.ParseFloat(string(n), 64)
+	switch {
+	case err != nil || ms > float64(math.MaxInt64/int64(time.Millisecond)):
+		p.fail(off, s.Name, "timeout", "%s milliseconds is too large", n)
+		return false
+	case ms < 0:
+		p.fail(off, s.Name, "timeout", "must not be negative, got %s", n)
+		return false
+	}
+	s.Timeout = time.Duration(ms * float64(time.Millisecond))
+	return true
+}
+
+func (p *settingsParser) strings(dst *[]string, v any, server, key string, off int, expandVars bool) bool {
+	list, isList := v.([]any)
+	if !isList {
+		p.fail(off, server, key, "want array of strings, got %s", valueKind(v))
+		return false
+	}
+	out := make([]string, len(list))
+	for i, e := range list {
+		field := fmt.Sprintf("%s[%d]", key, i)
+		x, isString := e.(string)
+		if !isString {
+			p.fail(off, server, field, "want string, got %s", valueKind(e))
+			return false
+		}
+		if expandVars {
+			x = p.expand(x, server, field, off)
+		}
+		out[i] = x
+	}
+	*dst = out
+	return true
+}
+
+func (p *settingsParser) stringMap(dst *map[string]string, v any, server, key string, off int) bool {
+	m, isMap := v.(map[string]any)
+	if !isMap {
+		p.fail(off, server, key, "want object of strings, got %s", valueKind(v))
+		return false
+	}
+	out := make(map[string]string, len(m))
+	for _, name := range sortedKeys(m) {
+		field := key + "." + name
+		x, isString := m[name].(string)
+		if !isString {
+			p.fail(off, server, field, "want string, got %s", valueKind(m[name]))
+			return false
+		}
+		out[name] = p.expand(x, server, field, off)
+	}
+	*dst = out
+	return true
+}
+
+// expand expands s and warns once per unset variable.
+func (p *settingsParser) expand(s, server, field string, off int) string {
+	out, missing := expand(s, p.lookup)
+	for _, name := range missing {
+		p.warnAt(off, "server %q: %s: environment variable %q is not set; using \"\"", server, field, name)
+	}
+	return out
+}
+
+func tokenKind(tok json.Token) string {
+	switch tok {
+	case json.Delim('{'):
+		return "object"
+	case json.Delim('['):
+		return "array"
+	}
+	return valueKind(tok)
+}
+
+func valueKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "string"
+	case json.Number, float64:
+		return "number"
+	case bool:
+		return "boolean"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}

@@ -1,0 +1,256 @@
+package mcpbridge
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// ServerState is the connection state of one server, as Gemini CLI's
+// MCPServerStatus. The zero value is [Disconnected].
+type ServerState int
+
+const (
+	// Disconnected: not connected, never connected, or failed (see
+	// ServerStatus.Error).
+	Disconnected ServerState = iota
+	// Connecting: a connection attempt is under way.
+	Connecting
+	// Connected: connected and ready.
+	Connected
+)
+
+var serverStateNames = []string{"DISCONNECTED", "CONNECTING", "CONNECTED"}
+
+// String returns "DISCONNECTED", "CONNECTING" or "CONNECTED".
+func (s ServerState) String() string { return enumString(serverStateNames, int(s), "ServerState") }
+
+// MarshalText encodes s as its String.
+func (s ServerState) MarshalText() ([]byte, error) {
+	return enumMarshal(serverStateNames, int(s), "ServerState")
+}
+
+// UnmarshalText decodes a String.
+func (s *ServerState) UnmarshalText(b []byte) error {
+	return enumUnmarshal(serverStateNames, b, "server state", (*int)(s))
+}
+
+// DiscoveryState is the state of discovery over all servers, as Gemini
+// CLI's MCPDiscoveryState. The zero value is [DiscoveryNotStarted].
+type DiscoveryState int
+
+const (
+	// DiscoveryNotStarted: discovery has not begun.
+	DiscoveryNotStarted DiscoveryState = iota
+	// DiscoveryInProgress: servers are being connected and listed.
+	DiscoveryInProgress
+	// DiscoveryCompleted: every server has been tried, with or without
+	// errors.
+	DiscoveryCompleted
+)
+
+var discoveryStateNames = []string{"NOT_STARTED", "IN_PROGRESS", "COMPLETED"}
+
+// String returns "NOT_STARTED", "IN_PROGRESS" or "COMPLETED".
+func (d DiscoveryState) String() string {
+	return enumString(discoveryStateNames, int(d), "DiscoveryState")
+}
+
+// MarshalText encodes d as its String.
+func (d DiscoveryState) MarshalText() ([]byte, error) {
+	return enumMarshal(discoveryStateNames, int(d), "DiscoveryState")
+}
+
+// UnmarshalText decodes a String.
+func (d *DiscoveryState) UnmarshalText(b []byte) error {
+	return enumUnmarshal(discoveryStateNames, b, "discovery state", (*int)(d))
+}
+
+func enumString(names []string, i int, typ string) string {
+	if i >= 0 && i < len(names) {
+		return names[i]
+	}
+	return fmt.Sprintf("%s(%d)", typ, i)
+}
+
+func enumMarshal(names []string, i int, typ string) ([]byte, error) {
+	if i < 0 || i >= len(names) {
+		return nil, fmt.Errorf("invalid %s(%d)", typ, i)
+	}
+	return []byte(names[i]), nil
+}
+
+func enumUnmarshal(names []string, b []byte, what string, dst *int) error {
+	for i, n := range names {
+		if string(b) == n {
+			*dst = i
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown %s %q", what, b)
+}
+
+// ServerStatus is what the status shows about one server. Every string is
+// already redacted when built by [NewServerStatus] and [Redactor]; nothing
+// here may hold a secret. In JSON, Timeout is "timeoutMs" in milliseconds.
+type ServerStatus struct {
+	Name        string        `json:"name"`
+	State       ServerState   `json:"state"`
+	Transport   Transport     `json:"transport"`
+	Command     string        `json:"command,omitempty"` // command line, stdio only
+	URL         string        `json:"url,omitempty"`     // endpoint, SSE and HTTP only
+	Cwd         string        `json:"cwd,omitempty"`
+	Timeout     time.Duration `json:"-"` // as configured; 0 means DefaultTimeout
+	Description string        `json:"description,omitempty"`
+	Trust       bool          `json:"trust,omitempty"`
+	Tools       []string      `json:"tools,omitempty"`  // registered names, in registration order
+	Error       string        `json:"error,omitempty"`  // the last error, if any
+	Stderr      string        `json:"stderr,omitempty"` // a bounded tail of a stdio server's stderr
+}
+
+type serverStatusJSON ServerStatus // no methods: no recursion
+
+// MarshalJSON encodes s with Timeout as "timeoutMs" (omitted when zero).
+func (s ServerStatus) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		serverStatusJSON
+		TimeoutMS int64 `json:"timeoutMs,omitempty"`
+	}{serverStatusJSON(s), s.Timeout.Milliseconds()})
+}
+
+// UnmarshalJSON decodes what MarshalJSON encodes.
+func (s *ServerStatus) UnmarshalJSON(b []byte) error {
+	var v struct {
+		serverStatusJSON
+		TimeoutMS int64 `json:"timeoutMs"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*s = ServerStatus(v.serverStatusJSON)
+	s.Timeout = time.Duration(v.TimeoutMS) * time.Millisecond
+	return nil
+}
+
+// NewServerStatus returns the [Disconnected] status of cfg with its static
+// fields filled in: command line (redacted by [Redactor.CommandLine]) or
+// URL (by [Redactor.URL]), working directory and description (by
+// [Redactor.Text]), timeout as configured, and trust. Headers and env are
+// not shown at all. cfg is not modified or retained.
+func NewServerStatus(cfg ServerConfig) ServerStatus {
+	r := NewRedactor(cfg)
+	st := ServerStatus{
+		Name:        cfg.Name,
+		Transport:   cfg.Transport(),
+		Cwd:         r.Text(cfg.Cwd),
+		Timeout:     max(cfg.Timeout, 0),
+		Description: r.Text(cfg.Description),
+		Trust:       cfg.Trust,
+	}
+	if cfg.Command != "" {
+		st.Command = r.CommandLine(cfg.Command, cfg.Args)
+	}
+	if ep := cfg.Endpoint(); ep != "" {
+		st.URL = r.URL(ep)
+	}
+	return st
+}
+
+// Status is the state of every server, in configuration order, and of
+// discovery as a whole. It encodes to JSON as
+// {"servers": [...], "discovery": "COMPLETED"}.
+type Status struct {
+	Servers   []ServerStatus `json:"servers"`
+	Discovery DiscoveryState `json:"discovery"`
+}
+
+// Icons per state, after seed 000's /mcp output (📡 connected, 🔌
+// disconnected) and Gemini CLI's own 🔄 for a server that is starting.
+var stateIcons = []string{"🔌", "🔄", "📡"}
+
+// stderrLines is how many trailing stderr lines the text shows.
+const stderrLines = 5
+
+// WriteText writes the status in the layout of Gemini CLI's /mcp command:
+//
+//	MCP Servers Status:
+//
+//	📡 pythonTools (CONNECTED)
+//	  Command: python -m my_mcp_server --port 8080
+//	  Working Directory: ./mcp-servers/python
+//	  Timeout: 15000ms
+//	  Tools: calculate_sum, file_analyzer, data_processor
+//
+//	🔌 nodeServer (DISCONNECTED)
+//	  Command: node dist/server.js --verbose
+//	  Error: Connection refused
+//
+//	Discovery State: COMPLETED
+//
+// Each line appears only when it has something to say; Timeout only when
+// one is configured. Description, URL and "Trusted: yes" lines appear in
+// the same way, and a disconnected server's last 5 lines of stderr follow
+// its error. Lines of multi-line values are indented under their label.
+// WriteText prints the fields as they are: redaction happens when they are
+// set. It returns the first write error.
+func (st Status) WriteText(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("MCP Servers Status:\n\n")
+	if len(st.Servers) == 0 {
+		b.WriteString("No MCP servers configured.\n\n")
+	}
+	for _, s := range st.Servers {
+		icon := "❓"
+		if int(s.State) >= 0 && int(s.State) < len(stateIcons) {
+			icon = stateIcons[s.State]
+		}
+		fmt.Fprintf(&b, "%s %s (%s)\n", icon, s.Name, s.State)
+		line := func(label, value string) {
+			if value != "" {
+				fmt.Fprintf(&b, "  %s: %s\n", label, strings.ReplaceAll(strings.TrimRight(value, "\n"), "\n", "\n    "))
+			}
+		}
+		line("Description", s.Description)
+		line("Command", s.Command)
+		line("URL", s.URL)
+		line("Working Directory", s.Cwd)
+		if s.Timeout > 0 {
+			line("Timeout", fmt.Sprintf("%dms", s.Timeout.Milliseconds()))
+		}
+		if s.Trust {
+			line("Trusted", "yes")
+		}
+		line("Tools", strings.Join(s.Tools, ", "))
+		line("Error", s.Error)
+		if s.State == Disconnected && strings.TrimSpace(s.Stderr) != "" {
+			b.WriteString("  Stderr:\n")
+			for _, l := range lastLines(s.Stderr, stderrLines) {
+				fmt.Fprintf(&b, "    %s\n", l)
+			}
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "Discovery State: %s\n", st.Discovery)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// String returns what WriteText writes.
+func (st Status) String() string {
+	var b strings.Builder
+	_ = st.WriteText(&b)
+	return b.String()
+}
+
+// lastLines returns the last n lines of s, ignoring trailing blank lines
+// and carriage returns.
+func lastLines(s string, n int) []string {
+	s = strings.ReplaceAll(s, "\r", "")
+	lines := strings.Split(strings.TrimRight(s, "\n \t"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return lines
+}

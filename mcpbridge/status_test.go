@@ -1,0 +1,283 @@
+package mcpbridge_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgenai/bridge/mcpbridge"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+// golden compares got with testdata/status/name, or rewrites it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "status", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+// The secrets used in statusFixture; none may appear in any output.
+var fixtureSecrets = []string{
+	"env-api-key-123", "svc-token-456", "flag-token-789", "inline-key-000",
+	"url-pass", "url-user", "query-token-abc", "bearer-secret-xyz", "cookie-val-1",
+	"stderr-token-9", "err-pass",
+}
+
+func statusFixture() mcpbridge.Status {
+	python := mcpbridge.ServerConfig{
+		Name: "pythonTools", Command: "python",
+		Args:    []string{"-m", "my_mcp_server", "--port", "8080"},
+		Cwd:     "./mcp-servers/python",
+		Env:     map[string]string{"DATABASE_URL": "postgres://db/app", "API_KEY": "env-api-key-123"},
+		Timeout: 15 * time.Second,
+	}
+	node := mcpbridge.ServerConfig{
+		Name: "nodeServer", Command: "node",
+		Args: []string{"dist/server.js", "--verbose"},
+		Cwd:  "./mcp-servers/node", Trust: true,
+	}
+	docker := mcpbridge.ServerConfig{
+		Name: "dockerizedServer", Command: "docker",
+		Args: []string{"run", "-i", "--rm", "-e", "API_KEY", "-e", "SERVICE_TOKEN=svc-token-456", "my-mcp-server:latest"},
+		Env:  map[string]string{"API_KEY": "svc-token-456"},
+	}
+	secrets := mcpbridge.ServerConfig{
+		Name: "flags", Command: "/usr/local/bin/tool server",
+		Args:        []string{"--token", "flag-token-789", "--api-key=inline-key-000", "svc-token-456", "--mode", "fast"},
+		Env:         map[string]string{"SERVICE_TOKEN": "svc-token-456"},
+		Description: "arguments with secrets",
+	}
+	sse := mcpbridge.ServerConfig{
+		Name: "remote", URL: "https://url-user:url-pass@mcp.example.com/sse?token=query-token-abc&region=eu",
+		Headers: map[string]string{"Authorization": "Bearer bearer-secret-xyz", "Cookie": "cookie-val-1"},
+		Timeout: 30 * time.Second,
+	}
+	big := mcpbridge.ServerConfig{Name: "bigServer", HTTPURL: "http://localhost:3000/mcp", Description: "many tools"}
+	broken := mcpbridge.ServerConfig{Name: "broken", Command: "./crash.sh", Env: map[string]string{"DB_PASSWORD": "err-pass"}}
+
+	st := mcpbridge.Status{Discovery: mcpbridge.DiscoveryCompleted}
+	add := func(cfg mcpbridge.ServerConfig, state mcpbridge.ServerState, tools []string, err, stderr string) {
+		s := mcpbridge.NewServerStatus(cfg)
+		s.State = state
+		s.Tools = tools
+		r := mcpbridge.NewRedactor(cfg)
+		s.Error = r.Text(err)
+		s.Stderr = r.Text(stderr)
+		st.Servers = append(st.Servers, s)
+	}
+	add(python, mcpbridge.Connected, []string{"calculate_sum", "file_analyzer", "data_processor"}, "", "")
+	add(node, mcpbridge.Disconnected, nil, "Connection refused", "")
+	add(docker, mcpbridge.Connected, []string{"docker__deploy", "docker__status"}, "", "")
+	add(secrets, mcpbridge.Connecting, nil, "", "")
+	add(sse, mcpbridge.Connecting, nil, "", "")
+	var many []string
+	for i := range 40 {
+		many = append(many, fmt.Sprintf("tool_%02d", i))
+	}
+	add(big, mcpbridge.Connected, many, "", "")
+	add(broken, mcpbridge.Disconnected, nil,
+		"connecting \"broken\": server exited: exit status 1\nlast request: postgres://app:err-pass@db",
+		"starting\nusing --token=stderr-token-9 from DB_PASSWORD=err-pass\nline 3\nline 4\nline 5\npanic: boom\n\n")
+	return st
+}
+
+func TestStatusText(t *testing.T) {
+	st := statusFixture()
+	text := st.String()
+	golden(t, "all.golden", []byte(text))
+	var b bytes.Buffer
+	if err := st.WriteText(&b); err != nil || b.String() != text {
+		t.Errorf("WriteText = %q, %v; want String() and no error", b.String(), err)
+	}
+	for _, s := range fixtureSecrets {
+		if strings.Contains(text, s) {
+			t.Errorf("status text holds secret %q", s)
+		}
+	}
+}
+
+func TestStatusJSON(t *testing.T) {
+	st := statusFixture()
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "all.json.golden", append(data, '\n'))
+	for _, s := range fixtureSecrets {
+		if bytes.Contains(data, []byte(s)) {
+			t.Errorf("status JSON holds secret %q", s)
+		}
+	}
+	var back mcpbridge.Status
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(st, back); diff != "" {
+		t.Errorf("JSON round trip (-want +got):\n%s", diff)
+	}
+}
+
+// TestStatusTextSeed checks the layout against the /mcp example of SPEC §8
+// and seed 003, character for character.
+func TestStatusTextSeed(t *testing.T) {
+	python := mcpbridge.NewServerStatus(mcpbridge.ServerConfig{
+		Name: "pythonTools", Command: "python", Args: []string{"-m", "my_mcp_server", "--port", "8080"},
+		Cwd: "./mcp-servers/python", Timeout: 15000 * time.Millisecond,
+	})
+	python.State = mcpbridge.Connected
+	python.Tools = []string{"calculate_sum", "file_analyzer", "data_processor"}
+	node := mcpbridge.NewServerStatus(mcpbridge.ServerConfig{Name: "nodeServer", Command: "node", Args: []string{"dist/server.js", "--verbose"}})
+	node.Error = "Connection refused"
+	st := mcpbridge.Status{Servers: []mcpbridge.ServerStatus{python, node}, Discovery: mcpbridge.DiscoveryCompleted}
+	want := `MCP Servers Status:
+
+📡 pythonTools (CONNECTED)
+  Command: python -m my_mcp_server --port 8080
+  Working Directory: ./mcp-servers/python
+  Timeout: 15000ms
+  Tools: calculate_sum, file_analyzer, data_processor
+
+🔌 nodeServer (DISCONNECTED)
+  Command: node dist/server.js --verbose
+  Error: Connection refused
+
+Discovery State: COMPLETED
+`
+	if diff := cmp.Diff(want, st.String()); diff != "" {
+		t.Errorf("Status.String() (-want +got):\n%s", diff)
+	}
+}
+
+func TestStatusTextEmpty(t *testing.T) {
+	want := "MCP Servers Status:\n\nNo MCP servers configured.\n\nDiscovery State: NOT_STARTED\n"
+	if got := (mcpbridge.Status{}).String(); got != want {
+		t.Errorf("Status{}.String() = %q, want %q", got, want)
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestStatusWriteTextError(t *testing.T) {
+	if err := (mcpbridge.Status{}).WriteText(failWriter{}); err == nil || err.Error() != "disk full" {
+		t.Errorf("WriteText(failing writer) = %v, want disk full", err)
+	}
+}
+
+func TestNewServerStatus(t *testing.T) {
+	got := mcpbridge.NewServerStatus(mcpbridge.ServerConfig{
+		Name: "s", URL: "https://h/sse?key=k1", Type: "http", Timeout: -time.Second,
+		Description: "d", Trust: true, Cwd: "/tmp",
+	})
+	want := mcpbridge.ServerStatus{
+		Name: "s", State: mcpbridge.Disconnected, Transport: mcpbridge.TransportStreamableHTTP,
+		URL: "https://h/sse?key=***", Cwd: "/tmp", Description: "d", Trust: true,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("NewServerStatus (-want +got):\n%s", diff)
+	}
+}
+
+func TestStateText(t *testing.T) {
+	tests := []struct {
+		v    interface{ MarshalText() ([]byte, error) }
+		want string
+	}{
+		{mcpbridge.Disconnected, "DISCONNECTED"},
+		{mcpbridge.Connecting, "CONNECTING"},
+		{mcpbridge.Connected, "CONNECTED"},
+		{mcpbridge.DiscoveryNotStarted, "NOT_STARTED"},
+		{mcpbridge.DiscoveryInProgress, "IN_PROGRESS"},
+		{mcpbridge.DiscoveryCompleted, "COMPLETED"},
+	}
+	for _, tt := range tests {
+		b, err := tt.v.MarshalText()
+		if err != nil || string(b) != tt.want || fmt.Sprint(tt.v) != tt.want {
+			t.Errorf("MarshalText(%d) = %q, %v; want %q", tt.v, b, err, tt.want)
+		}
+	}
+	var s mcpbridge.ServerState
+	if err := s.UnmarshalText([]byte("CONNECTING")); err != nil || s != mcpbridge.Connecting {
+		t.Errorf(`UnmarshalText("CONNECTING") = %v, %v`, s, err)
+	}
+	if err := s.UnmarshalText([]byte("UP")); err == nil {
+		t.Errorf(`UnmarshalText("UP") = nil, want an error`)
+	}
+	var d mcpbridge.DiscoveryState
+	if err := d.UnmarshalText([]byte("IN_PROGRESS")); err != nil || d != mcpbridge.DiscoveryInProgress {
+		t.Errorf(`UnmarshalText("IN_PROGRESS") = %v, %v`, d, err)
+	}
+	if got := mcpbridge.ServerState(9).String(); got != "ServerState(9)" {
+		t.Errorf("ServerState(9).String() = %q", got)
+	}
+	if _, err := mcpbridge.ServerState(9).MarshalText(); err == nil {
+		t.Errorf("ServerState(9).MarshalText() = nil error, want one")
+	}
+	if got := mcpbridge.DiscoveryState(-1).String(); got != "DiscoveryState(-1)" {
+		t.Errorf("DiscoveryState(-1).String() = %q", got)
+	}
+}
+
+func ExampleStatus() {
+	cfg := mcpbridge.ServerConfig{
+		Name:    "github",
+		Command: "github-mcp-server",
+		Args:    []string{"stdio", "--token", "ghp_not_shown"},
+		Timeout: 30 * time.Second,
+	}
+	s := mcpbridge.NewServerStatus(cfg)
+	s.State = mcpbridge.Connected
+	s.Tools = []string{"search_issues", "create_issue"}
+	remote := mcpbridge.NewServerStatus(mcpbridge.ServerConfig{
+		Name: "remote",
+		URL:  "https://mcp.example.com/sse?api_key=not_shown",
+	})
+	remote.Error = "connection refused"
+	st := mcpbridge.Status{Servers: []mcpbridge.ServerStatus{s, remote}, Discovery: mcpbridge.DiscoveryCompleted}
+	fmt.Print(st)
+	// Output:
+	// MCP Servers Status:
+	//
+	// 📡 github (CONNECTED)
+	//   Command: github-mcp-server stdio --token ***
+	//   Timeout: 30000ms
+	//   Tools: search_issues, create_issue
+	//
+	// 🔌 remote (DISCONNECTED)
+	//   URL: https://mcp.example.com/sse?api_key=***
+	//   Error: connection refused
+	//
+	// Discovery State: COMPLETED
+}
+
+func ExampleRedactor_CommandLine() {
+	cfg := mcpbridge.ServerConfig{
+		Name:    "db",
+		Command: "db-mcp",
+		Args:    []string{"--dsn", "postgres://app:hunter22@db/app", "--api-key=k-123", "--readonly"},
+	}
+	fmt.Println(mcpbridge.NewRedactor(cfg).CommandLine(cfg.Command, cfg.Args))
+	// Output:
+	// db-mcp --dsn postgres://***@db/app --api-key=*** --readonly
+}
