@@ -1,0 +1,515 @@
+// Package mcpconn is a connection to one MCP server over stdio, SSE or
+// streamable HTTP, built on mcp-go's client and transports. It keeps the raw
+// JSON of tools/list and tools/call results (mcp-go's structs lose schema
+// keywords and unknown content blocks), always drains a stdio server's
+// stderr, reports list_changed notifications and the connection's death, and
+// always cleans up on Close.
+package mcpconn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Kind is the transport of a connection.
+type Kind int
+
+// The transports.
+const (
+	Stdio Kind = iota
+	SSE
+	StreamableHTTP
+)
+
+// String returns "stdio", "sse" or "http".
+func (k Kind) String() string {
+	switch k {
+	case Stdio:
+		return "stdio"
+	case SSE:
+		return "sse"
+	case StreamableHTTP:
+		return "http"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Defaults.
+const (
+	DefaultTimeout      = 10 * time.Minute
+	DefaultStderrLimit  = 64 * 1024
+	DefaultEndpointWait = 5 * time.Second
+	// ProtocolVersion is the protocol version asked for in initialize. It is
+	// a version that uses the initialize handshake, so mcp-go sends no
+	// server/discover probe first (that probe costs up to 5 s against
+	// servers that ignore it).
+	ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+)
+
+// Spec says how to reach one server.
+type Spec struct {
+	// Name identifies the server in errors and logs.
+	Name string
+	Kind Kind
+
+	// Stdio: the program, its arguments, working directory ("" = ours) and
+	// its complete environment (nil = our environment; the caller decides
+	// what the child inherits).
+	Command string
+	Args    []string
+	Dir     string
+	Env     []string
+
+	// SSE and streamable HTTP: the endpoint and extra request headers.
+	URL     string
+	Headers map[string]string
+
+	// Timeout bounds each request: connecting with initialize, each page of
+	// a list, each tool call. 0 = DefaultTimeout.
+	Timeout time.Duration
+	// Fallback: when the SSE handshake fails (the GET is refused or no
+	// endpoint event comes within EndpointWait), try streamable HTTP on the
+	// same URL once before giving up (SSE only). A failure after the
+	// handshake (initialize) is not retried.
+	Fallback bool
+	// EndpointWait bounds how long the SSE handshake waits for the endpoint
+	// event, capped by Timeout. A URL that serves only streamable HTTP
+	// accepts the SSE GET but never sends one. 0 = DefaultEndpointWait.
+	EndpointWait time.Duration
+	// StderrLimit is how many bytes of a stdio server's stderr are kept.
+	// 0 = DefaultStderrLimit.
+	StderrLimit int
+	// Logger receives stderr lines (debug) and transport events, with a
+	// "server" attribute. nil = slog.Default().
+	Logger *slog.Logger
+
+	// OnToolsChanged is called after notifications/tools/list_changed.
+	// Calls are coalesced, never concurrent, and never start after Close
+	// returns. It runs on the connection's event goroutine: it must not call
+	// Close itself (start a goroutine for that).
+	OnToolsChanged func()
+	// OnClose is called once when the connection dies by itself (process
+	// exit, lost stream), not after Close. Same goroutine rules as
+	// OnToolsChanged.
+	OnClose func(err error)
+}
+
+func (s *Spec) timeout() time.Duration {
+	if s.Timeout > 0 {
+		return s.Timeout
+	}
+	return DefaultTimeout
+}
+
+func (s *Spec) logger() *slog.Logger {
+	l := s.Logger
+	if l == nil {
+		l = slog.Default()
+	}
+	return l.With("server", s.Name)
+}
+
+// ErrClosed is returned by requests on a connection after Close.
+var ErrClosed = errors.New("connection closed")
+
+// Conn is a live connection to one MCP server. Its methods may be called
+// concurrently.
+type Conn struct {
+	spec     Spec
+	kind     Kind // the transport in use (SSE may have fallen back to HTTP)
+	log      *slog.Logger
+	client   *client.Client
+	proc     *proc           // stdio only
+	web      *watchTransport // SSE and streamable HTTP only
+	stderr   *tail
+	init     *mcp.InitializeResult
+	life     context.Context // ends at Close
+	stopLife context.CancelFunc
+	alive    context.Context // ends at Close or death
+	dieNow   context.CancelFunc
+
+	kick    chan struct{} // list_changed, coalesced
+	dead    chan struct{} // closed by die
+	mu      sync.Mutex
+	err     error
+	closing bool
+
+	closeOnce sync.Once
+	wg        sync.WaitGroup
+}
+
+// Dial connects to the server and performs the initialize handshake, within
+// ctx and the spec's Timeout. On failure everything it started is stopped,
+// and the error names the server (with the stderr tail of a stdio server).
+func Dial(ctx context.Context, s Spec) (*Conn, error) {
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	c, err := dial(ctx, s, s.Kind)
+	var se startError
+	if err != nil && s.Kind == SSE && s.Fallback && ctx.Err() == nil && errors.As(err, &se) {
+		c2, err2 := dial(ctx, s, StreamableHTTP)
+		if err2 == nil {
+			c2.log.Info("mcp server refused SSE, using streamable HTTP", "sseError", err)
+			return c2, nil
+		}
+		return nil, fmt.Errorf("%w; streamable HTTP fallback: %w", err, err2)
+	}
+	return c, err
+}
+
+// startError is a failure to start the transport: for SSE, the handshake
+// (GET, then the endpoint event) was refused or never completed.
+type startError struct{ err error }
+
+func (e startError) Error() string { return "start: " + e.err.Error() }
+func (e startError) Unwrap() error { return e.err }
+
+func (s *Spec) validate() error {
+	switch s.Kind {
+	case Stdio:
+		if s.Command == "" {
+			return fmt.Errorf("mcp server %q: no command", s.Name)
+		}
+	case SSE, StreamableHTTP:
+		if s.URL == "" {
+			return fmt.Errorf("mcp server %q: no url", s.Name)
+		}
+	default:
+		return fmt.Errorf("mcp server %q: unknown transport %v", s.Name, s.Kind)
+	}
+	return nil
+}
+
+func dial(ctx context.Context, s Spec, kind Kind) (*Conn, error) {
+	limit := s.StderrLimit
+	if limit <= 0 {
+		limit = DefaultStderrLimit
+	}
+	c := &Conn{
+		spec:   s,
+		kind:   kind,
+		log:    s.logger(),
+		stderr: newTail(limit),
+		kick:   make(chan struct{}, 1),
+		dead:   make(chan struct{}),
+	}
+	// The connection's lifetime context outlives Dial's ctx (cancelling the
+	// context given to Start ends the connection), but while dialing, the
+	// end of ctx ends the attempt.
+	c.life, c.stopLife = context.WithCancel(context.WithoutCancel(ctx))
+	c.alive, c.dieNow = context.WithCancel(c.life)
+	dctx, cancel := context.WithTimeout(ctx, s.timeout())
+	defer cancel()
+	stopWatch := context.AfterFunc(dctx, c.stopLife)
+
+	err := c.connect(dctx)
+	if err == nil && !stopWatch() {
+		err = dctx.Err()
+	}
+	if err == nil && c.web != nil {
+		c.web.connected.Store(true)
+	}
+	if err != nil {
+		stopWatch()
+		exit := c.exitBeforeStop()
+		c.shutdown()
+		return nil, c.dialError(ctx, dctx, err, exit)
+	}
+	c.wg.Add(1)
+	go c.events()
+	return c, nil
+}
+
+// connect builds the transport and client, starts them and initializes.
+func (c *Conn) connect(dctx context.Context) error {
+	s := &c.spec
+	var tr transport.Interface
+	switch c.kind {
+	case Stdio:
+		p, err := startProc(s, c.stderr)
+		if err != nil {
+			return err
+		}
+		c.proc = p
+		tr = stdioTap{transport.NewIO(p.stdoutReader(), p.stdin, nil)}
+	case SSE:
+		c.web = newWatchTransport(c.lost)
+		wait := s.EndpointWait
+		if wait <= 0 {
+			wait = DefaultEndpointWait
+		}
+		t, err := transport.NewSSE(s.URL,
+			transport.WithHeaders(s.Headers),
+			transport.WithHTTPClient(&http.Client{Transport: c.web}),
+			transport.WithSSELogger(c.log),
+			transport.WithEndpointTimeout(min(wait, s.timeout())),
+			transport.WithResponseTimeout(s.timeout()))
+		if err != nil {
+			return err
+		}
+		tr = sseTap{t}
+	case StreamableHTTP:
+		c.web = newWatchTransport(c.lost)
+		t, err := transport.NewStreamableHTTP(s.URL,
+			transport.WithHTTPHeaders(s.Headers),
+			transport.WithHTTPBasicClient(&http.Client{Transport: c.web}),
+			transport.WithHTTPLogger(c.log),
+			// Needed for list_changed outside requests on the legacy
+			// protocol we speak (see ProtocolVersion).
+			//lint:ignore SA1019 the replacement needs protocol 2026-07-28.
+			transport.WithContinuousListening())
+		if err != nil {
+			return err
+		}
+		tr = httpTap{t}
+	}
+	c.client = client.NewClient(tr, client.WithProtocolVersion(ProtocolVersion))
+	c.client.OnNotification(c.onNotification)
+	c.client.OnConnectionLost(c.lost)
+	if err := c.client.Start(c.life); err != nil {
+		return startError{err}
+	}
+	if c.proc != nil {
+		c.wg.Add(1)
+		go c.watchProc()
+	}
+	init, err := c.client.Initialize(dctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ProtocolVersion: ProtocolVersion,
+		ClientInfo:      mcp.Implementation{Name: "mcpbridge", Version: "0.1.0"},
+	}})
+	if err != nil {
+		return fmt.Errorf("initialize: %w", err)
+	}
+	c.init = init
+	return nil
+}
+
+// dialError explains a failed dial: the process's exit and stderr tail for
+// stdio, the deadline when it passed.
+func (c *Conn) dialError(ctx, dctx context.Context, err, exit error) error {
+	msg := fmt.Sprintf("mcp server %q (%s): connect", c.spec.Name, c.kind)
+	if dctx.Err() != nil && !errors.Is(err, dctx.Err()) {
+		err = fmt.Errorf("%w (%w)", err, dctx.Err())
+	}
+	if ctx.Err() == nil && errors.Is(dctx.Err(), context.DeadlineExceeded) {
+		err = fmt.Errorf("%w (timeout %v)", err, c.spec.timeout())
+	}
+	if exit != nil {
+		err = fmt.Errorf("%w; %w", err, exit)
+	}
+	if c.proc != nil {
+		if t := strings.TrimSpace(c.stderr.String()); t != "" {
+			err = fmt.Errorf("%w; stderr: %s", err, lastLines(t, 10, 2000))
+		}
+	}
+	return fmt.Errorf("%s: %w", msg, err)
+}
+
+// exitBeforeStop tells how a stdio server ended by itself, before shutdown
+// stops it: nil when it is still running.
+func (c *Conn) exitBeforeStop() error {
+	if c.proc == nil {
+		return nil
+	}
+	select {
+	case <-c.proc.outEOF:
+		// Its stdout ended: it is exiting, give it a moment to be reaped
+		// and its stderr read.
+		deadline := time.Now().Add(500 * time.Millisecond)
+		waitClosed(c.proc.exited, time.Until(deadline))
+		waitClosed(c.proc.errDone, time.Until(deadline))
+	default:
+	}
+	select {
+	case <-c.proc.exited:
+		return c.proc.exitErr()
+	default:
+	}
+	select {
+	case <-c.proc.outEOF:
+		return errors.New("server closed its stdout")
+	default:
+		return nil
+	}
+}
+
+// lastLines returns at most n lines and max bytes from the end of s.
+func lastLines(s string, n, max int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	s = strings.Join(lines, "\n")
+	if len(s) > max {
+		s = "…" + s[len(s)-max:]
+	}
+	return s
+}
+
+// lost records that the network connection to an HTTP server is gone.
+func (c *Conn) lost(err error) {
+	if err == nil {
+		err = errors.New("stream ended")
+	}
+	c.die(fmt.Errorf("connection lost: %w", err))
+}
+
+// watchProc turns the exit of a stdio server into the connection's death.
+func (c *Conn) watchProc() {
+	defer c.wg.Done()
+	select {
+	case <-c.proc.exited:
+	case <-c.life.Done():
+		return
+	}
+	// Let the transport and the stderr tail read what the process wrote
+	// before it exited (a grandchild may hold the pipes: do not wait long).
+	deadline := time.Now().Add(500 * time.Millisecond)
+	waitClosed(c.proc.outEOF, time.Until(deadline))
+	waitClosed(c.proc.errDone, time.Until(deadline))
+	c.die(c.proc.exitErr())
+}
+
+func (c *Conn) onNotification(n mcp.JSONRPCNotification) {
+	if n.Method == string(mcp.MethodNotificationMessage) {
+		c.log.Debug("mcp server log message", "params", n.Params.AdditionalFields)
+		return
+	}
+	if n.Method != mcp.MethodNotificationToolsListChanged {
+		return
+	}
+	select {
+	case c.kick <- struct{}{}:
+	default:
+	}
+}
+
+// events runs the callbacks, one at a time, until Close.
+func (c *Conn) events() {
+	defer c.wg.Done()
+	dead := c.dead
+	for {
+		select {
+		case <-c.life.Done():
+			return
+		case <-c.kick:
+			if c.spec.OnToolsChanged != nil && c.live() {
+				c.spec.OnToolsChanged()
+			}
+		case <-dead:
+			dead = nil
+			if c.spec.OnClose != nil && c.live() {
+				c.spec.OnClose(c.Err())
+			}
+		}
+	}
+}
+
+// live reports whether Close has not begun; callbacks start only then.
+func (c *Conn) live() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.closing
+}
+
+// die records why the connection ended (the first reason wins) and lets
+// in-flight requests fail at once.
+func (c *Conn) die(err error) {
+	c.mu.Lock()
+	if c.err != nil || c.closing {
+		c.mu.Unlock()
+		return
+	}
+	c.err = err
+	close(c.dead)
+	if c.client != nil {
+		c.wg.Add(1) // under mu: Close waits only after setting closing
+	}
+	c.mu.Unlock()
+	c.dieNow()
+	c.log.Warn("mcp server connection died", "err", err)
+	if c.client != nil {
+		// Closing the transport wakes requests still waiting and stops the
+		// HTTP listener's retries. Not inline: die may run on a transport
+		// goroutine that Close would wait for.
+		go func() {
+			defer c.wg.Done()
+			_ = c.client.GetTransport().Close()
+		}()
+	}
+}
+
+// Err returns why the connection died, ErrClosed after Close, nil while it
+// is alive.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil && c.closing {
+		return ErrClosed
+	}
+	return c.err
+}
+
+// Kind returns the transport in use, StreamableHTTP after an SSE fallback.
+func (c *Conn) Kind() Kind { return c.kind }
+
+// ServerInfo returns the name and version the server gave in initialize.
+func (c *Conn) ServerInfo() (name, version string) {
+	return c.init.ServerInfo.Name, c.init.ServerInfo.Version
+}
+
+// Instructions returns the server's instructions from initialize.
+func (c *Conn) Instructions() string { return c.init.Instructions }
+
+// ProtocolVersion returns the protocol version the server agreed to.
+func (c *Conn) ProtocolVersion() string { return c.init.ProtocolVersion }
+
+// Stderr returns the most recent stderr output of a stdio server, at most
+// StderrLimit bytes ("" for HTTP transports).
+func (c *Conn) Stderr() string { return c.stderr.String() }
+
+// Close ends the connection: the transport, the process (stdin closed, then
+// SIGTERM, then SIGKILL, each after a short grace) and every goroutine of the
+// connection. It is idempotent, safe to call concurrently, and bounded in
+// time. It returns nil; the server's own exit status is not an error.
+func (c *Conn) Close() error {
+	c.closeOnce.Do(c.shutdown)
+	return nil
+}
+
+// shutdown stops everything dial or connect started.
+func (c *Conn) shutdown() {
+	c.mu.Lock()
+	c.closing = true // from here on, die and callbacks do nothing
+	c.mu.Unlock()
+	if c.client != nil {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_ = c.client.Close()
+		}()
+		// The HTTP transport sends DELETE for the session, bounded by 5 s in
+		// mcp-go; do not wait for a server that no longer answers.
+		waitClosed(done, 2*time.Second)
+		defer func() { <-done }()
+	}
+	if c.proc != nil {
+		c.proc.stop()
+	}
+	c.stopLife()
+	c.wg.Wait()
+	if c.web != nil {
+		c.web.base.CloseIdleConnections()
+	}
+}

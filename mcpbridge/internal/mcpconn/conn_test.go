@@ -1,0 +1,492 @@
+package mcpconn
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"go.uber.org/goleak"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+)
+
+// mcptest is the path of the stdio test server built by TestMain.
+var mcptest string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcpconn-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	mcptest = filepath.Join(dir, "mcptest")
+	out, err := exec.Command("go", "build", "-o", mcptest, "github.com/mcpgenai/bridge/mcpbridge/internal/testserver/cmd/mcptest").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "build mcptest: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	// Shorter grace periods keep fault tests fast; the logic is the same.
+	stdinGrace, termGrace = 300*time.Millisecond, 300*time.Millisecond
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(int) { _ = os.RemoveAll(dir) }))
+}
+
+// stdioSpec is a spec for the test server with the given flags.
+func stdioSpec(args ...string) Spec {
+	return Spec{Name: "stdio-test", Kind: Stdio, Command: mcptest, Args: args, Timeout: 5 * time.Second}
+}
+
+// headerLog records the request headers an HTTP test server received.
+type headerLog struct {
+	mu   sync.Mutex
+	seen []http.Header
+}
+
+func (h *headerLog) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.mu.Lock()
+		h.seen = append(h.seen, r.Header.Clone())
+		h.mu.Unlock()
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (h *headerLog) values(name string) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for _, hd := range h.seen {
+		out = append(out, hd.Values(name)...)
+	}
+	return out
+}
+
+// testHTTP is an in-process test server behind SSE or streamable HTTP.
+type testHTTP struct {
+	spec    Spec
+	headers *headerLog
+	mcp     *server.MCPServer
+	ts      *httptest.Server
+}
+
+// httpServer starts the test server in-process behind kind (SSE or
+// StreamableHTTP) and returns its spec. Everything stops at the test's end.
+func httpServer(t *testing.T, kind Kind, o testserver.Options) testHTTP {
+	t.Helper()
+	s := testserver.New(o)
+	hl := &headerLog{}
+	var ts *httptest.Server
+	spec := Spec{Name: kind.String() + "-test", Kind: kind, Timeout: 5 * time.Second}
+	switch kind {
+	case SSE:
+		sse := server.NewSSEServer(s)
+		ts = httptest.NewServer(hl.wrap(sse))
+		server.WithBaseURL(ts.URL)(sse)
+		spec.URL = ts.URL + "/sse"
+		t.Cleanup(func() { _ = sse.Shutdown(context.Background()) })
+	case StreamableHTTP:
+		h := server.NewStreamableHTTPServer(s)
+		ts = httptest.NewServer(hl.wrap(h))
+		spec.URL = ts.URL + "/mcp"
+		t.Cleanup(func() { _ = h.Shutdown(context.Background()) })
+	default:
+		t.Fatalf("httpServer(%v): not an HTTP kind", kind)
+	}
+	t.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+	})
+	return testHTTP{spec, hl, s, ts}
+}
+
+// specFor returns a spec reaching a test server with o over kind.
+func specFor(t *testing.T, kind Kind, o testserver.Options) Spec {
+	t.Helper()
+	if kind == Stdio {
+		args := []string{}
+		if o.Tools > 0 {
+			args = append(args, fmt.Sprintf("-tools=%d", o.Tools))
+		}
+		if o.PageSize > 0 {
+			args = append(args, fmt.Sprintf("-page=%d", o.PageSize))
+		}
+		return stdioSpec(args...)
+	}
+	return httpServer(t, kind, o).spec
+}
+
+func dialT(t *testing.T, s Spec) *Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := Dial(ctx, s)
+	if err != nil {
+		t.Fatalf("Dial(%s) = %v, want nil", s.Name, err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func toolNames(tools []Tool) []string {
+	var n []string
+	for _, t := range tools {
+		n = append(n, t.Name)
+	}
+	sort.Strings(n)
+	return n
+}
+
+var kinds = []Kind{Stdio, SSE, StreamableHTTP}
+
+func TestDiscoveryAllTransports(t *testing.T) {
+	for _, kind := range kinds {
+		t.Run(kind.String(), func(t *testing.T) {
+			c := dialT(t, specFor(t, kind, testserver.Options{Tools: 2}))
+			if name, version := c.ServerInfo(); name != "mcptest" || version != "1.2.3" {
+				t.Errorf("ServerInfo() = %q, %q, want mcptest, 1.2.3", name, version)
+			}
+			if got, want := c.Instructions(), "test server mcptest"; got != want {
+				t.Errorf("Instructions() = %q, want %q", got, want)
+			}
+			if got := c.ProtocolVersion(); got != ProtocolVersion {
+				t.Errorf("ProtocolVersion() = %q, want %q", got, ProtocolVersion)
+			}
+			ctx := context.Background()
+			tools, err := c.ListTools(ctx)
+			if err != nil {
+				t.Fatalf("ListTools() = %v", err)
+			}
+			for _, want := range []string{"tool_00", "tool_01", "echo", "raw", "add_tool", "env", "sleep", "weird"} {
+				if !slices.Contains(toolNames(tools), want) {
+					t.Errorf("ListTools() names = %v, missing %q", toolNames(tools), want)
+				}
+			}
+			echo := tools[slices.IndexFunc(tools, func(t Tool) bool { return t.Name == "echo" })]
+			if echo.Annotations.ReadOnlyHint == nil || !*echo.Annotations.ReadOnlyHint || echo.Annotations.Title != "Echo" {
+				t.Errorf("echo annotations = %+v, want readOnlyHint true, title Echo", echo.Annotations)
+			}
+			raw, err := c.CallTool(ctx, "echo", map[string]any{"text": "hi"})
+			if err != nil {
+				t.Fatalf("CallTool(echo) = %v", err)
+			}
+			var res struct {
+				Content []struct{ Type, Text string }
+			}
+			if err := json.Unmarshal(raw, &res); err != nil || len(res.Content) != 1 || res.Content[0].Text != `{"text":"hi"}` {
+				t.Errorf("CallTool(echo) = %s (%v), want one text block {\"text\":\"hi\"}", raw, err)
+			}
+			resources, err := c.ListResources(ctx)
+			if err != nil || len(resources) != 1 || !strings.Contains(string(resources[0]), "test://hello") {
+				t.Errorf("ListResources() = %s, %v, want test://hello", resources, err)
+			}
+			rr, err := c.ReadResource(ctx, "test://hello")
+			if err != nil || !strings.Contains(string(rr), "hello world") {
+				t.Errorf("ReadResource() = %s, %v, want hello world", rr, err)
+			}
+		})
+	}
+}
+
+func TestPaging(t *testing.T) {
+	for _, kind := range kinds {
+		t.Run(kind.String(), func(t *testing.T) {
+			c := dialT(t, specFor(t, kind, testserver.Options{Tools: 7, PageSize: 2}))
+			tools, err := c.ListTools(context.Background())
+			if err != nil {
+				t.Fatalf("ListTools() = %v", err)
+			}
+			var numbered []string
+			for _, n := range toolNames(tools) {
+				if strings.HasPrefix(n, "tool_") {
+					numbered = append(numbered, n)
+				}
+			}
+			want := []string{"tool_00", "tool_01", "tool_02", "tool_03", "tool_04", "tool_05", "tool_06"}
+			if diff := cmp.Diff(want, numbered); diff != "" {
+				t.Errorf("ListTools() numbered tools (-want +got):\n%s", diff)
+			}
+			if len(tools) < 13 {
+				t.Errorf("ListTools() = %d tools, want at least 13 over 7 pages", len(tools))
+			}
+		})
+	}
+}
+
+func TestRawSchemaSurvives(t *testing.T) {
+	for _, kind := range kinds {
+		t.Run(kind.String(), func(t *testing.T) {
+			c := dialT(t, specFor(t, kind, testserver.Options{}))
+			tools, err := c.ListTools(context.Background())
+			if err != nil {
+				t.Fatalf("ListTools() = %v", err)
+			}
+			i := slices.IndexFunc(tools, func(t Tool) bool { return t.Name == "raw" })
+			if i < 0 {
+				t.Fatalf("ListTools() = %v, no raw tool", toolNames(tools))
+			}
+			var got, want map[string]any
+			if err := json.Unmarshal(tools[i].InputSchema, &got); err != nil {
+				t.Fatalf("InputSchema %s: %v", tools[i].InputSchema, err)
+			}
+			if err := json.Unmarshal([]byte(testserver.RawSchema), &want); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("raw InputSchema (-want +got):\n%s", diff)
+			}
+			for _, k := range []string{"anyOf", "$schema", "description"} {
+				if _, ok := got[k]; !ok {
+					t.Errorf("raw InputSchema lacks %q: %s", k, tools[i].InputSchema)
+				}
+			}
+		})
+	}
+}
+
+func TestToolsListChanged(t *testing.T) {
+	for _, kind := range kinds {
+		t.Run(kind.String(), func(t *testing.T) {
+			s := specFor(t, kind, testserver.Options{})
+			changed := make(chan struct{}, 10)
+			s.OnToolsChanged = func() { changed <- struct{}{} }
+			c := dialT(t, s)
+			ctx := context.Background()
+			if _, err := c.ListTools(ctx); err != nil {
+				t.Fatalf("ListTools() = %v", err)
+			}
+			if _, err := c.CallTool(ctx, "add_tool", map[string]any{"name": "brand_new"}); err != nil {
+				t.Fatalf("CallTool(add_tool) = %v", err)
+			}
+			select {
+			case <-changed:
+			case <-time.After(3 * time.Second):
+				t.Fatalf("OnToolsChanged not called within 3s")
+			}
+			tools, err := c.ListTools(ctx)
+			if err != nil {
+				t.Fatalf("ListTools() = %v", err)
+			}
+			if !slices.Contains(toolNames(tools), "brand_new") {
+				t.Errorf("ListTools() after list_changed = %v, want brand_new", toolNames(tools))
+			}
+		})
+	}
+}
+
+// TestToolsListChangedOutOfBand changes the tools outside any request, so
+// the notification can only arrive on a listening stream.
+func TestToolsListChangedOutOfBand(t *testing.T) {
+	for _, kind := range []Kind{SSE, StreamableHTTP} {
+		t.Run(kind.String(), func(t *testing.T) {
+			h := httpServer(t, kind, testserver.Options{})
+			s, srv := h.spec, h.mcp
+			changed := make(chan struct{}, 10)
+			s.OnToolsChanged = func() { changed <- struct{}{} }
+			c := dialT(t, s)
+			ctx := context.Background()
+			deadline := time.Now().Add(3 * time.Second)
+			// The listening stream opens in the background after initialize:
+			// add tools until one notification arrives.
+			for i := 0; ; i++ {
+				name := fmt.Sprintf("oob_%d", i)
+				srv.AddTool(mcp.NewTool(name), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return mcp.NewToolResultText(name), nil
+				})
+				select {
+				case <-changed:
+				case <-time.After(100 * time.Millisecond):
+					if time.Now().After(deadline) {
+						t.Fatalf("OnToolsChanged not called within 3s")
+					}
+					continue
+				}
+				break
+			}
+			tools, err := c.ListTools(ctx)
+			if err != nil {
+				t.Fatalf("ListTools() = %v", err)
+			}
+			if !slices.Contains(toolNames(tools), "oob_0") {
+				t.Errorf("ListTools() after list_changed = %v, want oob_0", toolNames(tools))
+			}
+		})
+	}
+}
+
+func TestHeadersSent(t *testing.T) {
+	for _, kind := range []Kind{SSE, StreamableHTTP} {
+		t.Run(kind.String(), func(t *testing.T) {
+			h := httpServer(t, kind, testserver.Options{})
+			s, hl := h.spec, h.headers
+			s.Headers = map[string]string{"X-Api-Key": "k123", "Authorization": "Bearer tok"}
+			c := dialT(t, s)
+			if _, err := c.ListTools(context.Background()); err != nil {
+				t.Fatalf("ListTools() = %v", err)
+			}
+			for name, want := range s.Headers {
+				got := hl.values(name)
+				if len(got) == 0 {
+					t.Errorf("server saw header %s = none, want %q", name, want)
+				}
+				for _, v := range got {
+					if v != want {
+						t.Errorf("server saw header %s = %q, want %q", name, v, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestStdioDirAndEnv(t *testing.T) {
+	dir := t.TempDir()
+	s := stdioSpec()
+	s.Dir = dir
+	s.Env = []string{"MCPTEST_VALUE=hello there"}
+	c := dialT(t, s)
+	for _, tc := range []struct {
+		name, variable string
+		wantSet        bool
+		wantValue      string
+	}{
+		{"given", "MCPTEST_VALUE", true, "hello there"},
+		{"not inherited", "HOME", false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			raw, err := c.CallTool(context.Background(), "env", map[string]any{"var": tc.variable})
+			if err != nil {
+				t.Fatalf("CallTool(env) = %v", err)
+			}
+			var res struct{ Content []struct{ Text string } }
+			if err := json.Unmarshal(raw, &res); err != nil || len(res.Content) == 0 {
+				t.Fatalf("CallTool(env) = %s, %v", raw, err)
+			}
+			var got struct {
+				Cwd   string
+				Value string
+				Set   bool
+			}
+			if err := json.Unmarshal([]byte(res.Content[0].Text), &got); err != nil {
+				t.Fatalf("env result %q: %v", res.Content[0].Text, err)
+			}
+			wantDir, _ := filepath.EvalSymlinks(dir)
+			gotDir, _ := filepath.EvalSymlinks(got.Cwd)
+			if gotDir != wantDir {
+				t.Errorf("server cwd = %q, want %q", got.Cwd, dir)
+			}
+			if got.Set != tc.wantSet || got.Value != tc.wantValue {
+				t.Errorf("server env %s = %q (set %v), want %q (set %v)", tc.variable, got.Value, got.Set, tc.wantValue, tc.wantSet)
+			}
+		})
+	}
+}
+
+func TestSSEFallback(t *testing.T) {
+	s := httpServer(t, StreamableHTTP, testserver.Options{}).spec
+	s.Kind = SSE
+	s.EndpointWait = 300 * time.Millisecond
+	t.Run("fallback", func(t *testing.T) {
+		s := s
+		s.Fallback = true
+		start := time.Now()
+		c := dialT(t, s)
+		if c.Kind() != StreamableHTTP {
+			t.Errorf("Kind() = %v, want http", c.Kind())
+		}
+		if _, err := c.ListTools(context.Background()); err != nil {
+			t.Errorf("ListTools() = %v", err)
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("Dial with fallback took %v, want < 3s", d)
+		}
+	})
+	t.Run("no fallback", func(t *testing.T) {
+		c, err := Dial(context.Background(), s)
+		if err == nil {
+			_ = c.Close()
+			t.Fatalf("Dial(sse on http-only URL) = nil error, want one")
+		}
+	})
+}
+
+func TestDialLatency(t *testing.T) {
+	const n = 5
+	var total time.Duration
+	worst := time.Duration(0)
+	for range n {
+		start := time.Now()
+		c, err := Dial(context.Background(), stdioSpec())
+		d := time.Since(start)
+		if err != nil {
+			t.Fatalf("Dial() = %v", err)
+		}
+		_ = c.Close()
+		total += d
+		worst = max(worst, d)
+	}
+	t.Logf("stdio Dial latency: mean %v, worst %v over %d dials", total/n, worst, n)
+	if worst > 2*time.Second {
+		t.Errorf("stdio Dial took %v, want < 2s (no server/discover probe)", worst)
+	}
+}
+
+// TestToolsChangedCoalesced: a burst of notifications gives fewer calls,
+// never two at once, and none after Close.
+func TestToolsChangedCoalesced(t *testing.T) {
+	h := httpServer(t, StreamableHTTP, testserver.Options{})
+	var mu sync.Mutex
+	calls, running, overlap := 0, 0, false
+	h.spec.OnToolsChanged = func() {
+		mu.Lock()
+		calls++
+		running++
+		overlap = overlap || running > 1
+		mu.Unlock()
+		time.Sleep(50 * time.Millisecond)
+		mu.Lock()
+		running--
+		mu.Unlock()
+	}
+	c, err := Dial(context.Background(), h.spec)
+	if err != nil {
+		t.Fatalf("Dial() = %v", err)
+	}
+	for i := range 20 {
+		if _, err := c.CallTool(context.Background(), "add_tool", map[string]any{"name": fmt.Sprintf("burst_%d", i)}); err != nil {
+			t.Fatalf("CallTool(add_tool) = %v", err)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	_ = c.Close()
+	mu.Lock()
+	after := calls
+	mu.Unlock()
+	h.mcp.AddTool(mcp.NewTool("after_close"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("x"), nil
+	})
+	time.Sleep(100 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if after < 1 || after >= 20 {
+		t.Errorf("OnToolsChanged calls for 20 quick changes = %d, want between 1 and 19", after)
+	}
+	if overlap {
+		t.Errorf("OnToolsChanged ran concurrently")
+	}
+	if calls != after {
+		t.Errorf("OnToolsChanged called %d times after Close, want 0", calls-after)
+	}
+}

@@ -1,0 +1,357 @@
+package mcpconn
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+)
+
+func TestDialFaults(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		spec    Spec
+		max     time.Duration
+		wantErr []string
+	}{
+		{"missing command", Spec{Name: "x", Command: "mcpconn-no-such-command-xyz"}, time.Second, []string{`"x"`, "executable file not found"}},
+		{"missing path", Spec{Name: "x", Command: "/nonexistent/dir/server"}, time.Second, []string{"no such file"}},
+		{"no command", Spec{Name: "x"}, time.Second, []string{`"x"`, "no command"}},
+		{"no url", Spec{Name: "x", Kind: SSE}, time.Second, []string{"no url"}},
+		{"exits at once", stdioSpec("-exit-now=2"), 2 * time.Second, []string{"exit status 2", "exiting at once as asked"}},
+		{"exits at once with 0", stdioSpec("-exit-now=0"), 2 * time.Second, []string{"status 0", "exiting at once as asked"}},
+		{"never initializes", withTimeout(stdioSpec("-never-init"), 500*time.Millisecond), 2 * time.Second, []string{"initialize", "deadline exceeded", "timeout 500ms"}},
+		{"never initializes, ignores stdin EOF", withTimeout(stdioSpec("-never-init", "-ignore-stdin-eof"), 300*time.Millisecond), 2500 * time.Millisecond, []string{"deadline exceeded"}},
+		{"only garbage on stdout", withTimeout(stdioSpec("-garbage=50", "-never-init"), 300*time.Millisecond), 2 * time.Second, []string{"deadline exceeded"}},
+		{"http refused", Spec{Name: "h", Kind: StreamableHTTP, URL: "http://127.0.0.1:1/mcp", Timeout: time.Second}, 2 * time.Second, []string{"initialize", "refused"}},
+		{"sse refused with fallback", Spec{Name: "h", Kind: SSE, URL: "http://127.0.0.1:1/sse", Fallback: true, Timeout: time.Second}, 2 * time.Second, []string{"refused", "streamable HTTP fallback"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			c, err := Dial(context.Background(), tc.spec)
+			d := time.Since(start)
+			if err == nil {
+				_ = c.Close()
+				t.Fatalf("Dial() = nil error, want one")
+			}
+			t.Logf("Dial() = %v (after %v)", err, d.Round(time.Millisecond))
+			for _, w := range tc.wantErr {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("Dial() = %v, want it to contain %q", err, w)
+				}
+			}
+			if d > tc.max {
+				t.Errorf("Dial() took %v, want < %v", d, tc.max)
+			}
+		})
+	}
+}
+
+func withTimeout(s Spec, d time.Duration) Spec {
+	s.Timeout = d
+	return s
+}
+
+func TestDialHonoursContext(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	c, err := Dial(ctx, stdioSpec("-never-init"))
+	if err == nil {
+		_ = c.Close()
+		t.Fatalf("Dial() = nil error, want deadline")
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Dial() = %v, want context.DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Dial() took %v, want < 2s", d)
+	}
+}
+
+func TestStderrFlood(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		limit int
+	}{
+		{"default limit", 0},
+		{"small limit", 1000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := stdioSpec("-stderr-bytes=10485760")
+			s.StderrLimit = tc.limit
+			start := time.Now()
+			c := dialT(t, s)
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("Dial() after 10 MB of stderr took %v, want < 5s", d)
+			}
+			if _, err := c.ListTools(context.Background()); err != nil {
+				t.Errorf("ListTools() = %v", err)
+			}
+			limit := tc.limit
+			if limit == 0 {
+				limit = DefaultStderrLimit
+			}
+			// stderr is read concurrently with stdout: wait for the line
+			// written just before the server started answering.
+			got := c.Stderr()
+			for end := time.Now().Add(3 * time.Second); !strings.HasSuffix(got, "mcptest: serving\n") && time.Now().Before(end); got = c.Stderr() {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if len(got) > limit {
+				t.Errorf("len(Stderr()) = %d, want <= %d", len(got), limit)
+			}
+			if !strings.Contains(got, "mcptest: flood done") || !strings.HasSuffix(got, "mcptest: serving\n") {
+				t.Errorf("Stderr() tail = %q, want the flood's end and the serving line", got[max(0, len(got)-200):])
+			}
+		})
+	}
+}
+
+func TestGarbageStdout(t *testing.T) {
+	c := dialT(t, stdioSpec("-garbage=100"))
+	tools, err := c.ListTools(context.Background())
+	if err != nil || len(tools) == 0 {
+		t.Errorf("ListTools() after garbage = %d tools, %v, want tools", len(tools), err)
+	}
+}
+
+func TestServerDies(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		trigger bool // call the crash tool
+		stderr  string
+	}{
+		{"crash tool", nil, true, "crash tool called"},
+		{"crash on schedule", []string{"-crash-after=300ms"}, false, "crashing on schedule"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := stdioSpec(tc.args...)
+			closed := make(chan error, 2)
+			s.OnClose = func(err error) { closed <- err }
+			c := dialT(t, s)
+			if tc.trigger {
+				if _, err := c.CallTool(context.Background(), "crash", nil); err == nil {
+					t.Errorf("CallTool(crash) = nil error, want one")
+				}
+			}
+			select {
+			case err := <-closed:
+				if err == nil || !strings.Contains(err.Error(), "exit status 3") {
+					t.Errorf("OnClose(%v), want exit status 3", err)
+				}
+			case <-time.After(3 * time.Second):
+				t.Fatalf("OnClose not called within 3s")
+			}
+			if err := c.Err(); err == nil || !strings.Contains(err.Error(), "exit status 3") {
+				t.Errorf("Err() = %v, want exit status 3", err)
+			}
+			start := time.Now()
+			_, err := c.CallTool(context.Background(), "echo", nil)
+			if err == nil || !strings.Contains(err.Error(), "exit status 3") {
+				t.Errorf("CallTool() on dead server = %v, want exit status 3", err)
+			}
+			if d := time.Since(start); d > 100*time.Millisecond {
+				t.Errorf("CallTool() on dead server took %v, want fast failure", d)
+			}
+			if !strings.Contains(c.Stderr(), tc.stderr) {
+				t.Errorf("Stderr() = %q, want %q", c.Stderr(), tc.stderr)
+			}
+		})
+	}
+}
+
+func TestHTTPServerDies(t *testing.T) {
+	for _, kind := range []Kind{SSE, StreamableHTTP} {
+		t.Run(kind.String(), func(t *testing.T) {
+			h := httpServer(t, kind, testserver.Options{})
+			closed := make(chan error, 2)
+			h.spec.OnClose = func(err error) { closed <- err }
+			c := dialT(t, h.spec)
+			h.ts.CloseClientConnections()
+			h.ts.Close()
+			// No request: the lost SSE stream, or the failed reconnect of
+			// the HTTP listening stream, tells that the server is gone.
+			select {
+			case err := <-closed:
+				if err == nil {
+					t.Errorf("OnClose(nil), want an error")
+				}
+			case <-time.After(3 * time.Second):
+				t.Fatalf("OnClose not called within 3s")
+			}
+			if c.Err() == nil {
+				t.Errorf("Err() = nil after the server stopped, want an error")
+			}
+			start := time.Now()
+			if _, err := c.ListTools(context.Background()); err == nil {
+				t.Errorf("ListTools() on dead connection = nil error, want one")
+			}
+			if d := time.Since(start); d > 100*time.Millisecond {
+				t.Errorf("ListTools() on dead connection took %v, want fast failure", d)
+			}
+		})
+	}
+}
+
+func TestCallCancelAndTimeout(t *testing.T) {
+	for _, kind := range kinds {
+		t.Run(kind.String(), func(t *testing.T) {
+			s := specFor(t, kind, testserver.Options{})
+			s.Timeout = 400 * time.Millisecond
+			c := dialT(t, s)
+
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			_, err := c.CallTool(ctx, "sleep", map[string]any{"ms": 1200})
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("CallTool(sleep) with cancelled ctx = %v, want deadline exceeded", err)
+			}
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("CallTool(sleep) with cancelled ctx took %v, want ~100ms", d)
+			}
+
+			start = time.Now()
+			_, err = c.CallTool(context.Background(), "sleep", map[string]any{"ms": 1200})
+			if err == nil || !strings.Contains(err.Error(), "timed out after 400ms") {
+				t.Errorf("CallTool(sleep) past Timeout = %v, want timed out after 400ms", err)
+			}
+			if d := time.Since(start); d > 1500*time.Millisecond {
+				t.Errorf("CallTool(sleep) past Timeout took %v, want ~400ms", d)
+			}
+			if c.Err() != nil {
+				t.Errorf("Err() after a timeout = %v, want nil (still alive)", c.Err())
+			}
+			if _, err := c.CallTool(context.Background(), "echo", map[string]any{"text": "still here"}); err != nil {
+				t.Errorf("CallTool(echo) after timeouts = %v, want nil", err)
+			}
+		})
+	}
+}
+
+func TestUnknownContentKept(t *testing.T) {
+	for _, kind := range kinds {
+		t.Run(kind.String(), func(t *testing.T) {
+			c := dialT(t, specFor(t, kind, testserver.Options{}))
+			raw, err := c.CallTool(context.Background(), "weird", nil)
+			if err != nil {
+				t.Fatalf("CallTool(weird) = %v, want raw result", err)
+			}
+			if !strings.Contains(string(raw), `"hologram"`) || !strings.Contains(string(raw), `"before"`) {
+				t.Errorf("CallTool(weird) = %s, want both blocks", raw)
+			}
+		})
+	}
+}
+
+func TestToolErrorsAreResults(t *testing.T) {
+	c := dialT(t, stdioSpec())
+	_, err := c.CallTool(context.Background(), "no_such_tool", nil)
+	if err == nil || !strings.Contains(err.Error(), "no_such_tool") {
+		t.Errorf("CallTool(no_such_tool) = %v, want the server's error", err)
+	}
+	if c.Err() != nil {
+		t.Errorf("Err() after a JSON-RPC error = %v, want nil", c.Err())
+	}
+}
+
+func TestCloseEndsProcess(t *testing.T) {
+	c, err := Dial(context.Background(), stdioSpec())
+	if err != nil {
+		t.Fatalf("Dial() = %v", err)
+	}
+	start := time.Now()
+	for range 3 {
+		if err := c.Close(); err != nil {
+			t.Errorf("Close() = %v, want nil", err)
+		}
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Close() took %v, want < 2s", d)
+	}
+	select {
+	case <-c.proc.exited:
+		if c.proc.cmd.ProcessState == nil {
+			t.Errorf("after Close, ProcessState = nil, want the reaped process's state")
+		}
+	default:
+		t.Errorf("after Close, the process has not been reaped")
+	}
+	if !errors.Is(c.Err(), ErrClosed) {
+		t.Errorf("Err() after Close = %v, want ErrClosed", c.Err())
+	}
+	if _, err := c.ListTools(context.Background()); !errors.Is(err, ErrClosed) {
+		t.Errorf("ListTools() after Close = %v, want ErrClosed", err)
+	}
+}
+
+func TestCloseDuringCall(t *testing.T) {
+	c, err := Dial(context.Background(), stdioSpec())
+	if err != nil {
+		t.Fatalf("Dial() = %v", err)
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(context.Background(), "sleep", map[string]any{"ms": 10000})
+		errc <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	_ = c.Close()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, ErrClosed) {
+			t.Errorf("CallTool() during Close = %v, want ErrClosed", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatalf("CallTool() still running 2s after Close")
+	}
+}
+
+func TestHandwrittenToolList(t *testing.T) {
+	t.Run("exact bytes, no name skipped, duplicate kept once", func(t *testing.T) {
+		c := dialT(t, stdioSpec("-handwritten=once"))
+		tools, err := c.ListTools(context.Background())
+		if err != nil {
+			t.Fatalf("ListTools() = %v", err)
+		}
+		if len(tools) != 1 || tools[0].Name != "spaced" {
+			t.Fatalf("ListTools() = %v, want one tool named spaced", toolNames(tools))
+		}
+		if got, want := string(tools[0].InputSchema), `{ "type" : "object", "z":1,"a":{"const":2} }`; got != want {
+			t.Errorf("InputSchema = %s, want exactly %s", got, want)
+		}
+		a := tools[0].Annotations
+		if a.DestructiveHint == nil || !*a.DestructiveHint || a.ReadOnlyHint != nil {
+			t.Errorf("Annotations = %+v, want destructiveHint true and the badly typed readOnlyHint dropped", a)
+		}
+	})
+	t.Run("cursor loop", func(t *testing.T) {
+		c := dialT(t, stdioSpec("-handwritten=loop"))
+		start := time.Now()
+		_, err := c.ListTools(context.Background())
+		if err == nil || !strings.Contains(err.Error(), `cursor "same" repeated`) {
+			t.Errorf("ListTools() = %v, want a repeated cursor error", err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("ListTools() took %v, want fast", d)
+		}
+	})
+}
+
+func TestHugeToolList(t *testing.T) {
+	c := dialT(t, stdioSpec("-tools=5000"))
+	start := time.Now()
+	tools, err := c.ListTools(context.Background())
+	if err != nil {
+		t.Fatalf("ListTools() = %v", err)
+	}
+	if len(tools) < 5000 {
+		t.Errorf("ListTools() = %d tools, want at least 5000", len(tools))
+	}
+	t.Logf("5000-tool list read in %v", time.Since(start))
+}

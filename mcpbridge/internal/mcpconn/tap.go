@@ -1,0 +1,78 @@
+package mcpconn
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+)
+
+// mcp-go's client decodes results into structs that lose data (inputSchema
+// keywords, unknown content blocks). Every transport is therefore wrapped in a
+// tap that sees each JSON-RPC response: a request whose context carries a
+// capture for its method keeps the raw result bytes. The taps embed the
+// concrete transport so that the client's interface checks (HTTPConnection,
+// BidirectionalInterface, RequiresLegacyProtocol, connection-lost setter) see
+// exactly the method set of the transport underneath.
+
+type captureKey struct{}
+
+// capture holds the raw result of the last request of one method sent with a
+// context carrying it.
+type capture struct {
+	method string
+	mu     sync.Mutex
+	raw    json.RawMessage
+	ok     bool
+}
+
+// withCapture returns a context whose request of method keeps its raw result.
+func withCapture(ctx context.Context, method string) (context.Context, *capture) {
+	c := &capture{method: method}
+	return context.WithValue(ctx, captureKey{}, c), c
+}
+
+// result returns the raw result bytes, if a successful response arrived.
+func (c *capture) result() (json.RawMessage, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.raw, c.ok
+}
+
+// tapSend forwards req to inner and records the raw result in the context's
+// capture when the method matches. A new request of the same method clears
+// an earlier result, so only the last response counts.
+func tapSend(ctx context.Context, inner transport.Interface, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	c, _ := ctx.Value(captureKey{}).(*capture)
+	if c != nil && c.method == req.Method {
+		c.mu.Lock()
+		c.raw, c.ok = nil, false
+		c.mu.Unlock()
+	}
+	resp, err := inner.SendRequest(ctx, req)
+	if c != nil && c.method == req.Method && err == nil && resp != nil && resp.Error == nil {
+		c.mu.Lock()
+		c.raw, c.ok = append(json.RawMessage(nil), resp.Result...), true
+		c.mu.Unlock()
+	}
+	return resp, err
+}
+
+type stdioTap struct{ *transport.Stdio }
+
+func (t stdioTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	return tapSend(ctx, t.Stdio, req)
+}
+
+type sseTap struct{ *transport.SSE }
+
+func (t sseTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	return tapSend(ctx, t.SSE, req)
+}
+
+type httpTap struct{ *transport.StreamableHTTP }
+
+func (t httpTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	return tapSend(ctx, t.StreamableHTTP, req)
+}

@@ -1,0 +1,250 @@
+package mcpconn
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// MaxPages bounds how many pages one list reads.
+const MaxPages = 10000
+
+// Tool is one tool as the server described it, decoded from the raw
+// tools/list JSON.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	// InputSchema holds the exact bytes of the tool's inputSchema (nil when
+	// absent). Nothing was decoded or dropped.
+	InputSchema json.RawMessage
+	// OutputSchema holds the exact bytes of outputSchema, if any.
+	OutputSchema json.RawMessage
+	Annotations  Annotations
+	// Raw is the tool's whole JSON object.
+	Raw json.RawMessage
+}
+
+// Annotations are the tool's behaviour hints; nil means not given.
+type Annotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// ListTools reads tools/list page by page until the last cursor, each page
+// within the spec's Timeout. A cursor seen twice or more than MaxPages pages
+// is an error. Tools without a name are skipped; a name listed again is
+// kept once (the first), both logged.
+func (c *Conn) ListTools(ctx context.Context) ([]Tool, error) {
+	var tools []Tool
+	seenName := map[string]bool{}
+	err := c.pages(ctx, string(mcp.MethodToolsList), func(rctx context.Context, cursor string) error {
+		req := mcp.ListToolsRequest{}
+		req.Params.Cursor = mcp.Cursor(cursor)
+		_, err := c.client.ListToolsByPage(rctx, req)
+		return err
+	}, func(raw json.RawMessage) (string, error) {
+		var page struct {
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &page); err != nil {
+			return "", fmt.Errorf("decode tools/list result: %w", err)
+		}
+		for _, r := range page.Tools {
+			t, err := decodeTool(r)
+			if err != nil || t.Name == "" {
+				c.log.Warn("mcp server listed a tool without a name or in a bad shape; skipped", "err", err)
+				continue
+			}
+			if seenName[t.Name] {
+				c.log.Warn("mcp server listed a tool twice; first kept", "tool", t.Name)
+				continue
+			}
+			seenName[t.Name] = true
+			tools = append(tools, t)
+		}
+		return page.NextCursor, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return tools, nil
+}
+
+func decodeTool(raw json.RawMessage) (Tool, error) {
+	var w struct {
+		Name         string          `json:"name"`
+		Title        string          `json:"title"`
+		Description  string          `json:"description"`
+		InputSchema  json.RawMessage `json:"inputSchema"`
+		OutputSchema json.RawMessage `json:"outputSchema"`
+		Annotations  json.RawMessage `json:"annotations"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return Tool{}, err
+	}
+	t := Tool{Name: w.Name, Title: w.Title, Description: w.Description, InputSchema: w.InputSchema, OutputSchema: w.OutputSchema, Raw: raw}
+	t.Annotations = decodeAnnotations(w.Annotations)
+	return t, nil
+}
+
+// decodeAnnotations reads the hints one by one: a badly typed hint is
+// dropped (nil), not fatal, and does not affect the others.
+func decodeAnnotations(raw json.RawMessage) Annotations {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil {
+		return Annotations{}
+	}
+	hint := func(k string) *bool {
+		var b bool
+		if v, ok := fields[k]; ok && json.Unmarshal(v, &b) == nil && string(v) != "null" {
+			return &b
+		}
+		return nil
+	}
+	var a Annotations
+	_ = json.Unmarshal(fields["title"], &a.Title)
+	a.ReadOnlyHint = hint("readOnlyHint")
+	a.DestructiveHint = hint("destructiveHint")
+	a.IdempotentHint = hint("idempotentHint")
+	a.OpenWorldHint = hint("openWorldHint")
+	return a
+}
+
+// ListResources reads resources/list page by page and returns each
+// resource's raw JSON object.
+func (c *Conn) ListResources(ctx context.Context) ([]json.RawMessage, error) {
+	var out []json.RawMessage
+	err := c.pages(ctx, string(mcp.MethodResourcesList), func(rctx context.Context, cursor string) error {
+		req := mcp.ListResourcesRequest{}
+		req.Params.Cursor = mcp.Cursor(cursor)
+		_, err := c.client.ListResourcesByPage(rctx, req)
+		return err
+	}, func(raw json.RawMessage) (string, error) {
+		var page struct {
+			Resources  []json.RawMessage `json:"resources"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &page); err != nil {
+			return "", fmt.Errorf("decode resources/list result: %w", err)
+		}
+		out = append(out, page.Resources...)
+		return page.NextCursor, nil
+	})
+	return out, err
+}
+
+// pages runs one list method page by page: send sends a page request (its
+// decoded result is ignored), take reads the raw page and returns the next
+// cursor.
+func (c *Conn) pages(ctx context.Context, method string, send func(context.Context, string) error, take func(json.RawMessage) (string, error)) error {
+	seen := map[string]bool{"": true}
+	cursor := ""
+	for range MaxPages {
+		raw, err := c.request(ctx, method, func(rctx context.Context) error { return send(rctx, cursor) })
+		if err != nil {
+			return err
+		}
+		next, err := take(raw)
+		if err != nil {
+			return c.wrap(method, err)
+		}
+		if next == "" {
+			return nil
+		}
+		if seen[next] {
+			return c.wrap(method, fmt.Errorf("cursor %q repeated", next))
+		}
+		seen[next] = true
+		cursor = next
+	}
+	return c.wrap(method, fmt.Errorf("more than %d pages", MaxPages))
+}
+
+// CallTool calls the tool name (the server's own name) with args (anything
+// that marshals to a JSON object, or nil) and returns the raw CallToolResult
+// JSON, content blocks untouched. A result with isError is not an error
+// here. The call is bounded by ctx and Timeout; when ctx ends first on
+// stdio, mcp-go sends notifications/cancelled.
+func (c *Conn) CallTool(ctx context.Context, name string, args any) (json.RawMessage, error) {
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	return c.request(ctx, string(mcp.MethodToolsCall), func(rctx context.Context) error {
+		_, err := c.client.CallTool(rctx, req)
+		return err
+	})
+}
+
+// ReadResource reads one resource and returns the raw ReadResourceResult.
+func (c *Conn) ReadResource(ctx context.Context, uri string) (json.RawMessage, error) {
+	req := mcp.ReadResourceRequest{}
+	req.Params.URI = uri
+	return c.request(ctx, string(mcp.MethodResourcesRead), func(rctx context.Context) error {
+		_, err := c.client.ReadResource(rctx, req)
+		return err
+	})
+}
+
+// request sends one request through send within Timeout and returns its raw
+// result. When the server answered, mcp-go's decoding errors are ignored:
+// the raw bytes are what counts.
+func (c *Conn) request(ctx context.Context, method string, send func(context.Context) error) (json.RawMessage, error) {
+	if err := c.Err(); err != nil {
+		return nil, c.wrap(method, err)
+	}
+	rctx, cancel := context.WithTimeout(ctx, c.spec.timeout())
+	defer cancel()
+	// Requests end when the connection dies, not only at their deadline.
+	stop := context.AfterFunc(c.alive, cancel)
+	defer stop()
+	rctx, cp := withCapture(rctx, method)
+	err := send(rctx)
+	if raw, ok := cp.result(); ok {
+		return raw, nil
+	}
+	if err == nil {
+		err = errors.New("no result")
+	}
+	if dl, ok := rctx.Deadline(); ok && time.Until(dl) < 50*time.Millisecond {
+		// A transport's own timer (SSE) may fire just before the deadline:
+		// let the context catch up so the error says which limit was hit.
+		<-rctx.Done()
+	}
+	if derr := c.Err(); derr != nil {
+		return nil, c.wrap(method, fmt.Errorf("%w (%w)", derr, err))
+	}
+	switch {
+	case ctx.Err() != nil:
+		// Some transports report their own timeout error: keep ctx's.
+		if !errors.Is(err, ctx.Err()) {
+			err = fmt.Errorf("%w: %w", ctx.Err(), err)
+		}
+	case rctx.Err() != nil:
+		err = fmt.Errorf("timed out after %v: %w", c.spec.timeout(), err)
+	case c.kind != Stdio && lostServer(err):
+		c.die(err)
+	}
+	return nil, c.wrap(method, err)
+}
+
+// lostServer reports whether an HTTP request failed because the server is
+// gone (refused connection, forgotten session) rather than for this request.
+func lostServer(err error) bool {
+	var ue *url.Error
+	return errors.As(err, &ue) || errors.Is(err, transport.ErrSessionTerminated)
+}
+
+func (c *Conn) wrap(method string, err error) error {
+	return fmt.Errorf("mcp server %q: %s: %w", c.spec.Name, method, err)
+}

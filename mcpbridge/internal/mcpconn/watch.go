@@ -1,0 +1,31 @@
+package mcpconn
+
+import (
+	"fmt"
+	"net/http"
+	"sync/atomic"
+)
+
+// watchTransport is the HTTP round tripper of an SSE or streamable-HTTP
+// connection. It notices a server that went away while nothing is being
+// asked of it: the listening stream's reconnect fails at the network level.
+type watchTransport struct {
+	base      *http.Transport
+	connected atomic.Bool // set once Dial succeeded
+	lost      func(error)
+}
+
+func newWatchTransport(lost func(error)) *watchTransport {
+	base := http.DefaultTransport.(*http.Transport).Clone()
+	return &watchTransport{base: base, lost: lost}
+}
+
+// RoundTrip forwards req; a network failure of a request nobody cancelled,
+// after Dial, means the server is gone.
+func (w *watchTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := w.base.RoundTrip(req)
+	if err != nil && req.Context().Err() == nil && w.connected.Load() {
+		w.lost(fmt.Errorf("%s %s: %w", req.Method, req.URL.Redacted(), err))
+	}
+	return resp, err
+}

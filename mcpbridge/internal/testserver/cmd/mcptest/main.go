@@ -1,0 +1,76 @@
+// Command mcptest is a stdio MCP server for the tests of mcpbridge. Flags
+// choose its tools and its faults.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+)
+
+func main() {
+	tools := flag.Int("tools", 0, "number of numbered tools")
+	page := flag.Int("page", 0, "tools/list page size (0 = one page)")
+	name := flag.String("name", "mcptest", "server name")
+	stderrBytes := flag.Int("stderr-bytes", 0, "bytes written to stderr before serving")
+	garbage := flag.Int("garbage", 0, "garbage lines written to stdout before serving")
+	exitNow := flag.Int("exit-now", -1, "exit at once with this code (after a stderr line)")
+	neverInit := flag.Bool("never-init", false, "read stdin forever, never answer")
+	crashAfter := flag.Duration("crash-after", 0, "exit with code 3 after this long")
+	ignoreTerm := flag.Bool("ignore-stdin-eof", false, "keep running after stdin closes")
+	handwritten := flag.String("handwritten", "", `answer by hand: "once" (one tools/list page) or "loop" (a cursor loop)`)
+	flag.Parse()
+
+	if *handwritten != "" {
+		serveHandwritten(*handwritten == "loop")
+		return
+	}
+
+	if *exitNow >= 0 {
+		fmt.Fprintln(os.Stderr, "mcptest: exiting at once as asked")
+		os.Exit(*exitNow)
+	}
+	if *stderrBytes > 0 {
+		line := strings.Repeat("x", 99) + "\n"
+		w := bufio.NewWriterSize(os.Stderr, 1<<16)
+		for n := 0; n < *stderrBytes; n += len(line) {
+			_, _ = w.WriteString(line)
+		}
+		_ = w.Flush()
+		fmt.Fprintln(os.Stderr, "mcptest: flood done")
+	}
+	for i := range *garbage {
+		fmt.Fprintf(os.Stdout, "garbage line %d {not json\n", i)
+	}
+	if *neverInit {
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		if *ignoreTerm {
+			select {}
+		}
+		return
+	}
+	if *crashAfter > 0 {
+		go func() {
+			time.Sleep(*crashAfter)
+			fmt.Fprintln(os.Stderr, "mcptest: crashing on schedule")
+			os.Exit(3)
+		}()
+	}
+	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, OnCrash: func() {
+		fmt.Fprintln(os.Stderr, "mcptest: crash tool called")
+		os.Exit(3)
+	}})
+	fmt.Fprintln(os.Stderr, "mcptest: serving")
+	if err := server.ServeStdio(s); err != nil {
+		fmt.Fprintln(os.Stderr, "mcptest:", err)
+		os.Exit(1)
+	}
+}

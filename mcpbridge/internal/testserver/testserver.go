@@ -1,0 +1,138 @@
+// Package testserver builds small MCP servers for the tests of mcpbridge: the
+// same server runs in-process behind SSE or streamable HTTP, and as a stdio
+// child process through cmd/mcptest.
+package testserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// RawSchema is the input schema of the "raw" tool: keywords that mcp-go's
+// client struct drops (top-level anyOf, description, $schema) are present.
+const RawSchema = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"either a or b","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"anyOf":[{"required":["a"]},{"required":["b"]}]}`
+
+// Options choose which tools a server offers.
+type Options struct {
+	// Tools is the number of numbered tools "tool_00", "tool_01", ...
+	Tools int
+	// PageSize, when positive, makes tools/list return pages of that size.
+	PageSize int
+	// OnCrash is called by the "crash" tool. Nil means the tool is not offered.
+	OnCrash func()
+	// Name is the server's name in initialize ("" = "mcptest").
+	Name string
+}
+
+// New returns a server offering:
+//   - tool_NN: Tools numbered tools returning their own name;
+//   - echo: returns its arguments as JSON text;
+//   - raw: a tool whose input schema is RawSchema;
+//   - add_tool: adds a tool named by argument "name" (sends tools/list_changed);
+//   - env: returns the working directory and the value of the variable "var";
+//   - sleep: waits "ms" milliseconds or until the request is cancelled;
+//   - weird: returns a content block of an unknown type;
+//   - crash: calls OnCrash (only when set).
+func New(o Options) *server.MCPServer {
+	name := o.Name
+	if name == "" {
+		name = "mcptest"
+	}
+	opts := []server.ServerOption{server.WithToolCapabilities(true), server.WithResourceCapabilities(false, false), server.WithInstructions("test server " + name)}
+	if o.PageSize > 0 {
+		opts = append(opts, server.WithPaginationLimit(o.PageSize))
+	}
+	s := server.NewMCPServer(name, "1.2.3", opts...)
+	for i := range o.Tools {
+		n := fmt.Sprintf("tool_%02d", i)
+		s.AddTool(mcp.NewTool(n, mcp.WithDescription("numbered tool "+n)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(n), nil
+		})
+	}
+	s.AddTool(mcp.NewTool("echo", mcp.WithDescription("echoes its arguments"), mcp.WithString("text"),
+		mcp.WithReadOnlyHintAnnotation(true), mcp.WithTitleAnnotation("Echo")),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			b, err := json.Marshal(r.GetArguments())
+			if err != nil {
+				return nil, err
+			}
+			return mcp.NewToolResultText(string(b)), nil
+		})
+	s.AddTool(mcp.NewToolWithRawSchema("raw", "tool with a raw schema", json.RawMessage(RawSchema)),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("raw"), nil
+		})
+	var mu sync.Mutex
+	s.AddTool(mcp.NewTool("add_tool", mcp.WithString("name", mcp.Required())),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			n := r.GetString("name", "added")
+			mu.Lock()
+			defer mu.Unlock()
+			s.AddTool(mcp.NewTool(n, mcp.WithDescription("added at run time")), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText(n), nil
+			})
+			return mcp.NewToolResultText("added " + n), nil
+		})
+	s.AddTool(mcp.NewTool("env", mcp.WithString("var")),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			wd, err := os.Getwd()
+			if err != nil {
+				return nil, err
+			}
+			v := r.GetString("var", "")
+			val, ok := os.LookupEnv(v)
+			names := make([]string, 0)
+			for _, kv := range os.Environ() {
+				k, _, _ := strings.Cut(kv, "=")
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			out, err := json.Marshal(map[string]any{"cwd": wd, "value": val, "set": ok, "names": names})
+			if err != nil {
+				return nil, err
+			}
+			return mcp.NewToolResultText(string(out)), nil
+		})
+	s.AddTool(mcp.NewTool("sleep", mcp.WithNumber("ms")),
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			d := time.Duration(r.GetFloat("ms", 1000)) * time.Millisecond
+			select {
+			case <-time.After(d):
+				return mcp.NewToolResultText("slept"), nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		})
+	s.AddTool(mcp.NewTool("weird"),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("before"), hologram{}}}, nil
+		})
+	if o.OnCrash != nil {
+		s.AddTool(mcp.NewTool("crash"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			o.OnCrash()
+			return mcp.NewToolResultText("crashed"), nil
+		})
+	}
+	s.AddResource(mcp.NewResource("test://hello", "hello", mcp.WithMIMEType("text/plain")),
+		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: "test://hello", MIMEType: "text/plain", Text: "hello world"}}, nil
+		})
+	return s
+}
+
+// hologram is a content block of a type no MCP client knows.
+type hologram struct{ mcp.TextContent }
+
+// MarshalJSON writes the unknown block.
+func (hologram) MarshalJSON() ([]byte, error) {
+	return []byte(`{"type":"hologram","data":"3d"}`), nil
+}
