@@ -1,0 +1,157 @@
+package mcpbridge
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"google.golang.org/genai"
+)
+
+// CallResult is what one function call produced: what the model reads, what
+// a person sees, and whether it failed.
+//
+// A CallResult is not modified by its methods; it is safe to read from
+// several goroutines once built.
+type CallResult struct {
+	// Name is the function name the model called (the registered name).
+	Name string
+	// ID is the ID of the model's FunctionCall, echoed unchanged; "" when the
+	// call had none (one is never invented).
+	ID string
+	// Server and Tool say where the call ran: the server's name and the
+	// tool's original MCP name.
+	Server, Tool string
+	// LLMContent is what the model reads, in the order the server sent it:
+	// text parts (already cut to the text limit) and inline data parts
+	// (images, audio, embedded blobs).
+	LLMContent []*genai.Part
+	// ReturnDisplay is what a person sees: one line or block per content
+	// block, joined by newlines; "(no output)" when there was nothing.
+	ReturnDisplay string
+	// Err is non-nil when the call failed: the server reported an error
+	// (isError), or the bridge could not make or finish the call.
+	Err error
+
+	structured       any  // decoded structuredContent (json.Number for numbers); nil when absent
+	textIsStructured bool // the text is the JSON of structured, so it is not sent twice
+	serverError      bool // Err comes from the server's isError; its text is the message
+}
+
+// FunctionResponse returns the response to send back to the model for this
+// call: ID and Name echoed, the binary data of LLMContent as inline data in
+// Parts, and Response holding exactly one key:
+//
+//   - "error" when Err is non-nil: the server's text for an isError result
+//     (or its structured content as compact JSON when it sent no text),
+//     otherwise Err.Error().
+//   - "output" otherwise: the text parts of LLMContent joined by "\n" (""
+//     when there are none); or, when the server sent structuredContent
+//     within the text limit (see convertResult), that
+//     value as is when the text is empty or is the same JSON, else the
+//     object {"text": ..., "structuredContent": ...}.
+//
+// Any object key inside Response named "$ref", "_$ref", "__$ref" and so on
+// gets one more leading underscore ("$ref" becomes "_$ref"), because the API
+// reads a "$ref" key as a reference to an attached part; the escape is
+// reversible and never makes two keys collide.
+//
+// The result is new on each call but shares the bytes of inline data with
+// LLMContent; do not modify them. A nil r returns nil.
+func (r *CallResult) FunctionResponse() *genai.FunctionResponse {
+	if r == nil {
+		return nil
+	}
+	fr := &genai.FunctionResponse{ID: r.ID, Name: r.Name}
+	for _, p := range r.LLMContent {
+		if p != nil && p.InlineData != nil {
+			fr.Parts = append(fr.Parts, &genai.FunctionResponsePart{InlineData: &genai.FunctionResponseBlob{
+				MIMEType: p.InlineData.MIMEType,
+				Data:     p.InlineData.Data,
+			}})
+		}
+	}
+	text := joinText(r.LLMContent)
+	structured := escapeRefs(r.structured)
+
+	if r.Err != nil {
+		msg := ""
+		if r.serverError {
+			msg = text
+			if msg == "" && structured != nil {
+				if b, err := json.Marshal(structured); err == nil {
+					msg = string(b)
+				}
+			}
+		}
+		if msg == "" {
+			msg = r.Err.Error()
+		}
+		fr.Response = map[string]any{"error": msg}
+		return fr
+	}
+	var output any = text
+	switch {
+	case structured == nil:
+	case text == "" || r.textIsStructured:
+		output = structured
+	default:
+		output = map[string]any{"text": text, "structuredContent": structured}
+	}
+	fr.Response = map[string]any{"output": output}
+	return fr
+}
+
+// Part returns a genai.Part holding FunctionResponse, ready to go into the
+// user turn that answers the model's function calls. A nil r returns nil.
+func (r *CallResult) Part() *genai.Part {
+	if r == nil {
+		return nil
+	}
+	return &genai.Part{FunctionResponse: r.FunctionResponse()}
+}
+
+// errorResult is the CallResult of a call that failed in the bridge (unknown
+// tool, denied, cancelled, invalid arguments, timeout, transport failure):
+// Response {"error": err.Error()}, display "Error: " + err.Error(). A nil err
+// is reported as "unknown error".
+func errorResult(name, id string, err error) *CallResult {
+	if err == nil {
+		err = errors.New("unknown error")
+	}
+	msg := err.Error()
+	return &CallResult{
+		Name:          name,
+		ID:            id,
+		LLMContent:    []*genai.Part{{Text: msg}},
+		ReturnDisplay: "Error: " + msg,
+		Err:           err,
+	}
+}
+
+// escapeRefs returns a copy of the decoded JSON v in which every object key
+// made of zero or more "_" followed by "$ref" gets one more leading "_", at
+// any depth. v is not modified; values other than maps and slices are shared.
+func escapeRefs(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			if isRefKey(k) {
+				k = "_" + k
+			}
+			out[k] = escapeRefs(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = escapeRefs(e)
+		}
+		return out
+	}
+	return v
+}
+
+// isRefKey reports whether k is "$ref" after zero or more leading "_".
+func isRefKey(k string) bool { return strings.TrimLeft(k, "_") == "$ref" }
