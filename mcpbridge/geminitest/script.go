@@ -1,0 +1,117 @@
+package geminitest
+
+import (
+	"google.golang.org/genai"
+)
+
+// A Turn is one scripted answer of the fake model. The server calls the
+// script's turns in order, one per valid request, passing the decoded
+// request so a turn can inspect what it received (for example the function
+// responses of the last user turn). A Turn may be called on any goroutine
+// and must not retain req after returning; it must not modify req.
+type Turn func(req *Request) Response
+
+// Response is the fake model's answer to one request.
+type Response struct {
+	// Parts is the content of the model's turn (role "model"). Function
+	// call parts without an ID get a generated one unless
+	// [Options.NoCallIDs] is set. The server does not modify Parts: it
+	// fills IDs and signatures in copies.
+	Parts []*genai.Part
+	// FinishReason is the candidate's finish reason; "" means STOP.
+	FinishReason genai.FinishReason
+	// Usage replaces the usage metadata; nil means a deterministic estimate
+	// from the sizes of the request and the answer.
+	Usage *genai.GenerateContentResponseUsageMetadata
+	// Status, when not zero, makes the server answer with this HTTP error
+	// status and Message instead of content (429 for quota errors, 503 for
+	// an overloaded model, ...).
+	Status int
+	// Message is the error message sent with Status.
+	Message string
+}
+
+// Call is one function call a scripted turn makes.
+type Call struct {
+	// ID is the call's ID; "" means generated ("call-1", "call-2", ...
+	// numbered across the server's lifetime), or none with
+	// [Options.NoCallIDs].
+	ID string
+	// Name is the function's name; it must be declared in the request.
+	Name string
+	// Args are the call's arguments; nil sends no args.
+	Args map[string]any
+}
+
+// Text returns a turn that answers with the text s.
+func Text(s string) Turn {
+	return Reply(Response{Parts: []*genai.Part{{Text: s}}})
+}
+
+// Calls returns a turn that answers with the function calls calls, in
+// order, in one model turn.
+func Calls(calls ...Call) Turn {
+	parts := make([]*genai.Part, len(calls))
+	for i, c := range calls {
+		parts[i] = &genai.Part{FunctionCall: &genai.FunctionCall{ID: c.ID, Name: c.Name, Args: c.Args}}
+	}
+	return Reply(Response{Parts: parts})
+}
+
+// Reply returns a turn that always answers with r.
+func Reply(r Response) Turn {
+	return func(*Request) Response { return r }
+}
+
+// Fail returns a turn that answers with the HTTP error status and message,
+// as the API does when a quota is exhausted (429) or the model is
+// overloaded (503).
+func Fail(status int, message string) Turn {
+	return Reply(Response{Status: status, Message: message})
+}
+
+// LastContent returns the request's last content, or nil if it has none.
+func (r *Request) LastContent() *Content {
+	if len(r.Contents) == 0 {
+		return nil
+	}
+	return r.Contents[len(r.Contents)-1]
+}
+
+// FunctionResponses returns the function responses of the request's last
+// content, in order; nil if there are none.
+func (r *Request) FunctionResponses() []*FunctionResponse {
+	c := r.LastContent()
+	if c == nil {
+		return nil
+	}
+	_, resps := c.responses()
+	return resps
+}
+
+// Declarations returns every function declaration of the request, in
+// order across its tools.
+func (r *Request) Declarations() []*FunctionDeclaration {
+	var out []*FunctionDeclaration
+	for _, t := range r.Tools {
+		if t == nil {
+			continue
+		}
+		for _, d := range t.FunctionDeclarations {
+			if d != nil {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// Declaration returns the declaration of the function named name, or nil.
+func (r *Request) Declaration(name string) *FunctionDeclaration {
+	for _, d := range r.Declarations() {
+		if d.Name == name {
+			return d
+		}
+	}
+	return nil
+}

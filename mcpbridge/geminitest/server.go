@@ -1,0 +1,418 @@
+package geminitest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"google.golang.org/genai"
+)
+
+// maxBody is the largest request body the server reads.
+const maxBody = 64 << 20
+
+// Options configures a [Server]. The zero value is a Developer API that
+// accepts any non-empty API key and gives function calls generated IDs.
+type Options struct {
+	// APIKey, if not empty, is the only API key accepted; "" accepts any
+	// non-empty key. A missing key is always a 403.
+	APIKey string
+	// NoCallIDs leaves function calls without an ID instead of generating
+	// "call-1", "call-2", ..., as older models did.
+	NoCallIDs bool
+	// ThoughtSignatures makes the server attach a thought signature to the
+	// first function call of every answer and reject requests whose model
+	// turns lost it, as Gemini 3 models do.
+	ThoughtSignatures bool
+	// ModelVersion is the modelVersion of every answer; "" means the model
+	// named in the URL.
+	ModelVersion string
+}
+
+// Server is a fake Gemini Developer API endpoint serving generateContent and
+// streamGenerateContent (POST /v1beta/models/{model}:generateContent) over
+// HTTP. It decodes every request strictly, rejects what the real API
+// rejects with the API's status and wording, and answers valid requests
+// from its script. Its methods are safe for concurrent use.
+type Server struct {
+	t    testing.TB
+	opts Options
+	srv  *httptest.Server
+	once sync.Once
+
+	mu       sync.Mutex
+	script   []Turn
+	next     int // index of the next unused turn
+	ids      int // function call IDs generated so far
+	requests []*Request
+}
+
+// New starts a server that answers with script, one turn per valid request.
+// If t is not nil, the server is closed when the test ends and every
+// rejection is logged with t.Logf. It is shorthand for
+// NewWithOptions(t, nil, script...).
+func New(t testing.TB, script ...Turn) *Server {
+	return NewWithOptions(t, nil, script...)
+}
+
+// NewWithOptions is like [New] with options; nil opts means the defaults.
+func NewWithOptions(t testing.TB, opts *Options, script ...Turn) *Server {
+	s := &Server{t: t, script: slices.Clone(script)}
+	if opts != nil {
+		s.opts = *opts
+	}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	if t != nil {
+		t.Cleanup(s.Close)
+	}
+	return s
+}
+
+// URL returns the base URL to put in genai.HTTPOptions.BaseURL.
+func (s *Server) URL() string { return s.srv.URL }
+
+// ClientConfig returns a configuration that makes genai.NewClient reach
+// this server: the Developer API backend, an accepted API key, the
+// server's URL and an HTTP client whose connections close with the server.
+func (s *Server) ClientConfig() *genai.ClientConfig {
+	key := s.opts.APIKey
+	if key == "" {
+		key = "test"
+	}
+	return &genai.ClientConfig{
+		APIKey:      key,
+		Backend:     genai.BackendGeminiAPI,
+		HTTPOptions: genai.HTTPOptions{BaseURL: s.srv.URL},
+		HTTPClient:  s.srv.Client(),
+	}
+}
+
+// Client returns a real *genai.Client connected to this server. A failure
+// to create it is a setup error: it fails the test (t.Fatalf) or, without
+// a t, panics.
+func (s *Server) Client(ctx context.Context) *genai.Client {
+	c, err := genai.NewClient(ctx, s.ClientConfig())
+	if err != nil {
+		if s.t != nil {
+			s.t.Helper()
+			s.t.Fatalf("geminitest: creating client: %v", err)
+		}
+		panic(fmt.Sprintf("geminitest: creating client: %v", err))
+	}
+	return c
+}
+
+// Append adds turns to the end of the script.
+func (s *Server) Append(turns ...Turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.script = append(s.script, turns...)
+}
+
+// Remaining reports how many turns of the script have not answered yet.
+func (s *Server) Remaining() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.script) - s.next
+}
+
+// Requests returns every generateContent request answered so far, accepted
+// or rejected, in the order they were answered (the order they arrived,
+// unless requests overlap). The Request values are copies; the decoded
+// contents they point to are shared and must not be modified.
+func (s *Server) Requests() []*Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*Request, len(s.requests))
+	for i, r := range s.requests {
+		c := *r
+		out[i] = &c
+	}
+	return out
+}
+
+// Close shuts the server down, waiting for requests in flight. It may be
+// called more than once.
+func (s *Server) Close() {
+	s.once.Do(s.srv.Close)
+}
+
+// apiError is the body of an error answer.
+type apiError struct {
+	Error struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Status  string `json:"status"`
+	} `json:"error"`
+}
+
+var statusNames = map[int]string{
+	http.StatusBadRequest:          "INVALID_ARGUMENT",
+	http.StatusUnauthorized:        "UNAUTHENTICATED",
+	http.StatusForbidden:           "PERMISSION_DENIED",
+	http.StatusNotFound:            "NOT_FOUND",
+	http.StatusConflict:            "ABORTED",
+	http.StatusTooManyRequests:     "RESOURCE_EXHAUSTED",
+	http.StatusInternalServerError: "INTERNAL",
+	http.StatusNotImplemented:      "UNIMPLEMENTED",
+	http.StatusServiceUnavailable:  "UNAVAILABLE",
+	http.StatusGatewayTimeout:      "DEADLINE_EXCEEDED",
+}
+
+func writeError(w http.ResponseWriter, code int, message string) {
+	var e apiError
+	e.Error.Code, e.Error.Message, e.Error.Status = code, message, statusNames[code]
+	if e.Error.Status == "" {
+		e.Error.Status = "UNKNOWN"
+	}
+	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(e)
+}
+
+// route splits "/v1beta/models/gemini-x:generateContent" into the model
+// and the method.
+func route(path string) (model, method string, ok bool) {
+	rest, ok := strings.CutPrefix(path, "/v1beta/")
+	if !ok {
+		return "", "", false
+	}
+	i := strings.LastIndexByte(rest, ':')
+	if i < 0 {
+		return "", "", false
+	}
+	resource, method := rest[:i], rest[i+1:]
+	for _, prefix := range []string{"models/", "tunedModels/"} {
+		if name, ok := strings.CutPrefix(resource, prefix); ok && name != "" && !strings.Contains(name, "/") {
+			return name, method, true
+		}
+	}
+	return "", "", false
+}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	model, method, ok := route(r.URL.Path)
+	if !ok || r.Method != http.MethodPost {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("geminitest: no route for %s %s (want POST /v1beta/models/{model}:generateContent)", r.Method, r.URL.Path))
+		return
+	}
+	if method != "generateContent" && method != "streamGenerateContent" {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("geminitest: method %q is not implemented (only generateContent and streamGenerateContent)", method))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("geminitest: reading request body: %v", err))
+		return
+	}
+	req := &Request{
+		Model: model, Stream: method == "streamGenerateContent", Body: body,
+		Header: r.Header.Clone(), Query: r.URL.Query(), Turn: -1,
+	}
+	if code, msg := s.authorize(r); code != 0 {
+		s.reject(w, req, code, msg)
+		return
+	}
+	if errs := decodeRequest(body, req); len(errs) > 0 {
+		s.reject(w, req, http.StatusBadRequest, strings.Join(errs, "\n"))
+		return
+	}
+	if vs := validate(req, &s.opts); len(vs) > 0 {
+		s.reject(w, req, http.StatusBadRequest, formatViolations(vs))
+		return
+	}
+
+	s.mu.Lock()
+	turnIndex := s.next
+	var turn Turn
+	if turnIndex < len(s.script) {
+		turn = s.script[turnIndex]
+		s.next++
+		req.Turn = turnIndex
+	}
+	scriptLen := len(s.script)
+	s.mu.Unlock()
+	if turn == nil {
+		s.reject(w, req, http.StatusInternalServerError, fmt.Sprintf(
+			"geminitest: script exhausted: no turn left for this request (the script has %d turns, all used)", scriptLen))
+		return
+	}
+	resp, err := callTurn(turn, req)
+	if err != nil {
+		s.reject(w, req, http.StatusInternalServerError, fmt.Sprintf("geminitest: turn %d: %v", turnIndex, err))
+		return
+	}
+	if resp.Status != 0 {
+		s.reject(w, req, resp.Status, resp.Message)
+		return
+	}
+	if err := checkCalls(req, resp.Parts); err != nil {
+		s.reject(w, req, http.StatusInternalServerError, fmt.Sprintf("geminitest: turn %d: %v", turnIndex, err))
+		return
+	}
+	out, err := s.answer(req, turnIndex, resp)
+	if err != nil {
+		s.reject(w, req, http.StatusInternalServerError, fmt.Sprintf("geminitest: turn %d: encoding the answer: %v", turnIndex, err))
+		return
+	}
+	s.record(req)
+	s.write(w, req, out)
+}
+
+// authorize checks the API key, in the x-goog-api-key header or the key
+// query parameter.
+func (s *Server) authorize(r *http.Request) (code int, msg string) {
+	key := r.Header.Get("x-goog-api-key")
+	if key == "" {
+		key = r.URL.Query().Get("key")
+	}
+	switch {
+	case key == "":
+		return http.StatusForbidden, "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API."
+	case s.opts.APIKey != "" && key != s.opts.APIKey:
+		return http.StatusBadRequest, "API key not valid. Please pass a valid API key."
+	}
+	return 0, ""
+}
+
+// record adds req, now complete, to the recorded requests.
+func (s *Server) record(req *Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, req)
+}
+
+// reject records req with msg and answers with an error.
+func (s *Server) reject(w http.ResponseWriter, req *Request, code int, msg string) {
+	req.Rejection = msg
+	s.record(req)
+	if s.t != nil {
+		s.t.Logf("geminitest: answered %d: %s", code, msg)
+	}
+	writeError(w, code, msg)
+}
+
+// callTurn runs turn, turning a panic into an error.
+func callTurn(turn Turn, req *Request) (resp Response, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panicked: %v", p)
+		}
+	}()
+	return turn(req), nil
+}
+
+// checkCalls reports a scripted function call to a function the request
+// does not declare: a real model only calls declared functions.
+func checkCalls(req *Request, parts []*genai.Part) error {
+	for _, p := range parts {
+		if p == nil || p.FunctionCall == nil {
+			continue
+		}
+		if req.Declaration(p.FunctionCall.Name) == nil {
+			var names []string
+			for _, d := range req.Declarations() {
+				names = append(names, d.Name)
+			}
+			return fmt.Errorf("the script calls %q, which the request does not declare (declared: %s)",
+				p.FunctionCall.Name, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
+type wireResponse struct {
+	Candidates    []wireCandidate                             `json:"candidates"`
+	UsageMetadata *genai.GenerateContentResponseUsageMetadata `json:"usageMetadata,omitempty"`
+	ModelVersion  string                                      `json:"modelVersion"`
+	ResponseID    string                                      `json:"responseId"`
+}
+
+type wireCandidate struct {
+	Content      *genai.Content     `json:"content"`
+	FinishReason genai.FinishReason `json:"finishReason"`
+	Index        int                `json:"index"`
+}
+
+// answer builds the JSON of a successful answer.
+func (s *Server) answer(req *Request, turnIndex int, resp Response) ([]byte, error) {
+	parts := s.fill(resp.Parts)
+	finish := resp.FinishReason
+	if finish == "" {
+		finish = genai.FinishReasonStop
+	}
+	version := s.opts.ModelVersion
+	if version == "" {
+		version = req.Model
+	}
+	out := wireResponse{
+		Candidates:   []wireCandidate{{Content: &genai.Content{Role: genai.RoleModel, Parts: parts}, FinishReason: finish}},
+		ModelVersion: version,
+		ResponseID:   fmt.Sprintf("fake-response-%d", turnIndex+1),
+	}
+	content, err := json.Marshal(out.Candidates[0].Content)
+	if err != nil {
+		return nil, err
+	}
+	out.UsageMetadata = resp.Usage
+	if out.UsageMetadata == nil {
+		prompt, cand := int32(len(req.Body)/4+1), int32(len(content)/4+1)
+		out.UsageMetadata = &genai.GenerateContentResponseUsageMetadata{
+			PromptTokenCount: prompt, CandidatesTokenCount: cand, TotalTokenCount: prompt + cand,
+		}
+	}
+	return json.Marshal(out)
+}
+
+// fill copies parts, giving function calls IDs and the first call a thought
+// signature as the options say.
+func (s *Server) fill(parts []*genai.Part) []*genai.Part {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*genai.Part, 0, len(parts))
+	signed := false
+	for _, p := range parts {
+		if p == nil {
+			continue
+		}
+		c := *p
+		if p.FunctionCall != nil {
+			fc := *p.FunctionCall
+			if fc.ID == "" && !s.opts.NoCallIDs {
+				s.ids++
+				fc.ID = fmt.Sprintf("call-%d", s.ids)
+			}
+			c.FunctionCall = &fc
+			if s.opts.ThoughtSignatures && !signed && len(c.ThoughtSignature) == 0 {
+				c.ThoughtSignature = []byte("fake-signature-" + fc.Name)
+			}
+			signed = true
+		}
+		out = append(out, &c)
+	}
+	return out
+}
+
+// write sends a successful answer: plain JSON for generateContent, one
+// server-sent event for streamGenerateContent?alt=sse, and a JSON array for
+// streamGenerateContent without alt=sse.
+func (s *Server) write(w http.ResponseWriter, req *Request, out []byte) {
+	switch {
+	case !req.Stream:
+		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+		_, _ = w.Write(out)
+	case req.Query.Get("alt") == "sse":
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = fmt.Fprintf(w, "data: %s\r\n\r\n", out)
+	default:
+		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
+		_, _ = fmt.Fprintf(w, "[%s]", out)
+	}
+}
