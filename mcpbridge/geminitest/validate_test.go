@@ -176,7 +176,7 @@ func TestRejections(t *testing.T) {
 				Properties: map[string]*genai.Schema{"x": {Description: "no type"}},
 			})}}},
 			want: decl0 + ".parameters.required[0]: property is not defined\n" +
-				decl0 + ".parameters.properties[x].type: must be specified\n",
+				decl0 + ".parameters.properties[x].type: must be specified when not using one_of, any_of or all_of fields\n",
 		},
 		{
 			name:  "root not an object",

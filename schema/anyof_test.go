@@ -1,0 +1,51 @@
+package schema
+
+import "testing"
+
+func TestAnyOf(t *testing.T) {
+	cvRun(t, []cvCase{{
+		name:    "oneOf/treated as anyOf",
+		in:      `{"type":"object","properties":{"x":{"oneOf":[{"type":"string"},{"type":"integer"}],"description":"either"}}}`,
+		want:    `{"type":"OBJECT","properties":{"x":{"description":"either","anyOf":[{"type":"STRING"},{"type":"INTEGER"}]}}}`,
+		changes: []string{"properties.x: oneOf"},
+	}, {
+		name:    "anyOf/single branch is flattened, descriptions joined",
+		in:      `{"type":"object","properties":{"x":{"anyOf":[{"type":"string","description":"inner"}],"description":"outer"}}}`,
+		want:    `{"type":"OBJECT","properties":{"x":{"type":"STRING","description":"outer inner"}}}`,
+		changes: []string{"properties.x: anyOf"},
+	}, {
+		name:    "anyOf/default beside anyOf is dropped",
+		in:      `{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"integer"}],"default":"a"}}}`,
+		want:    `{"type":"OBJECT","properties":{"x":{"anyOf":[{"type":"STRING"},{"type":"INTEGER"}]}}}`,
+		changes: []string{"properties.x: default"},
+	}, {
+		name: "anyOf/structural siblings are distributed into every branch",
+		in: `{"type":"object","properties":{"s":{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},
+			"anyOf":[{"required":["a"]},{"required":["b"]}]}}}`,
+		want: `{"type":"OBJECT","properties":{"s":{"anyOf":[
+			{"type":"OBJECT","properties":{"a":{"type":"STRING"},"b":{"type":"STRING"}},"required":["a"]},
+			{"type":"OBJECT","properties":{"a":{"type":"STRING"},"b":{"type":"STRING"}},"required":["b"]}]}}}`,
+		changes: []string{"properties.s: anyOf"},
+	}, {
+		name:    "anyOf/false branches are removed",
+		in:      `{"type":"object","properties":{"x":{"anyOf":[false,{"type":"string"}]}}}`,
+		want:    `{"type":"OBJECT","properties":{"x":{"type":"STRING"}}}`,
+		changes: []string{"properties.x.anyOf.0: anyOf"},
+	}, {
+		name:    "Vertex/anyOf alone on its node: description, title and nullable go into the branches",
+		target:  Vertex,
+		in:      `{"type":"object","properties":{"v":{"description":"d","title":"t","nullable":true,"anyOf":[{"type":"string"},{"type":"integer","description":"num"}]}}}`,
+		want:    `{"type":"OBJECT","properties":{"v":{"anyOf":[{"type":"STRING","description":"d","title":"t","nullable":true},{"type":"INTEGER","description":"d num","title":"t","nullable":true}]}}}`,
+		changes: []string{"properties.v: anyOf", "properties.v: nullable"},
+	}, {
+		name:   "Vertex/nested anyOf branches receive the parent's description",
+		target: Vertex,
+		in:     `{"type":"object","properties":{"v":{"description":"d","anyOf":[{"type":"boolean"},{"type":["string","integer"]}]}}}`,
+		want:   `{"type":"OBJECT","properties":{"v":{"anyOf":[{"type":"BOOLEAN","description":"d"},{"anyOf":[{"type":"STRING","description":"d"},{"type":"INTEGER","description":"d"}]}]}}}`,
+	}, {
+		name:   "anyOf/JSONSchema target keeps oneOf and default",
+		target: JSONSchema,
+		in:     `{"type":"object","properties":{"x":{"oneOf":[{"type":"string"},{"type":"integer"}],"default":"a"}}}`,
+		want:   `{"type":"object","properties":{"x":{"oneOf":[{"type":"string"},{"type":"integer"}],"default":"a"}}}`,
+	}})
+}

@@ -1,0 +1,122 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mcpgenai/bridge/schema"
+	"google.golang.org/genai"
+)
+
+func ExampleConvert() {
+	raw := []byte(`{
+		"$schema": "http://json-schema.org/draft-07/schema#",
+		"type": "object",
+		"properties": {
+			"city": {"type": "string"},
+			"days": {"type": "integer", "enum": [1, 3, 7]},
+			"unit": {"type": ["string", "null"], "format": "uri"}
+		},
+		"required": ["city", "country"],
+		"additionalProperties": false
+	}`)
+	res, err := schema.Convert(raw, nil) // Gemini Developer API
+	if err != nil {
+		panic(err)
+	}
+	out, _ := json.Marshal(res.Parameters)
+	fmt.Println(string(out))
+	for _, c := range res.Changes {
+		fmt.Println(c)
+	}
+	// Output:
+	// {"description":"no other properties allowed","properties":{"city":{"type":"STRING"},"days":{"enum":["1","3","7"],"type":"STRING"},"unit":{"description":"format: uri","nullable":true,"type":"STRING"}},"required":["city"],"type":"OBJECT"}
+	// properties.days: enum: non-string members written as strings (restored in the arguments)
+	// properties.days: type: integer enum written as STRING (restored in the arguments)
+	// properties.unit: format: format uri not accepted for STRING: moved to the description
+	// (root): required: names "country", which is not a property: removed
+	// (root): $schema: dropped
+	// (root): additionalProperties: not supported: moved to the description
+}
+
+func ExampleConvert_jsonSchema() {
+	raw := []byte(`{
+		"type": "object",
+		"$defs": {"id": {"type": "string", "format": "uuid"}},
+		"properties": {"owner": {"$ref": "#/$defs/id"}, "size": {"type": ["integer", "null"]}}
+	}`)
+	res, err := schema.Convert(raw, &schema.Options{Target: schema.JSONSchema})
+	if err != nil {
+		panic(err)
+	}
+	decl := res.Declaration("assign_owner", "Assigns an owner.")
+	out, _ := json.Marshal(decl.ParametersJsonSchema)
+	fmt.Println(string(out))
+	fmt.Println(decl.Parameters == nil)
+	// Output:
+	// {"properties":{"owner":{"format":"uuid","type":"string"},"size":{"anyOf":[{"type":"integer"},{"type":"null"}]}},"type":"object"}
+	// true
+}
+
+func ExampleRestorer_Restore() {
+	raw := []byte(`{"type": "array", "items": {"type": "integer", "enum": [1, 2, 3]}}`)
+	res, err := schema.Convert(raw, nil)
+	if err != nil {
+		panic(err)
+	}
+	// The model answers in terms of the converted schema: the root wrapped
+	// as "value", the enum members as strings.
+	args := map[string]any{"value": []any{"3", "1"}}
+	restored, _ := json.Marshal(res.Restorer.Restore(args))
+	fmt.Println(string(restored))
+	// Output:
+	// [3,1]
+}
+
+func ExampleCheck() {
+	s := &genai.Schema{
+		Type: genai.TypeObject,
+		Properties: map[string]*genai.Schema{
+			"level": {Type: genai.TypeInteger, Enum: []string{"1", "2"}},
+			"tags":  {Type: genai.TypeArray},
+		},
+		Required: []string{"level", "name"},
+	}
+	for _, v := range schema.Check(s, schema.Gemini) {
+		fmt.Println(v)
+	}
+	// Output:
+	// (root): required[1]: property is not defined
+	// properties.level: enum: only allowed for STRING type
+	// properties.tags: items: missing field.
+}
+
+func ExampleCheckDeclaration() {
+	d := &genai.FunctionDeclaration{
+		Name: "1-search",
+		ParametersJsonSchema: map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"q": map[string]any{"$ref": "#/$defs/Query"},
+			},
+		},
+	}
+	for _, v := range schema.CheckDeclaration(d, schema.JSONSchema) {
+		fmt.Println(v)
+	}
+	// Output:
+	// name: must start with a letter or underscore, not '1'
+	// parametersJsonSchema.properties.q: $ref: reference to undefined schema "#/$defs/Query"
+}
+
+func ExampleCheckJSONSchema() {
+	var v any
+	_ = json.Unmarshal([]byte(`{"type":"object","properties":{"n":{"type":["integer","null"],"$ref":"#/$defs/N"}}}`), &v)
+	for _, v := range schema.CheckJSONSchema(v) {
+		fmt.Println(v)
+	}
+	// Output:
+	// properties.n: $ref: reference to undefined schema "#/$defs/N"
+	// properties.n: If a schema node has $ref set, then only description and default can be set alongside it (also set: type)
+	// properties.n: type: type arrays containing "null" are rejected by some backends (use anyOf or a single type)
+}

@@ -1,0 +1,127 @@
+package schema
+
+import (
+	"cmp"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+	"google.golang.org/genai"
+)
+
+// maxFuzzSeed is the largest golden input used as a fuzz seed.
+const maxFuzzSeed = 20_000
+
+// fuzzSeeds adds every golden input (and its args.json, if any) to f.
+func fuzzSeeds(f *testing.F, withArgs bool) {
+	files, err := filepath.Glob(filepath.Join("testdata", "golden", "*.txtar"))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no golden files: %v", err)
+	}
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		in, _ := section(ar, "input.json")
+		if len(in) > maxFuzzSeed {
+			continue // the Notion fixture: slow to mutate, covered by TestGolden
+		}
+		if !withArgs {
+			f.Add(in)
+			continue
+		}
+		args, ok := section(ar, "args.json")
+		if !ok {
+			args = []byte(`{"value":"1","x":null,"y":["2",{"z":true}]}`)
+		}
+		f.Add(in, args)
+	}
+}
+
+// FuzzConvert checks, for arbitrary bytes and every target, that Convert
+// never panics, rejects only non-JSON, and that its output passes the
+// checker, is deterministic, is a fixed point and leaves the input intact.
+func FuzzConvert(f *testing.F) {
+	fuzzSeeds(f, false)
+	f.Add([]byte(`{"$ref":"#"}`))
+	f.Add([]byte(`{"type":"object","properties":{"a":{"$ref":"#/properties/a"}}}`))
+	f.Add([]byte(`{"allOf":[{"$ref":"#"}],"anyOf":[{"oneOf":[{"const":null}]}]}`))
+	f.Add([]byte(`[1,"x",{"type":["null"]}]`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		for _, target := range allTargets {
+			res, err := Convert(raw, &Options{Target: target})
+			if err != nil {
+				if json.Valid(raw) {
+					t.Fatalf("Convert(%q, %v) error on valid JSON: %v", raw, target, err)
+				}
+				continue
+			}
+			assertConverted(t, raw, target, res)
+		}
+	})
+}
+
+// FuzzRestore checks that restoring arbitrary arguments with the Restorer
+// of an arbitrary schema never panics and never modifies the arguments.
+func FuzzRestore(f *testing.F) {
+	fuzzSeeds(f, true)
+	f.Fuzz(func(t *testing.T, raw, rawArgs []byte) {
+		var args map[string]any
+		if json.Unmarshal(rawArgs, &args) != nil {
+			return
+		}
+		for _, target := range allTargets {
+			res, err := Convert(raw, &Options{Target: target})
+			if err != nil {
+				return
+			}
+			got := restoreChecked(t, res.Restorer, args)
+			if _, err := json.Marshal(got); err != nil {
+				t.Fatalf("Restore(%s) returned a value JSON cannot encode: %v", rawArgs, err)
+			}
+			if res.Restorer.Identity() {
+				if diff := mustJSON(t, got); string(diff) != string(mustJSON(t, args)) {
+					t.Errorf("identity Restore(%s) = %s, want the arguments unchanged", rawArgs, diff)
+				}
+			}
+		}
+	})
+}
+
+// FuzzCheck feeds arbitrary JSON to the checkers, as a *genai.Schema and as
+// a raw value: they never panic, and report deterministically, sorted.
+func FuzzCheck(f *testing.F) {
+	fuzzSeeds(f, false)
+	f.Add([]byte(`{"type":"ARRAY","items":{},"anyOf":[null],"properties":{"a":null},"minimum":5,"maximum":1}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var v any
+		if json.Unmarshal(raw, &v) != nil {
+			return
+		}
+		sorted := func(vs []Violation) {
+			t.Helper()
+			if !slices.IsSortedFunc(vs, func(a, b Violation) int {
+				return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Message, b.Message))
+			}) {
+				t.Errorf("violations not sorted: %v", vs)
+			}
+		}
+		first := CheckJSONSchema(v)
+		sorted(first)
+		if again := CheckJSONSchema(v); !slices.Equal(first, again) {
+			t.Errorf("CheckJSONSchema(%s) not deterministic: %v then %v", raw, first, again)
+		}
+		var s genai.Schema
+		if json.Unmarshal(raw, &s) != nil {
+			return
+		}
+		for _, target := range allTargets {
+			vs := CheckDeclaration(&genai.FunctionDeclaration{Name: "f", Parameters: &s}, target)
+			sorted(vs)
+		}
+	})
+}

@@ -1,0 +1,115 @@
+// Package schema converts the JSON Schema of an MCP tool's inputSchema into a
+// form the Gemini API accepts, and maps the model's arguments back to what the
+// original schema expects.
+//
+// Three targets are supported: the Gemini Developer API's `parameters`
+// ([Gemini], the default), Vertex AI's `parameters` ([Vertex]) and
+// `parametersJsonSchema` ([JSONSchema]). Every conversion is pure: the input
+// is never modified, the same input always gives byte-identical output, and
+// converting an output again changes nothing.
+//
+//	res, err := schema.Convert(rawInputSchema, nil) // Gemini Developer API
+//	if err != nil {
+//		return err // only for bytes that are not JSON
+//	}
+//	decl := res.Declaration("get_weather", "Current weather for a city.")
+//	for _, c := range res.Changes {
+//		log.Print(c) // what was rewritten, and why
+//	}
+//	// later, when the model calls the function:
+//	args := res.Restorer.Restore(call.Args) // e.g. enum "5" back to 5
+//
+// # Conversion
+//
+// For [Gemini] and [Vertex] every node goes through these steps, in this
+// order: local $ref (any JSON pointer, "#anchor", "<$id>#...") are inlined,
+// with keywords beside $ref merged in; recursion is cut after
+// [Options.RefDepth] expansions of one reference on a path; allOf branches
+// are merged; oneOf is read as anyOf; type arrays and {"type": "null"}
+// branches become nullable (several non-null types become anyOf); keywords
+// beside anyOf are moved into every branch and a single branch is
+// flattened; const becomes a one-member enum; enums become strings with
+// type STRING ("" dropped, null -> nullable); exclusive bounds become
+// inclusive (integers move by one); keywords the API rejects are dropped,
+// those that matter to the model (format, multipleOf, uniqueItems,
+// additionalProperties, patterns, ...) as a short note in the description;
+// arrays always get items; typeless nodes get a type inferred from their
+// keywords; required is pruned to existing properties; keywords of other
+// types are stripped; for Vertex, anyOf is left alone on its node; a root
+// union whose branches are all objects is merged into one object (the
+// alternatives noted in its description); and any other root that is not
+// an OBJECT is wrapped as {"value": <schema>}, which the [Restorer] unwraps.
+//
+// A node that allows any value (a typeless {} or true, a $ref that cannot be
+// resolved, a cut recursion) becomes a STRING described as "any value;
+// objects and arrays as JSON text"; the [Restorer] decodes an object or
+// array written there and leaves other text a string. Arrays without items
+// get such items. An object without properties that allows others (a map:
+// additionalProperties other than false, or patternProperties) becomes a
+// STRING holding the object as JSON text, decoded the same way, because the
+// model cannot fill an OBJECT without properties reliably.
+// additionalProperties is dropped for Vertex too, since *genai.Schema cannot
+// express it.
+//
+// For [JSONSchema] the output stays JSON Schema: references are inlined
+// the same way, $schema, $id, $comment and $anchor are dropped, type arrays
+// with null are written as anyOf with {"type": "null"}, the draft-4 boolean
+// exclusiveMinimum becomes the numeric form, and everything else (enums of
+// any type, const, allOf, additionalProperties, formats) is kept as is.
+//
+// Outputs are bounded: [Options.MaxDepth] caps the nesting, and very large
+// expansions are cut with a described placeholder, so a schema whose
+// definitions refer to each other cannot grow without limit.
+//
+// [Check] and [CheckDeclaration] report every way a schema or declaration
+// breaks a target's rules, so tools can be unit-tested before they reach the
+// API.
+package schema
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Target selects the rules a converted schema must obey.
+// The zero value is [Gemini].
+type Target int
+
+const (
+	// Gemini is the Gemini Developer API: `parameters` as a *genai.Schema,
+	// every node typed, no additionalProperties, no $ref.
+	Gemini Target = iota
+	// Vertex is Vertex AI: `parameters` as a *genai.Schema; anyOf must be the
+	// only field of its node, NULL is not a type.
+	Vertex
+	// JSONSchema is `parametersJsonSchema`: a cleaned JSON Schema value with
+	// an object root.
+	JSONSchema
+)
+
+// String returns "gemini", "vertex" or "jsonschema".
+func (t Target) String() string {
+	switch t {
+	case Gemini:
+		return "gemini"
+	case Vertex:
+		return "vertex"
+	case JSONSchema:
+		return "jsonschema"
+	}
+	return fmt.Sprintf("Target(%d)", int(t))
+}
+
+// ParseTarget returns the Target named by s ("gemini", "vertex" or
+// "jsonschema", case-insensitive).
+func ParseTarget(s string) (Target, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "gemini", "":
+		return Gemini, nil
+	case "vertex":
+		return Vertex, nil
+	case "jsonschema":
+		return JSONSchema, nil
+	}
+	return 0, fmt.Errorf("schema: unknown target %q (want gemini, vertex or jsonschema)", s)
+}
