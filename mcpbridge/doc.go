@@ -35,6 +35,27 @@
 // whose names or values look secret, plus its configured env, which always
 // wins ([ServerConfig.ChildEnv], [EnvPolicy]).
 //
+// # Discovery
+//
+// A [Bridge] connects the servers in parallel, lists their tools page by
+// page, converts each tool's raw inputSchema for the chosen
+// [schema.Target] and registers the tools under unique function names in
+// configuration order ([registry]). Changes (server states, discovery state,
+// tools added, removed or renamed) arrive on [Bridge.Subscribe]; a server
+// that dies is reconnected on its next use.
+//
+//	b, err := mcpbridge.New(cfg, nil)
+//	if err != nil {
+//		return err
+//	}
+//	defer b.Close()
+//	if err := b.Discover(ctx); err != nil {
+//		return err // only ctx's end; server failures are in b.Status()
+//	}
+//	for _, t := range b.Tools() {
+//		fmt.Println(t.Name, t.Server, t.ServerTool) // t.Declaration is ready for genai
+//	}
+//
 // # Status
 //
 // [Status] is the /mcp view: every server with its state, command or URL,

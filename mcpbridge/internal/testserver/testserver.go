@@ -31,6 +31,12 @@ type Options struct {
 	OnCrash func()
 	// Name is the server's name in initialize ("" = "mcptest").
 	Name string
+	// Exec adds the tools lookup, profile, pick, image, fail and loose
+	// (see addExecTools).
+	Exec bool
+	// Blob adds the resource "test://blob" (image/png, BlobBase64) beside
+	// "test://hello".
+	Blob bool
 }
 
 // New returns a server offering:
@@ -41,7 +47,9 @@ type Options struct {
 //   - env: returns the working directory and the value of the variable "var";
 //   - sleep: waits "ms" milliseconds or until the request is cancelled;
 //   - weird: returns a content block of an unknown type;
-//   - crash: calls OnCrash (only when set).
+//   - crash: calls OnCrash (only when set);
+//   - with Exec: lookup, profile, pick, image, fail and loose (see
+//     addExecTools).
 func New(o Options) *server.MCPServer {
 	name := o.Name
 	if name == "" {
@@ -116,6 +124,9 @@ func New(o Options) *server.MCPServer {
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent("before"), hologram{}}}, nil
 		})
+	if o.Exec {
+		addExecTools(s)
+	}
 	if o.OnCrash != nil {
 		s.AddTool(mcp.NewTool("crash"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			o.OnCrash()
@@ -126,8 +137,18 @@ func New(o Options) *server.MCPServer {
 		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: "test://hello", MIMEType: "text/plain", Text: "hello world"}}, nil
 		})
+	if o.Blob {
+		s.AddResource(mcp.NewResource("test://blob", "blob", mcp.WithMIMEType("image/png")),
+			func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+				return []mcp.ResourceContents{mcp.BlobResourceContents{URI: "test://blob", MIMEType: "image/png", Blob: BlobBase64}}, nil
+			})
+	}
 	return s
 }
+
+// BlobBase64 is the base64 content of the resource "test://blob": the
+// bytes "\x89PNG\r\n".
+const BlobBase64 = "iVBORw0K"
 
 // hologram is a content block of a type no MCP client knows.
 type hologram struct{ mcp.TextContent }

@@ -27,7 +27,12 @@ func main() {
 	crashAfter := flag.Duration("crash-after", 0, "exit with code 3 after this long")
 	ignoreTerm := flag.Bool("ignore-stdin-eof", false, "keep running after stdin closes")
 	handwritten := flag.String("handwritten", "", `answer by hand: "once" (one tools/list page) or "loop" (a cursor loop)`)
+	_ = flag.String("token", "", "ignored (lets tests pass a secret-looking argument)")
+	delay := flag.Duration("delay", 0, "sleep this long before serving")
+	execTools := flag.Bool("exec", false, "add the executor test tools (lookup, profile, pick, image, fail, loose)")
 	flag.Parse()
+
+	time.Sleep(*delay)
 
 	if *handwritten != "" {
 		serveHandwritten(*handwritten == "loop")
@@ -64,7 +69,7 @@ func main() {
 			os.Exit(3)
 		}()
 	}
-	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, OnCrash: func() {
+	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, OnCrash: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: crash tool called")
 		os.Exit(3)
 	}})

@@ -1,0 +1,321 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpgenai/bridge/confirm"
+	"github.com/mcpgenai/bridge/registry"
+	"github.com/mcpgenai/bridge/schema"
+)
+
+// DefaultReconnectInterval is the minimum time between two reconnects of one
+// server on use when [Options.ReconnectInterval] is zero.
+const DefaultReconnectInterval = 5 * time.Second
+
+// ErrClosed is returned by a [Bridge]'s methods after Close.
+var ErrClosed = errors.New("mcpbridge: bridge closed")
+
+// Options configure a [Bridge]. The zero value is ready to use.
+type Options struct {
+	// Target is the schema target of the tools' declarations. The zero
+	// value is the Gemini Developer API ([schema.Gemini]).
+	Target schema.Target
+	// Logger receives connection events, renames (Info), schema changes
+	// (Debug) and servers' stderr lines (Debug). nil means slog.Default().
+	Logger *slog.Logger
+	// ReconnectInterval is the minimum time between two reconnects of one
+	// dead server on use; a call within it fails at once with
+	// [ErrNotConnected]. Zero means [DefaultReconnectInterval]; a negative
+	// value means no limit.
+	ReconnectInterval time.Duration
+	// Policy decides which calls run ([Bridge.Execute]). nil means a zero
+	// [confirm.Policy] of the Bridge's own: it asks before every call and,
+	// having no Confirmer, refuses with [confirm.ErrNoConfirmer]; so
+	// without a Policy only the tools of trusted servers run. The Policy
+	// may be shared between Bridges.
+	Policy *confirm.Policy
+	// TextLimit is how many characters (Unicode code points) of one call's
+	// text the model reads; longer text keeps its head and tail with a
+	// note saying how much was cut. Zero means 100,000; a negative value
+	// means no limit.
+	TextLimit int
+}
+
+// Bridge connects the configured MCP servers and keeps their tools
+// registered under unique function names. Its methods are safe for
+// concurrent use. Create one with [New], call [Bridge.Discover], and
+// [Bridge.Close] it when done.
+//
+// A server that dies after discovery becomes [Disconnected] with its error,
+// and its tools stay registered: the next call of one of them reconnects
+// the server (at most once per [Options.ReconnectInterval]), re-lists its
+// tools and re-registers them. A call that may have reached the server is
+// never sent again.
+type Bridge struct {
+	policy    *confirm.Policy
+	textLimit int
+	cfg       Config
+	target    schema.Target
+	log       *slog.Logger
+	interval  time.Duration
+	servers   []*server // configuration order
+	byName    map[string]*server
+	reg       *registry.Registry
+
+	life     context.Context // ends at Close
+	stopLife context.CancelFunc
+
+	discoverMu sync.Mutex     // one Discover at a time
+	bg         sync.WaitGroup // discovery attempts, background closes
+	ops        sync.WaitGroup // calls and resource reads in flight
+
+	mu        sync.Mutex
+	closed    bool
+	discovery DiscoveryState
+	tools     map[string]*Tool // by registered name
+	sorted    []*Tool          // by registered name
+	subs      map[*subscriber]struct{}
+	closeOnce sync.Once
+}
+
+// New returns a Bridge for cfg, validated with [Config.Validate]. It does
+// not connect: call [Bridge.Discover]. cfg is copied (deeply enough that
+// later changes to it do not reach the Bridge). If opts is nil, the default
+// options are used.
+func New(cfg *Config, opts *Options) (*Bridge, error) {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	switch {
+	case o.ReconnectInterval == 0:
+		o.ReconnectInterval = DefaultReconnectInterval
+	case o.ReconnectInterval < 0:
+		o.ReconnectInterval = 0
+	}
+	if o.Policy == nil {
+		o.Policy = &confirm.Policy{}
+	}
+	b := &Bridge{
+		policy:    o.Policy,
+		textLimit: o.TextLimit,
+		cfg:       copyConfig(cfg),
+		target:    o.Target,
+		log:       o.Logger,
+		interval:  o.ReconnectInterval,
+		byName:    make(map[string]*server, len(cfg.Servers)),
+		tools:     map[string]*Tool{},
+		subs:      map[*subscriber]struct{}{},
+	}
+	order := make([]string, len(b.cfg.Servers))
+	for i, sc := range b.cfg.Servers {
+		s := &server{cfg: sc, redac: NewRedactor(sc)}
+		b.servers = append(b.servers, s)
+		b.byName[sc.Name] = s
+		order[i] = sc.Name
+	}
+	b.reg = registry.New(order)
+	b.life, b.stopLife = context.WithCancel(context.Background())
+	return b, nil
+}
+
+// copyConfig copies c with its own slices and maps.
+func copyConfig(c *Config) Config {
+	out := *c
+	out.Servers = slices.Clone(c.Servers)
+	for i := range out.Servers {
+		s := &out.Servers[i]
+		s.Args = slices.Clone(s.Args)
+		s.IncludeTools = slices.Clone(s.IncludeTools)
+		s.ExcludeTools = slices.Clone(s.ExcludeTools)
+		s.Env = cloneMap(s.Env)
+		s.Headers = cloneMap(s.Headers)
+	}
+	out.Files = slices.Clone(c.Files)
+	out.Warnings = slices.Clone(c.Warnings)
+	return out
+}
+
+func cloneMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// Tools returns every registered tool, sorted by registered name. The slice
+// is the caller's; the Tools are shared snapshots (see [Tool]).
+func (b *Bridge) Tools() []*Tool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.sorted)
+}
+
+// Tool returns the tool registered under name, and whether there is one.
+func (b *Bridge) Tool(name string) (*Tool, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, ok := b.tools[name]
+	return t, ok
+}
+
+// setToolsLocked registers defs as the tools of s (nil unregisters them),
+// rebuilds the tool views, logs every rename and emits EventToolsChanged
+// when anything changed.
+func (b *Bridge) setToolsLocked(s *server, defs []*toolDef) {
+	s.defs = defs
+	u := b.reg.SetTools(s.cfg.Name, toolNames(defs))
+	b.rebuildLocked()
+	for _, d := range u.Duplicates {
+		b.log.Warn("mcp server listed a tool twice; first kept", "server", s.cfg.Name, "tool", d)
+	}
+	for _, e := range u.Added {
+		if e.Renamed() {
+			b.log.Info("mcp tool renamed", "server", e.Server, "tool", e.Tool, "name", e.Name, "reason", e.String())
+		}
+	}
+	for _, c := range u.Changed {
+		b.log.Info("mcp tool renamed", "server", c.New.Server, "tool", c.New.Tool, "name", c.New.Name, "was", c.Old.Name, "reason", c.New.String())
+	}
+	if !u.Empty() {
+		b.emitLocked(Event{Kind: EventToolsChanged, Server: s.cfg.Name, Update: u})
+	}
+}
+
+// rebuildLocked rebuilds the Tool views from the registry, reusing the
+// Tools whose entry and definition did not change.
+func (b *Bridge) rebuildLocked() {
+	entries := b.reg.Entries()
+	defs := make(map[*server]map[string]*toolDef)
+	tools := make(map[string]*Tool, len(entries))
+	sorted := make([]*Tool, 0, len(entries))
+	for _, e := range entries {
+		s := b.byName[e.Server]
+		m, ok := defs[s]
+		if !ok {
+			m = make(map[string]*toolDef, len(s.defs))
+			for _, d := range s.defs {
+				if _, dup := m[d.raw.Name]; !dup {
+					m[d.raw.Name] = d
+				}
+			}
+			defs[s] = m
+		}
+		d := m[e.Tool]
+		if d == nil {
+			continue // cannot happen: the registry holds what defs listed
+		}
+		t := b.tools[e.Name]
+		if t == nil || t.def != d || t.Entry != e {
+			t = newTool(e, d, &s.cfg)
+		}
+		tools[e.Name] = t
+		sorted = append(sorted, t)
+	}
+	b.tools, b.sorted = tools, sorted
+}
+
+// Status returns the state of every server, in configuration order, and of
+// discovery: the /mcp view. Errors and the stderr tail (at most 4 KiB of
+// whole lines) are redacted with each server's [Redactor]; tools are the
+// registered names in the server's order, kept for a server that died.
+func (b *Bridge) Status() Status {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	st := Status{Discovery: b.discovery, Servers: make([]ServerStatus, 0, len(b.servers))}
+	for _, s := range b.servers {
+		ss := NewServerStatus(s.cfg)
+		ss.State = s.state
+		for _, e := range b.reg.ServerEntries(s.cfg.Name) {
+			ss.Tools = append(ss.Tools, e.Name)
+		}
+		if s.err != nil {
+			ss.Error = s.redac.Text(s.err.Error())
+		}
+		stderr := s.stderr
+		if s.link != nil {
+			stderr = s.link.conn.Stderr()
+		}
+		ss.Stderr = s.redac.Text(stderrTail(stderr, statusStderrLimit))
+		st.Servers = append(st.Servers, ss)
+	}
+	return st
+}
+
+// statusStderrLimit bounds the stderr tail in a [ServerStatus].
+const statusStderrLimit = 4096
+
+// stderrTail returns the end of s, at most limit bytes, starting at a line
+// boundary when it had to cut.
+func stderrTail(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	s = s[len(s)-limit:]
+	if i := strings.IndexByte(s, '\n'); i >= 0 && i < len(s)-1 {
+		s = s[i+1:]
+	}
+	return s
+}
+
+// Close ends every connection (a stdio server's process is stopped), stops
+// every goroutine the Bridge started, and closes every Subscribe channel.
+// Discovery and calls under way fail with [ErrClosed] or a cancelled
+// context. Close waits for them; it is idempotent and returns nil.
+func (b *Bridge) Close() error {
+	b.closeOnce.Do(b.shutdown)
+	return nil
+}
+
+func (b *Bridge) shutdown() {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
+	b.stopLife()
+	b.discoverMu.Lock() // the running Discover has returned
+	defer b.discoverMu.Unlock()
+	b.ops.Wait()
+
+	b.mu.Lock()
+	var links []*link
+	for _, s := range b.servers {
+		if s.link != nil {
+			links = append(links, s.link)
+			s.stderr = s.link.conn.Stderr()
+			s.link = nil
+			s.state, s.err = Disconnected, nil
+		}
+	}
+	subs := b.subs
+	b.subs = map[*subscriber]struct{}{}
+	b.mu.Unlock()
+
+	var wg sync.WaitGroup
+	for _, l := range links {
+		wg.Go(func() { _ = l.conn.Close() })
+	}
+	wg.Wait()
+	b.bg.Wait()
+	for s := range subs {
+		s.stop()
+	}
+}

@@ -1,0 +1,488 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+	"go.uber.org/goleak"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+	"github.com/mcpgenai/bridge/schema"
+)
+
+// mcptest is the path of the stdio test server built by TestMain.
+var mcptest string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcpbridge-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	mcptest = filepath.Join(dir, "mcptest")
+	out, err := exec.Command("go", "build", "-o", mcptest, "github.com/mcpgenai/bridge/mcpbridge/internal/testserver/cmd/mcptest").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "build mcptest: %v\n%s", err, out)
+		_ = os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	goleak.VerifyTestMain(m,
+		goleak.IgnoreTopFunction("go.opencensus.io/stats/view.(*worker).start"), // started by genai's imports
+		goleak.Cleanup(func(int) { _ = os.RemoveAll(dir) }))
+}
+
+// quiet is the logger of test bridges; set MCPBRIDGE_TEST_LOG=1 to see it.
+func quiet() *slog.Logger {
+	if os.Getenv("MCPBRIDGE_TEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// stdioServer configures the test server program with flags.
+func stdioServer(name string, flags ...string) ServerConfig {
+	return ServerConfig{Name: name, Command: mcptest, Args: flags, Timeout: 10 * time.Second}
+}
+
+// headerLog records the request headers an HTTP test server received.
+type headerLog struct {
+	mu   sync.Mutex
+	seen []http.Header
+}
+
+func (h *headerLog) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.mu.Lock()
+		h.seen = append(h.seen, r.Header.Clone())
+		h.mu.Unlock()
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (h *headerLog) values(name string) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for _, hd := range h.seen {
+		out = append(out, hd.Values(name)...)
+	}
+	return out
+}
+
+// httpServer runs the test server in-process behind SSE or streamable HTTP
+// (tr) and returns its configuration; it stops at the test's end.
+func httpServer(t *testing.T, name string, tr Transport, o testserver.Options) (ServerConfig, *headerLog) {
+	t.Helper()
+	s := testserver.New(o)
+	hl := &headerLog{}
+	cfg := ServerConfig{Name: name, Timeout: 10 * time.Second}
+	var ts *httptest.Server
+	switch tr {
+	case TransportSSE:
+		sse := mcpserver.NewSSEServer(s)
+		ts = httptest.NewServer(hl.wrap(sse))
+		mcpserver.WithBaseURL(ts.URL)(sse)
+		cfg.URL, cfg.Type = ts.URL+"/sse", "sse"
+		t.Cleanup(func() { _ = sse.Shutdown(context.Background()) })
+	case TransportStreamableHTTP:
+		h := mcpserver.NewStreamableHTTPServer(s)
+		ts = httptest.NewServer(hl.wrap(h))
+		cfg.HTTPURL = ts.URL + "/mcp"
+		t.Cleanup(func() { _ = h.Shutdown(context.Background()) })
+	default:
+		t.Fatalf("httpServer(%v): not an HTTP transport", tr)
+	}
+	t.Cleanup(func() {
+		ts.CloseClientConnections()
+		ts.Close()
+	})
+	return cfg, hl
+}
+
+// serverFor configures a test server with o reached over tr.
+func serverFor(t *testing.T, name string, tr Transport, o testserver.Options) ServerConfig {
+	t.Helper()
+	if tr == TransportStdio {
+		flags := []string{"-name=" + name}
+		if o.Tools > 0 {
+			flags = append(flags, fmt.Sprintf("-tools=%d", o.Tools))
+		}
+		if o.PageSize > 0 {
+			flags = append(flags, fmt.Sprintf("-page=%d", o.PageSize))
+		}
+		return stdioServer(name, flags...)
+	}
+	cfg, _ := httpServer(t, name, tr, o)
+	return cfg
+}
+
+var transports = []Transport{TransportStdio, TransportSSE, TransportStreamableHTTP}
+
+// newBridge returns a Bridge for servers, closed at the test's end.
+func newBridge(t *testing.T, opts *Options, servers ...ServerConfig) *Bridge {
+	t.Helper()
+	if opts == nil {
+		opts = &Options{}
+	}
+	if opts.Logger == nil {
+		opts.Logger = quiet()
+	}
+	b, err := New(&Config{Servers: servers}, opts)
+	if err != nil {
+		t.Fatalf("New() = %v, want nil", err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	return b
+}
+
+// discover runs Discover within 30 s.
+func discover(t *testing.T, b *Bridge) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := b.Discover(ctx); err != nil {
+		t.Fatalf("Discover() = %v, want nil", err)
+	}
+}
+
+func toolNamesOf(tools []*Tool) []string {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// call calls tool on server within 10 s and returns the text of the first
+// content block.
+func call(t *testing.T, b *Bridge, server, tool string, args any) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	raw, err := b.callTool(ctx, server, tool, args)
+	if err != nil {
+		return "", err
+	}
+	var res struct {
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil || len(res.Content) == 0 {
+		t.Fatalf("callTool(%s, %s) = %s, want content (%v)", server, tool, raw, err)
+	}
+	return res.Content[0].Text, nil
+}
+
+func TestDiscoverEachTransport(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr.String(), func(t *testing.T) {
+			b := newBridge(t, nil, serverFor(t, "srv", tr, testserver.Options{Tools: 2}))
+			discover(t, b)
+			want := []string{"add_tool", "echo", "env", "raw", "sleep", "tool_00", "tool_01", "weird"}
+			if tr == TransportStdio {
+				want = []string{"add_tool", "crash", "echo", "env", "raw", "sleep", "tool_00", "tool_01", "weird"}
+			}
+			if diff := cmp.Diff(want, toolNamesOf(b.Tools())); diff != "" {
+				t.Errorf("Tools() names mismatch (-want +got):\n%s", diff)
+			}
+			st := b.Status()
+			if st.Discovery != DiscoveryCompleted || st.Servers[0].State != Connected || st.Servers[0].Error != "" {
+				t.Errorf("Status() = %+v, want COMPLETED and srv CONNECTED without error", st)
+			}
+			echo, ok := b.Tool("echo")
+			if !ok || echo.Server != "srv" || echo.ServerTool != "echo" || echo.Description != "echoes its arguments" ||
+				echo.Annotations.ReadOnlyHint == nil || !*echo.Annotations.ReadOnlyHint || echo.Declaration.Name != "echo" {
+				t.Errorf("Tool(echo) = %+v, %v, want the echo tool of srv, read-only", echo, ok)
+			}
+			got, err := call(t, b, "srv", "echo", map[string]any{"text": "hi"})
+			if err != nil || got != `{"text":"hi"}` {
+				t.Errorf("callTool(echo) = %q, %v, want {\"text\":\"hi\"}", got, err)
+			}
+		})
+	}
+}
+
+func TestDiscoverSSEFallsBackToHTTP(t *testing.T) {
+	cfg, _ := httpServer(t, "srv", TransportStreamableHTTP, testserver.Options{})
+	cfg.URL, cfg.HTTPURL = cfg.HTTPURL, "" // url without type: SSE first
+	// The server accepts the SSE GET but never sends an endpoint event: the
+	// wait for it is capped by the timeout (else 5 s), then HTTP is tried.
+	cfg.Timeout = time.Second
+	b := newBridge(t, nil, cfg)
+	discover(t, b)
+	if st := b.Status(); st.Servers[0].State != Connected {
+		t.Fatalf("Status() = %+v, want srv CONNECTED after falling back to streamable HTTP", st)
+	}
+	if _, ok := b.Tool("echo"); !ok {
+		t.Errorf("Tool(echo) = false after fallback, want true")
+	}
+}
+
+func TestDiscoverPaging(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr.String(), func(t *testing.T) {
+			b := newBridge(t, nil, serverFor(t, "paged", tr, testserver.Options{Tools: 7, PageSize: 2}))
+			discover(t, b)
+			var numbered []string
+			for _, tool := range b.Tools() {
+				if strings.HasPrefix(tool.Name, "tool_") {
+					numbered = append(numbered, tool.Name)
+				}
+			}
+			want := []string{"tool_00", "tool_01", "tool_02", "tool_03", "tool_04", "tool_05", "tool_06"}
+			if diff := cmp.Diff(want, numbered); diff != "" {
+				t.Errorf("numbered tools over pages of 2 (-want +got):\n%s", diff)
+			}
+			if tool, ok := b.Tool("weird"); !ok || tool.Server != "paged" {
+				t.Errorf("Tool(weird) = %v, %v, want the last fixed tool, after the numbered pages", tool, ok)
+			}
+		})
+	}
+}
+
+func TestDiscoverKeepsRawSchema(t *testing.T) {
+	for _, target := range []schema.Target{schema.Gemini, schema.Vertex, schema.JSONSchema} {
+		for _, tr := range transports {
+			t.Run(target.String()+"/"+tr.String(), func(t *testing.T) {
+				b := newBridge(t, &Options{Target: target}, serverFor(t, "srv", tr, testserver.Options{}))
+				discover(t, b)
+				tool, ok := b.Tool("raw")
+				if !ok {
+					t.Fatal("Tool(raw) = false, want true")
+				}
+				if got := string(tool.InputSchema()); got != testserver.RawSchema {
+					t.Errorf("InputSchema() = %s, want the exact bytes %s", got, testserver.RawSchema)
+				}
+				res, err := schema.Convert([]byte(testserver.RawSchema), &schema.Options{Target: target})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(res.Declaration("raw", "tool with a raw schema"), tool.Declaration); diff != "" {
+					t.Errorf("Declaration differs from converting the raw schema (-want +got):\n%s", diff)
+				}
+				decl, _ := json.Marshal(tool.Declaration)
+				// The top-level anyOf, lost by mcp-go's decoding, must reach the
+				// declaration: kept as is for parametersJsonSchema, and merged
+				// into the object root, with the alternatives described, for
+				// the genai.Schema targets.
+				anyOfTrace := "anyOf"
+				if target != schema.JSONSchema {
+					anyOfTrace = "(a) or (b)"
+				}
+				if !strings.Contains(string(decl), "either a or b") || !strings.Contains(string(decl), anyOfTrace) {
+					t.Errorf("Declaration = %s, want the top-level description and a trace of anyOf (%q) kept", decl, anyOfTrace)
+				}
+				if !slices.ContainsFunc(tool.Changes, func(c schema.Change) bool { return c.Keyword == "$schema" }) {
+					t.Errorf("Changes = %v, want the dropped $schema reported", tool.Changes)
+				}
+				if vs := schema.CheckDeclaration(tool.Declaration, target); len(vs) > 0 {
+					t.Errorf("CheckDeclaration(raw, %v) = %v, want none", target, vs)
+				}
+			})
+		}
+	}
+}
+
+func TestHeadersReachServer(t *testing.T) {
+	for _, tr := range []Transport{TransportSSE, TransportStreamableHTTP} {
+		t.Run(tr.String(), func(t *testing.T) {
+			cfg, hl := httpServer(t, "srv", tr, testserver.Options{})
+			cfg.Headers = map[string]string{"X-Team": "blue", "Authorization": "Bearer s3cr3t-value"}
+			b := newBridge(t, nil, cfg)
+			discover(t, b)
+			if got := hl.values("X-Team"); len(got) == 0 || slices.ContainsFunc(got, func(v string) bool { return v != "blue" }) {
+				t.Errorf("server saw X-Team = %q, want blue on every request", got)
+			}
+			if got := hl.values("Authorization"); !slices.Contains(got, "Bearer s3cr3t-value") {
+				t.Errorf("server saw Authorization = %q, want the configured value", got)
+			}
+			if txt := b.Status().String(); strings.Contains(txt, "s3cr3t") {
+				t.Errorf("Status() shows the header secret:\n%s", txt)
+			}
+		})
+	}
+}
+
+func TestStdioCwdAndEnv(t *testing.T) {
+	t.Setenv("FOO_TOKEN", "parent-secret")
+	t.Setenv("PLAIN_SETTING", "plain")
+	dir := t.TempDir()
+	wantDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		policy EnvPolicy
+		env    map[string]string
+		want   map[string]any // variable -> value seen (nil: unset)
+	}{
+		{"secrets withheld", EnvWithholdSecrets, map[string]string{"CONFIGURED": "yes"},
+			map[string]any{"FOO_TOKEN": nil, "PLAIN_SETTING": "plain", "CONFIGURED": "yes"}},
+		{"configured secret passed", EnvWithholdSecrets, map[string]string{"FOO_TOKEN": "given"},
+			map[string]any{"FOO_TOKEN": "given"}},
+		{"pass all", EnvPassAll, nil,
+			map[string]any{"FOO_TOKEN": "parent-secret", "PLAIN_SETTING": "plain"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := stdioServer("envsrv")
+			cfg.Cwd, cfg.Env = dir, tc.env
+			b, err := New(&Config{Servers: []ServerConfig{cfg}, EnvPolicy: tc.policy}, &Options{Logger: quiet()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			discover(t, b)
+			for _, name := range mapsKeys(tc.want) {
+				out, err := call(t, b, "envsrv", "env", map[string]any{"var": name})
+				if err != nil {
+					t.Fatalf("callTool(env %s) = %v", name, err)
+				}
+				var got struct {
+					Cwd   string `json:"cwd"`
+					Value string `json:"value"`
+					Set   bool   `json:"set"`
+				}
+				if err := json.Unmarshal([]byte(out), &got); err != nil {
+					t.Fatal(err)
+				}
+				if gotDir, _ := filepath.EvalSymlinks(got.Cwd); gotDir != wantDir {
+					t.Errorf("child cwd = %q, want %q", got.Cwd, wantDir)
+				}
+				want := tc.want[name]
+				if want == nil && got.Set {
+					t.Errorf("child sees %s = %q, want it unset", name, got.Value)
+				}
+				if want != nil && (!got.Set || got.Value != want) {
+					t.Errorf("child sees %s = %q (set %v), want %q", name, got.Value, got.Set, want)
+				}
+			}
+		})
+	}
+}
+
+func mapsKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func TestNewValidatesAndCopies(t *testing.T) {
+	if _, err := New(&Config{Servers: []ServerConfig{{Name: "x"}}}, nil); !errors.Is(err, ErrInvalidConfig) {
+		t.Errorf("New(no command) = %v, want ErrInvalidConfig", err)
+	}
+	cfg := &Config{Servers: []ServerConfig{stdioServer("a", "-name=a")}}
+	b, err := New(cfg, &Options{Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	cfg.Servers[0].Name = "changed"
+	cfg.Servers[0].Args[0] = "-exit-now=1"
+	discover(t, b)
+	if st := b.Status(); st.Servers[0].Name != "a" || st.Servers[0].State != Connected {
+		t.Errorf("Status() after editing the caller's config = %+v, want server a CONNECTED", st.Servers)
+	}
+}
+
+func TestCloseEndsEverything(t *testing.T) {
+	b := newBridge(t, nil, stdioServer("a"), serverFor(t, "b", TransportStreamableHTTP, testserver.Options{}))
+	events, cancel := b.Subscribe()
+	defer cancel()
+	discover(t, b)
+	start := time.Now()
+	if err := b.Close(); err != nil {
+		t.Errorf("Close() = %v, want nil", err)
+	}
+	if err := b.Close(); err != nil {
+		t.Errorf("second Close() = %v, want nil", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Close() took %v, want under 5s", d)
+	}
+	for range events { // drains, then ends: the channel is closed
+	}
+	if err := b.Discover(context.Background()); !errors.Is(err, ErrClosed) {
+		t.Errorf("Discover() after Close = %v, want ErrClosed", err)
+	}
+	if _, err := b.callTool(context.Background(), "a", "echo", nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("callTool() after Close = %v, want ErrClosed", err)
+	}
+	for _, s := range b.Status().Servers {
+		if s.State != Disconnected {
+			t.Errorf("after Close, server %s is %v, want DISCONNECTED", s.Name, s.State)
+		}
+	}
+}
+
+func TestCloseDuringDiscovery(t *testing.T) {
+	b := newBridge(t, nil, stdioServer("slow", "-never-init"), stdioServer("ok"))
+	done := make(chan error, 1)
+	go func() { done <- b.Discover(context.Background()) }()
+	time.Sleep(200 * time.Millisecond)
+	_ = b.Close()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrClosed) {
+			t.Errorf("Discover() cut by Close = %v, want ErrClosed", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Discover() did not return within 10s of Close")
+	}
+}
+
+func TestDiscoverCancelled(t *testing.T) {
+	b := newBridge(t, nil, stdioServer("slow", "-never-init"))
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if err := b.Discover(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Discover(short ctx) = %v, want DeadlineExceeded", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Discover(short ctx) took %v, want about 300ms", d)
+	}
+	if st := b.Status(); st.Discovery != DiscoveryCompleted || st.Servers[0].State != Disconnected || st.Servers[0].Error == "" {
+		t.Errorf("Status() = %+v, want COMPLETED with slow DISCONNECTED and an error", st)
+	}
+}
+
+func TestStderrTail(t *testing.T) {
+	tests := []struct {
+		name, in string
+		limit    int
+		want     string
+	}{
+		{"short", "a\nb\n", 10, "a\nb\n"},
+		{"cut at a line", "first line\nsecond\nthird\n", 12, "third\n"},
+		{"one long line", strings.Repeat("x", 20), 5, "xxxxx"},
+		{"empty", "", 5, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := stderrTail(tc.in, tc.limit); got != tc.want {
+				t.Errorf("stderrTail(%q, %d) = %q, want %q", tc.in, tc.limit, got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,102 @@
+package mcpbridge
+
+import (
+	"context"
+)
+
+// Discover connects every server that is not connected, in parallel, lists
+// its tools (every page), applies its includeTools and excludeTools filters,
+// converts the schemas and registers the tools. Each server's attempt is
+// bounded by ctx, and its connecting (up to the initialize answer) and each
+// tools/list page by its own [ServerConfig.EffectiveTimeout].
+//
+// Tools are registered in configuration order: a server's tools are
+// registered once every earlier server's attempt has ended, so the names
+// never depend on which server answered first and no tool is renamed just
+// because of timing. A server becomes [Connected] when its tools are
+// registered. A server that fails is [Disconnected] with its error in the
+// [Status]; one that offers no tools after the filters is closed and
+// [Disconnected] with [ErrNoTools].
+//
+// Discover returns when every attempt has ended, with nil even when some
+// servers failed; it returns ctx's error when ctx ended first (the
+// attempts still under way fail with it) and [ErrClosed] when the Bridge
+// is closed. The discovery state is [DiscoveryInProgress] meanwhile and
+// [DiscoveryCompleted] afterwards. Calling Discover again retries the
+// servers that are not connected; concurrent calls run one after the
+// other.
+func (b *Bridge) Discover(ctx context.Context) error {
+	b.discoverMu.Lock()
+	defer b.discoverMu.Unlock()
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return ErrClosed
+	}
+	b.setDiscoveryLocked(DiscoveryInProgress)
+	var todo []*server
+	for _, s := range b.servers {
+		if s.link == nil {
+			todo = append(todo, s)
+		}
+	}
+	b.mu.Unlock()
+
+	ctx, stop := b.bounded(ctx)
+	defer stop()
+	results := make([]chan attempt, len(todo))
+	installed := make([]chan struct{}, len(todo))
+	for i, s := range todo {
+		results[i] = make(chan attempt, 1)
+		installed[i] = make(chan struct{})
+		b.bg.Go(func() {
+			s.dialMu.Lock()
+			defer s.dialMu.Unlock()
+			b.mu.Lock()
+			live := s.link != nil // reconnected on use meanwhile
+			if !live {
+				b.setStateLocked(s, Connecting, nil)
+			}
+			b.mu.Unlock()
+			if live {
+				results[i] <- attempt{}
+				return
+			}
+			results[i] <- b.dial(ctx, s)
+			<-installed[i] // keep dialMu until the tools are registered
+		})
+	}
+	for i, s := range todo {
+		a := <-results[i]
+		if a.link == nil && a.err == nil {
+			close(installed[i])
+			continue
+		}
+		b.mu.Lock()
+		closeLink, relist := b.installLocked(s, a)
+		b.mu.Unlock()
+		close(installed[i])
+		if closeLink != nil {
+			_ = closeLink.conn.Close()
+		}
+		if relist {
+			b.relist(s, a.link)
+		}
+	}
+
+	b.mu.Lock()
+	b.setDiscoveryLocked(DiscoveryCompleted)
+	closed := b.closed
+	b.mu.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	return context.Cause(ctx)
+}
+
+// setDiscoveryLocked changes the discovery state and emits the event.
+func (b *Bridge) setDiscoveryLocked(d DiscoveryState) {
+	b.discovery = d
+	b.log.Debug("mcp discovery state", "state", d)
+	b.emitLocked(Event{Kind: EventDiscoveryState, Discovery: d})
+}

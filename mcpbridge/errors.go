@@ -1,0 +1,97 @@
+package mcpbridge
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/mcpgenai/bridge/confirm"
+)
+
+// The errors of a failed function call. A [CallResult]'s Err wraps exactly
+// one of them, or context.Canceled / context.DeadlineExceeded when the
+// caller's context ended, so callers can tell the kinds apart with
+// errors.Is; the model reads Err's text (see [CallResult.FunctionResponse]).
+var (
+	// ErrUnknownTool: the model called a function no tool is registered
+	// under (or sent no call at all).
+	ErrUnknownTool = errors.New("unknown function")
+	// ErrDenied: the call was not allowed to run: the deny-list, the
+	// person's answer, or nobody to ask (see [DeniedError]).
+	ErrDenied = errors.New("call not allowed")
+	// ErrInvalidArguments: the arguments do not satisfy the tool's
+	// original input schema (see [InvalidArgumentsError]).
+	ErrInvalidArguments = errors.New("invalid arguments")
+	// ErrTimeout: the server did not answer within its timeout
+	// ([Tool.Timeout]). The caller's own deadline is reported as
+	// context.DeadlineExceeded instead.
+	ErrTimeout = errors.New("timed out")
+	// ErrToolError: the server ran the tool and it reported an error
+	// (isError in the result). The model reads the server's text.
+	ErrToolError = errors.New("mcp tool reported an error")
+	// ErrTransport: the bridge could not make or finish the call: the
+	// server is not connected and could not be reconnected, it died during
+	// the call, it answered with something that is not a tool result, or
+	// the Bridge was closed. A call that fails so is never sent again.
+	ErrTransport = errors.New("call failed")
+)
+
+// DeniedError is the error of a call that was not allowed to run. It
+// matches [ErrDenied] with errors.Is and wraps the policy's error, if any
+// (such as [confirm.ErrNoConfirmer]).
+type DeniedError struct {
+	// Name is the function the model called.
+	Name string
+	// Reason is the policy's reason: [confirm.Denied] (deny-list),
+	// [confirm.Declined] (the person answered Cancel) or
+	// [confirm.Unanswered] (no confirmer, or it failed).
+	Reason confirm.Reason
+	// Err is the policy's error for Unanswered; nil otherwise.
+	Err error
+}
+
+// Error returns, for example, `function "rm" was not run: cancelled by the
+// user`.
+func (e *DeniedError) Error() string {
+	msg := "function " + quote(e.Name) + " was not run: " + e.Reason.String()
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+// Is reports whether target is [ErrDenied].
+func (e *DeniedError) Is(target error) bool { return target == ErrDenied }
+
+// Unwrap returns Err.
+func (e *DeniedError) Unwrap() error { return e.Err }
+
+// InvalidArgumentsError is the error of a call whose arguments do not
+// satisfy the tool's original input schema. It matches
+// [ErrInvalidArguments] with errors.Is.
+type InvalidArgumentsError struct {
+	// Name is the function the model called.
+	Name string
+	// Detail is the validator's compact message, one clause per failed
+	// keyword: "at '/size': value must be one of 1, 2, 3; at '': missing
+	// property 'name'".
+	Detail string
+}
+
+// Error returns `invalid arguments for function "x": ` followed by Detail.
+func (e *InvalidArgumentsError) Error() string {
+	return "invalid arguments for function " + quote(e.Name) + ": " + e.Detail
+}
+
+// Is reports whether target is [ErrInvalidArguments].
+func (e *InvalidArgumentsError) Is(target error) bool { return target == ErrInvalidArguments }
+
+// toolError keeps the message convertResult built for an isError result and
+// makes it match ErrToolError.
+type toolError struct{ err error }
+
+func (e *toolError) Error() string        { return e.err.Error() }
+func (e *toolError) Is(target error) bool { return target == ErrToolError }
+func (e *toolError) Unwrap() error        { return e.err }
+
+// quote returns s in double quotes with Go escapes, as %q does.
+func quote(s string) string { return strconv.Quote(s) }

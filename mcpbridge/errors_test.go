@@ -1,0 +1,59 @@
+package mcpbridge
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/mcpgenai/bridge/confirm"
+)
+
+func TestCallErrors(t *testing.T) {
+	noConfirmer := fmt.Errorf("confirming x: %w", confirm.ErrNoConfirmer)
+	tests := []struct {
+		name    string
+		err     error
+		want    string
+		is      []error
+		isNot   []error
+		wrapped error // errors.Unwrap result; nil = none
+	}{
+		{"declined", &DeniedError{Name: "rm", Reason: confirm.Declined},
+			`function "rm" was not run: cancelled by the user`, []error{ErrDenied}, []error{ErrInvalidArguments, confirm.ErrNoConfirmer}, nil},
+		{"deny-list", &DeniedError{Name: "rm", Reason: confirm.Denied},
+			`function "rm" was not run: denied by policy`, []error{ErrDenied}, nil, nil},
+		{"no confirmer", &DeniedError{Name: "a\"b", Reason: confirm.Unanswered, Err: noConfirmer},
+			`function "a\"b" was not run: not confirmed: confirming x: confirmation needed but no confirmer is set`,
+			[]error{ErrDenied, confirm.ErrNoConfirmer}, nil, noConfirmer},
+		{"invalid arguments", &InvalidArgumentsError{Name: "pick", Detail: "at '/n': got string, want integer"},
+			`invalid arguments for function "pick": at '/n': got string, want integer`, []error{ErrInvalidArguments}, []error{ErrDenied}, nil},
+		{"tool error", &toolError{err: errors.New(`mcp tool "x" reported an error: boom`)},
+			`mcp tool "x" reported an error: boom`, []error{ErrToolError}, []error{ErrTransport}, nil},
+		{"wrapped", fmt.Errorf("turn 2: %w", &InvalidArgumentsError{Name: "f", Detail: "d"}),
+			`turn 2: invalid arguments for function "f": d`, []error{ErrInvalidArguments}, nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.err.Error(); got != tc.want {
+				t.Errorf("Error() = %q, want %q", got, tc.want)
+			}
+			for _, target := range tc.is {
+				if !errors.Is(tc.err, target) {
+					t.Errorf("errors.Is(%v, %v) = false, want true", tc.err, target)
+				}
+			}
+			for _, target := range tc.isNot {
+				if errors.Is(tc.err, target) {
+					t.Errorf("errors.Is(%v, %v) = true, want false", tc.err, target)
+				}
+			}
+			if de, ok := tc.err.(*DeniedError); ok && de.Unwrap() != tc.wrapped {
+				t.Errorf("Unwrap() = %v, want %v", de.Unwrap(), tc.wrapped)
+			}
+		})
+	}
+	var ia *InvalidArgumentsError
+	if err := fmt.Errorf("x: %w", &InvalidArgumentsError{Name: "f", Detail: "d"}); !errors.As(err, &ia) || ia.Detail != "d" {
+		t.Errorf("errors.As(InvalidArgumentsError) = %v, want the detail", ia)
+	}
+}

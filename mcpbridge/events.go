@@ -1,0 +1,160 @@
+package mcpbridge
+
+import (
+	"strconv"
+	"sync"
+
+	"github.com/mcpgenai/bridge/registry"
+)
+
+// EventKind says what an [Event] reports.
+type EventKind int
+
+const (
+	// EventServerState: a server's connection state changed (Server, State,
+	// and Err when it became Disconnected because of an error).
+	EventServerState EventKind = iota + 1
+	// EventDiscoveryState: the discovery state changed (Discovery).
+	EventDiscoveryState
+	// EventToolsChanged: registered tools changed (Server is the server
+	// whose tool list changed; Update lists every added, removed and
+	// renamed tool of any server).
+	EventToolsChanged
+)
+
+// String returns "server-state", "discovery-state" or "tools-changed".
+func (k EventKind) String() string {
+	switch k {
+	case EventServerState:
+		return "server-state"
+	case EventDiscoveryState:
+		return "discovery-state"
+	case EventToolsChanged:
+		return "tools-changed"
+	}
+	return "EventKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Event is one change of a [Bridge]'s state.
+type Event struct {
+	Kind      EventKind
+	Server    string          // the server concerned; "" for discovery events
+	State     ServerState     // EventServerState: the new state
+	Discovery DiscoveryState  // EventDiscoveryState: the new state
+	Err       error           // EventServerState to Disconnected: why, if it failed
+	Update    registry.Update // EventToolsChanged: what changed
+}
+
+// subscriber is one Subscribe channel fed from an unbounded queue, so that
+// emitting never waits for a reader.
+type subscriber struct {
+	out    chan Event
+	wake   chan struct{} // capacity 1: events were queued
+	done   chan struct{} // closed by stop
+	exited chan struct{} // closed when deliver returns
+
+	mu    sync.Mutex
+	queue []Event
+}
+
+func newSubscriber() *subscriber {
+	s := &subscriber{
+		out:    make(chan Event),
+		wake:   make(chan struct{}, 1),
+		done:   make(chan struct{}),
+		exited: make(chan struct{}),
+	}
+	go s.deliver()
+	return s
+}
+
+// push queues e without blocking.
+func (s *subscriber) push(e Event) {
+	s.mu.Lock()
+	s.queue = append(s.queue, e)
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// deliver sends queued events in order until stop, then closes out.
+func (s *subscriber) deliver() {
+	defer close(s.exited)
+	defer close(s.out)
+	for {
+		s.mu.Lock()
+		var e Event
+		ok := len(s.queue) > 0
+		if ok {
+			e = s.queue[0]
+			s.queue[0] = Event{}
+			s.queue = s.queue[1:]
+		}
+		s.mu.Unlock()
+		if !ok {
+			select {
+			case <-s.wake:
+				continue
+			case <-s.done:
+				return
+			}
+		}
+		select {
+		case s.out <- e:
+		case <-s.done:
+			return
+		}
+	}
+}
+
+// stop ends delivery, drops what is still queued and waits until out is
+// closed. It may be called more than once.
+func (s *subscriber) stop() {
+	s.mu.Lock()
+	select {
+	case <-s.done:
+	default:
+		close(s.done)
+	}
+	s.queue = nil
+	s.mu.Unlock()
+	<-s.exited
+}
+
+// Subscribe returns a channel that receives every later [Event], in the
+// order the changes happened, and a function that unsubscribes.
+//
+// Events are never dropped and emitting never waits for the reader: each
+// subscriber has its own unbounded queue, so a slow reader delays only
+// itself (and holds its undelivered events in memory). The channel is
+// closed after cancel is called or the Bridge is closed; events not yet
+// received by then are discarded. cancel may be called more than once and
+// from any goroutine. Subscribing to a closed Bridge returns a closed
+// channel.
+func (b *Bridge) Subscribe() (<-chan Event, func()) {
+	s := newSubscriber()
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		s.stop()
+		return s.out, func() {}
+	}
+	b.subs[s] = struct{}{}
+	b.mu.Unlock()
+	return s.out, func() {
+		b.mu.Lock()
+		delete(b.subs, s)
+		b.mu.Unlock()
+		s.stop()
+	}
+}
+
+// emitLocked queues e for every subscriber. The caller holds b.mu, which
+// orders events as the state changes they report.
+func (b *Bridge) emitLocked(e Event) {
+	for s := range b.subs {
+		s.push(e)
+	}
+}

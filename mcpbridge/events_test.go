@@ -1,0 +1,101 @@
+package mcpbridge
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+)
+
+func TestSubscriberNeverBlocksAndKeepsOrder(t *testing.T) {
+	s := newSubscriber()
+	defer s.stop()
+	const n = 10000
+	start := time.Now()
+	for i := range n {
+		s.push(Event{Kind: EventServerState, Server: fmt.Sprint(i)})
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("pushing %d events without a reader took %v, want no waiting", n, d)
+	}
+	for i := range n {
+		select {
+		case e := <-s.out:
+			if e.Server != fmt.Sprint(i) {
+				t.Fatalf("event %d = %q, want %q (in order, none dropped)", i, e.Server, fmt.Sprint(i))
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("event %d not delivered within 5s", i)
+		}
+	}
+}
+
+func TestSubscribeCancel(t *testing.T) {
+	b := newBridge(t, nil)
+	events, cancel := b.Subscribe()
+	b.mu.Lock()
+	b.emitLocked(Event{Kind: EventDiscoveryState, Discovery: DiscoveryInProgress})
+	b.mu.Unlock()
+	if e := <-events; e.Discovery != DiscoveryInProgress {
+		t.Errorf("first event = %+v, want IN_PROGRESS", e)
+	}
+	cancel()
+	cancel() // twice is fine
+	if _, ok := <-events; ok {
+		t.Error("receive after cancel succeeded, want a closed channel")
+	}
+	b.mu.Lock()
+	b.emitLocked(Event{Kind: EventDiscoveryState}) // no subscriber left: nothing blocks
+	n := len(b.subs)
+	b.mu.Unlock()
+	if n != 0 {
+		t.Errorf("subscribers after cancel = %d, want 0", n)
+	}
+	_ = b.Close()
+	closed, cancel2 := b.Subscribe()
+	defer cancel2()
+	if _, ok := <-closed; ok {
+		t.Error("Subscribe() after Close gave an open channel")
+	}
+}
+
+func TestDiscoveryEventSequence(t *testing.T) {
+	b := newBridge(t, nil, serverFor(t, "one", TransportStreamableHTTP, testserver.Options{}), stdioServer("two", "-exit-now=1"))
+	events, cancel := b.Subscribe()
+	defer cancel()
+	discover(t, b)
+	var got []Event
+	for e := range events {
+		got = append(got, e)
+		if e.Kind == EventDiscoveryState && e.Discovery == DiscoveryCompleted {
+			break
+		}
+	}
+	// Connecting events of the two servers may come in either order; the
+	// rest follows configuration order.
+	want := []Event{
+		{Kind: EventDiscoveryState, Discovery: DiscoveryInProgress},
+		{Kind: EventServerState, Server: "one", State: Connecting},
+		{Kind: EventServerState, Server: "two", State: Connecting},
+		{Kind: EventToolsChanged, Server: "one"},
+		{Kind: EventServerState, Server: "one", State: Connected},
+		{Kind: EventServerState, Server: "two", State: Disconnected},
+		{Kind: EventDiscoveryState, Discovery: DiscoveryCompleted},
+	}
+	if len(got) == len(want) && got[1].Server == "two" {
+		got[1], got[2] = got[2], got[1]
+	}
+	if len(got) == len(want) && got[5].Err == nil {
+		t.Errorf("DISCONNECTED event of two has no error")
+	}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Event{}, "Err", "Update")); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+	if got[3].Kind == EventToolsChanged && len(got[3].Update.Added) != 6 {
+		t.Errorf("tools-changed event added %d tools, want 6", len(got[3].Update.Added))
+	}
+}

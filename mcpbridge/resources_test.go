@@ -1,0 +1,87 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+)
+
+func TestResources(t *testing.T) {
+	for _, tr := range []Transport{TransportSSE, TransportStreamableHTTP} {
+		t.Run(tr.String(), func(t *testing.T) {
+			b := newBridge(t, nil, serverFor(t, "res", tr, testserver.Options{Blob: true}))
+			discover(t, b)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			got, err := b.ListResources(ctx, "res")
+			if err != nil {
+				t.Fatalf("ListResources(res) = %v", err)
+			}
+			want := []Resource{
+				{URI: "test://blob", Name: "blob", MIMEType: "image/png"},
+				{URI: "test://hello", Name: "hello", MIMEType: "text/plain"},
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("ListResources(res) (-want +got):\n%s", diff)
+			}
+			for _, tc := range []struct {
+				uri  string
+				want []*genai.Part
+			}{
+				{"test://hello", []*genai.Part{genai.NewPartFromText("hello world")}},
+				{"test://blob", []*genai.Part{genai.NewPartFromBytes([]byte("\x89PNG\r\n"), "image/png")}},
+			} {
+				parts, err := b.ReadResource(ctx, "res", tc.uri)
+				if err != nil {
+					t.Errorf("ReadResource(%s) = %v", tc.uri, err)
+					continue
+				}
+				if diff := cmp.Diff(tc.want, parts); diff != "" {
+					t.Errorf("ReadResource(%s) (-want +got):\n%s", tc.uri, diff)
+				}
+			}
+			if _, err := b.ReadResource(ctx, "res", "test://missing"); err == nil {
+				t.Error("ReadResource(test://missing) = nil error, want the server's error")
+			}
+			if _, err := b.ListResources(ctx, "nobody"); !errors.Is(err, ErrUnknownServer) {
+				t.Errorf("ListResources(nobody) = %v, want ErrUnknownServer", err)
+			}
+		})
+	}
+}
+
+func TestResourceParts(t *testing.T) {
+	tests := []struct {
+		name    string
+		raw     string
+		want    []*genai.Part
+		wantErr bool
+	}{
+		{"text and blob in order", `{"contents":[{"uri":"a","text":"x"},{"uri":"b","mimeType":"audio/wav","blob":"AAE="}]}`,
+			[]*genai.Part{genai.NewPartFromText("x"), genai.NewPartFromBytes([]byte{0, 1}, "audio/wav")}, false},
+		{"unpadded blob without mime type", `{"contents":[{"uri":"b","blob":"AAE"}]}`,
+			[]*genai.Part{genai.NewPartFromBytes([]byte{0, 1}, "application/octet-stream")}, false},
+		{"empty text is text", `{"contents":[{"uri":"a","text":""}]}`, []*genai.Part{genai.NewPartFromText("")}, false},
+		{"no contents", `{}`, []*genai.Part{}, false},
+		{"neither text nor blob", `{"contents":[{"uri":"a"}]}`, nil, true},
+		{"bad base64", `{"contents":[{"uri":"a","blob":"!!"}]}`, nil, true},
+		{"not an object", `[1]`, nil, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := resourceParts([]byte(tc.raw))
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("resourceParts(%s) error = %v, want error %v", tc.raw, err, tc.wantErr)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("resourceParts(%s) (-want +got):\n%s", tc.raw, diff)
+			}
+		})
+	}
+}

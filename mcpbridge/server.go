@@ -1,0 +1,343 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+)
+
+// ErrNoTools is the error of a server that connected but offers no tools
+// after its includeTools and excludeTools filters; its connection is closed.
+var ErrNoTools = errors.New("server offers no tools (after includeTools/excludeTools)")
+
+// ErrNotConnected is wrapped by the error of a call to a server that is
+// disconnected and may not be reconnected yet: its last reconnect attempt
+// was less than [Options.ReconnectInterval] ago. The error also wraps the
+// server's last error.
+var ErrNotConnected = errors.New("server not connected")
+
+// server is one configured server and its connection. Fields after dialMu
+// are guarded by Bridge.mu.
+type server struct {
+	cfg   ServerConfig
+	redac *Redactor
+
+	// dialMu is held while connecting (discovery or reconnect), so a server
+	// has at most one attempt under way.
+	dialMu sync.Mutex
+
+	state ServerState
+	link  *link // the current connection; nil when disconnected
+	err   error // the last error; nil when none
+	// stderr is the stderr tail of the last connection that ended.
+	stderr string
+	// defs are the server's tools as last listed (after filters), in the
+	// server's order; they stay after the server dies.
+	defs []*toolDef
+	// lastReconnect is when the last reconnect on use began; zero before.
+	lastReconnect time.Time
+}
+
+// link is one connection of a server. Callbacks of the connection refer to
+// it, so that events of an old connection are recognised and ignored.
+type link struct {
+	conn *mcpconn.Conn
+	// changed records a list_changed that came before the link was
+	// installed; installing it then re-lists.
+	changed atomic.Bool
+}
+
+// spec returns how to reach s through mcpconn; callbacks go to b for l.
+func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
+	cfg := &s.cfg
+	sp := mcpconn.Spec{
+		Name:     cfg.Name,
+		Timeout:  cfg.EffectiveTimeout(),
+		Logger:   b.log,
+		Fallback: cfg.AllowsHTTPFallback(),
+		OnToolsChanged: func() {
+			b.toolsChanged(s, l)
+		},
+		OnClose: func(err error) {
+			b.lost(s, l, err)
+		},
+	}
+	switch cfg.Transport() {
+	case TransportStdio:
+		sp.Kind = mcpconn.Stdio
+		sp.Command, sp.Args, sp.Dir = cfg.Command, cfg.Args, cfg.Cwd
+		sp.Env = cfg.ChildEnv(os.Environ(), b.cfg.EnvPolicy)
+	case TransportSSE:
+		sp.Kind = mcpconn.SSE
+	case TransportStreamableHTTP:
+		sp.Kind = mcpconn.StreamableHTTP
+	}
+	if sp.Kind != mcpconn.Stdio {
+		sp.URL, sp.Headers = cfg.Endpoint(), cfg.Headers
+	}
+	return sp
+}
+
+// attempt is the outcome of one connection attempt.
+type attempt struct {
+	link *link
+	defs []*toolDef
+	err  error
+}
+
+// dial connects to s, lists its tools page by page and converts them,
+// within ctx; connecting and each page are bounded by the server's timeout.
+// A server without tools after the filters is closed and reported with
+// [ErrNoTools]. On error nothing is left running.
+func (b *Bridge) dial(ctx context.Context, s *server) attempt {
+	l := &link{}
+	conn, err := mcpconn.Dial(ctx, b.spec(s, l))
+	if err != nil {
+		return attempt{err: err}
+	}
+	l.conn = conn
+	listed, err := conn.ListTools(ctx)
+	if err != nil {
+		_ = conn.Close()
+		return attempt{err: err}
+	}
+	defs := convertTools(&s.cfg, listed, b.target, b.log)
+	if len(defs) == 0 {
+		_ = conn.Close()
+		return attempt{err: fmt.Errorf("mcp server %q: %w", s.cfg.Name, ErrNoTools)}
+	}
+	return attempt{link: l, defs: defs}
+}
+
+// installLocked records the outcome of an attempt on s: on success the link
+// becomes current, the tools are registered and s is Connected; on failure s
+// is Disconnected with the error and its earlier tools, if any, stay
+// registered. A link whose connection died meanwhile, or any link once the
+// Bridge is closed, is closed instead. It returns a link to close (outside
+// b.mu) and whether a list_changed came before installation.
+func (b *Bridge) installLocked(s *server, a attempt) (closeLink *link, relist bool) {
+	if a.err == nil && b.closed {
+		a = attempt{link: a.link, err: ErrClosed}
+	} else if a.err == nil {
+		if err := a.link.conn.Err(); err != nil {
+			a = attempt{link: a.link, err: err}
+		}
+	}
+	if a.err != nil {
+		if a.link != nil {
+			s.stderr = a.link.conn.Stderr()
+			closeLink = a.link
+		}
+		if errors.Is(a.err, ErrNoTools) {
+			b.setToolsLocked(s, nil)
+		}
+		b.setStateLocked(s, Disconnected, a.err)
+		return closeLink, false
+	}
+	s.link = a.link
+	s.stderr = ""
+	b.setToolsLocked(s, a.defs)
+	b.setStateLocked(s, Connected, nil)
+	return nil, a.link.changed.Load()
+}
+
+// setStateLocked changes the state of s and emits the event.
+func (b *Bridge) setStateLocked(s *server, st ServerState, err error) {
+	s.state, s.err = st, err
+	if err != nil {
+		b.log.Warn("mcp server disconnected", "server", s.cfg.Name, "err", s.redac.Text(err.Error()))
+	} else {
+		b.log.Debug("mcp server state", "server", s.cfg.Name, "state", st)
+	}
+	b.emitLocked(Event{Kind: EventServerState, Server: s.cfg.Name, State: st, Err: err})
+}
+
+// lost handles the death of a connection (mcpconn's OnClose, on the
+// connection's event goroutine): the server becomes Disconnected with the
+// error and its tools stay registered, so the next call reconnects. The
+// connection is closed on a goroutine of its own, since Close waits for the
+// goroutine running this.
+func (b *Bridge) lost(s *server, l *link, err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if s.link != l || b.closed {
+		return
+	}
+	b.dropLinkLocked(s, err)
+}
+
+// dropLinkLocked closes the current link of s in the background and marks s
+// Disconnected with err.
+func (b *Bridge) dropLinkLocked(s *server, err error) {
+	l := s.link
+	s.link = nil
+	s.stderr = l.conn.Stderr()
+	b.setStateLocked(s, Disconnected, err)
+	b.bg.Add(1)
+	go func() {
+		defer b.bg.Done()
+		_ = l.conn.Close()
+	}()
+}
+
+// toolsChanged handles notifications/tools/list_changed (on the
+// connection's event goroutine; mcpconn coalesces them): it re-lists the
+// server's tools and re-registers them. A failed re-list keeps the old
+// tools. An empty list unregisters the tools but keeps the connection, so
+// a later notification can bring tools back.
+func (b *Bridge) toolsChanged(s *server, l *link) {
+	b.mu.Lock()
+	installed := s.link == l && !b.closed
+	if !installed {
+		l.changed.Store(true)
+	}
+	b.mu.Unlock()
+	if installed {
+		b.relist(s, l)
+	}
+}
+
+// relist re-reads the tools of s over l and registers them.
+func (b *Bridge) relist(s *server, l *link) {
+	ctx, cancel := context.WithTimeout(b.life, s.cfg.EffectiveTimeout())
+	defer cancel()
+	listed, err := l.conn.ListTools(ctx)
+	if err != nil {
+		b.log.Warn("mcp server tools changed, but listing them failed; keeping the old list",
+			"server", s.cfg.Name, "err", s.redac.Text(err.Error()))
+		return
+	}
+	defs := convertTools(&s.cfg, listed, b.target, b.log)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if s.link != l || b.closed {
+		return
+	}
+	b.log.Info("mcp server tools changed", "server", s.cfg.Name, "tools", len(defs))
+	b.setToolsLocked(s, defs)
+}
+
+// ready returns a live connection to s, reconnecting when s is
+// disconnected. Reconnecting on use is rate-limited: within
+// ReconnectInterval of the last reconnect it fails at once with
+// [ErrNotConnected] and the last error. The reconnect runs within ctx
+// (which the caller bounds by the Bridge's life) and the server's timeout,
+// re-lists the tools and re-registers them.
+func (b *Bridge) ready(ctx context.Context, s *server) (*mcpconn.Conn, error) {
+	if c, err := b.current(s); c != nil || err != nil {
+		return c, err
+	}
+	s.dialMu.Lock()
+	defer s.dialMu.Unlock()
+	if c, err := b.current(s); c != nil || err != nil {
+		return c, err
+	}
+	b.mu.Lock()
+	if since := time.Since(s.lastReconnect); !s.lastReconnect.IsZero() && since < b.interval {
+		last := s.err
+		if last == nil {
+			last = errors.New("no connection")
+		}
+		b.mu.Unlock()
+		return nil, fmt.Errorf("mcp server %q: %w (last reconnect %v ago, next allowed after %v): %w",
+			s.cfg.Name, ErrNotConnected, since.Round(time.Millisecond), b.interval, last)
+	}
+	s.lastReconnect = time.Now()
+	b.setStateLocked(s, Connecting, nil)
+	b.mu.Unlock()
+
+	b.log.Info("mcp server reconnecting", "server", s.cfg.Name)
+	a := b.dial(ctx, s)
+	b.mu.Lock()
+	closeLink, relist := b.installLocked(s, a)
+	b.mu.Unlock()
+	if closeLink != nil {
+		_ = closeLink.conn.Close()
+	}
+	if a.err != nil {
+		return nil, a.err
+	}
+	if relist {
+		b.relist(s, a.link)
+	}
+	return a.link.conn, nil
+}
+
+// current returns the live connection of s, or (nil, nil) when s must be
+// (re)connected, or ErrClosed. A connection found dead is dropped.
+func (b *Bridge) current(s *server) (*mcpconn.Conn, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil, ErrClosed
+	}
+	if s.link == nil {
+		return nil, nil
+	}
+	if err := s.link.conn.Err(); err != nil {
+		b.dropLinkLocked(s, err)
+		return nil, nil
+	}
+	return s.link.conn, nil
+}
+
+// callTool calls tool (the server's own name) on server with args and
+// returns the raw CallToolResult JSON. A disconnected server is reconnected
+// first (see ready). A call is never replayed: when the connection fails
+// during the call, the error is returned and the next call reconnects. The
+// call is bounded by ctx and the server's timeout.
+func (b *Bridge) callTool(ctx context.Context, serverName, tool string, args any) (json.RawMessage, error) {
+	s, done, err := b.use(serverName)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	ctx, stop := b.bounded(ctx)
+	defer stop()
+	conn, err := b.ready(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := conn.CallTool(ctx, tool, args)
+	if err != nil && conn.Err() != nil {
+		_, _ = b.current(s) // drop the dead connection now, not at OnClose
+	}
+	return raw, err
+}
+
+// use looks up a server for an operation and counts the operation, so
+// Close waits for it. done must be called when it ends.
+func (b *Bridge) use(name string) (*server, func(), error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil, nil, ErrClosed
+	}
+	s, ok := b.byName[name]
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: %q", ErrUnknownServer, name)
+	}
+	b.ops.Add(1)
+	return s, b.ops.Done, nil
+}
+
+// ErrUnknownServer is wrapped by errors naming a server that is not
+// configured.
+var ErrUnknownServer = errors.New("unknown mcp server")
+
+// bounded returns ctx, also cancelled when the Bridge closes.
+func (b *Bridge) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(b.life, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+	}
+}

@@ -1,0 +1,284 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	mcpserver "github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+	"github.com/mcpgenai/bridge/registry"
+)
+
+// waitEvent reads events until match accepts one, failing after 10 s.
+func waitEvent(t *testing.T, events <-chan Event, what string, match func(Event) bool) Event {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case e, ok := <-events:
+			if !ok {
+				t.Fatalf("events closed while waiting for %s", what)
+			}
+			if match(e) {
+				return e
+			}
+		case <-timeout:
+			t.Fatalf("no event %s within 10s", what)
+		}
+	}
+}
+
+func TestListChangedEachTransport(t *testing.T) {
+	for _, tr := range transports {
+		t.Run(tr.String(), func(t *testing.T) {
+			// The second server also offers "fresh" once it is added to the
+			// first: the later server's tool is renamed and reported.
+			b := newBridge(t, nil, serverFor(t, "first", tr, testserver.Options{}), serverFor(t, "second", tr, testserver.Options{}))
+			discover(t, b)
+			if _, err := call(t, b, "second", "add_tool", map[string]any{"name": "fresh"}); err != nil {
+				t.Fatalf("add_tool on second: %v", err)
+			}
+			events, cancel := b.Subscribe()
+			defer cancel()
+			if _, ok := b.Tool("fresh"); !ok {
+				waitEvent(t, events, "tools-changed adding fresh", func(e Event) bool {
+					return e.Kind == EventToolsChanged && slices.ContainsFunc(e.Update.Added, func(a registry.Entry) bool { return a.Name == "fresh" })
+				})
+			}
+			if tool, ok := b.Tool("fresh"); !ok || tool.Server != "second" || tool.Description != "added at run time" {
+				t.Fatalf("Tool(fresh) = %+v, %v, want second's new tool", tool, ok)
+			}
+			if _, err := call(t, b, "first", "add_tool", map[string]any{"name": "fresh"}); err != nil {
+				t.Fatalf("add_tool on first: %v", err)
+			}
+			e := waitEvent(t, events, "tools-changed renaming second's fresh", func(e Event) bool {
+				return e.Kind == EventToolsChanged && e.Server == "first" && len(e.Update.Changed) > 0
+			})
+			want := registry.Change{
+				Old: registry.Entry{Name: "fresh", Server: "second", Tool: "fresh"},
+				New: registry.Entry{Name: "second__fresh", Server: "second", Tool: "fresh", Reason: registry.Prefixed, Wanted: "fresh", Holder: "first"},
+			}
+			if len(e.Update.Changed) != 1 || e.Update.Changed[0] != want {
+				t.Errorf("Update.Changed = %+v, want [%+v]", e.Update.Changed, want)
+			}
+			for name, server := range map[string]string{"fresh": "first", "second__fresh": "second"} {
+				if tool, ok := b.Tool(name); !ok || tool.Server != server || tool.Declaration.Name != name {
+					t.Errorf("Tool(%s) = %+v, %v, want %s's tool declared as %s", name, tool, ok, server, name)
+				}
+			}
+			got, err := call(t, b, "second", "fresh", nil)
+			if err != nil || got != "fresh" {
+				t.Errorf("callTool(second, fresh) = %q, %v, want fresh", got, err)
+			}
+		})
+	}
+}
+
+func TestCrashThenReconnectOnUse(t *testing.T) {
+	b := newBridge(t, &Options{ReconnectInterval: time.Minute}, stdioServer("crashy"), stdioServer("steady"))
+	discover(t, b)
+	events, cancel := b.Subscribe()
+	defer cancel()
+
+	// A call during which the server dies fails and is not replayed.
+	if _, err := call(t, b, "crashy", "crash", nil); err == nil {
+		t.Fatal("callTool(crash) = nil error, want the connection's death")
+	}
+	waitEvent(t, events, "crashy DISCONNECTED", func(e Event) bool {
+		return e.Kind == EventServerState && e.Server == "crashy" && e.State == Disconnected
+	})
+	st := b.Status()
+	if s := st.Servers[0]; s.State != Disconnected || s.Error == "" || !strings.Contains(s.Stderr, "crash tool called") {
+		t.Errorf("Status() of crashy = %+v, want DISCONNECTED with error and stderr tail", s)
+	}
+	if s := st.Servers[1]; s.State != Connected {
+		t.Errorf("Status() of steady = %v, want CONNECTED", s.State)
+	}
+	if _, ok := b.Tool("crash"); !ok {
+		t.Error("Tool(crash) = false after the crash, want the dead server's tools kept")
+	}
+	select {
+	case e := <-events:
+		if e.Kind == EventServerState && e.State == Connecting {
+			t.Errorf("event %+v: the failed call was retried", e)
+		}
+	case <-time.After(100 * time.Millisecond):
+	}
+
+	// The next call reconnects once and succeeds.
+	got, err := call(t, b, "crashy", "echo", map[string]any{"text": "back"})
+	if err != nil || got != `{"text":"back"}` {
+		t.Fatalf("callTool(echo) after crash = %q, %v, want a reconnect and the echo", got, err)
+	}
+	if s := b.Status().Servers[0]; s.State != Connected || s.Error != "" {
+		t.Errorf("Status() after reconnect = %+v, want CONNECTED", s)
+	}
+
+	// A second death within the interval: fail fast with the last error.
+	if _, err := call(t, b, "crashy", "crash", nil); err == nil {
+		t.Fatal("second callTool(crash) = nil error")
+	}
+	waitEvent(t, events, "crashy DISCONNECTED again", func(e Event) bool {
+		return e.Kind == EventServerState && e.Server == "crashy" && e.State == Disconnected
+	})
+	start := time.Now()
+	_, err = call(t, b, "crashy", "echo", nil)
+	if !errors.Is(err, ErrNotConnected) || !strings.Contains(err.Error(), "crashy") {
+		t.Errorf("callTool within ReconnectInterval = %v, want ErrNotConnected naming crashy", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("fail-fast call took %v, want well under 1s", d)
+	}
+	if got, err := call(t, b, "steady", "echo", map[string]any{}); err != nil || got != "{}" {
+		t.Errorf("callTool(steady) = %q, %v, want {}", got, err)
+	}
+}
+
+func TestServerDiesByItself(t *testing.T) {
+	b := newBridge(t, &Options{ReconnectInterval: -1}, stdioServer("brief", "-crash-after=500ms"))
+	events, cancel := b.Subscribe()
+	defer cancel()
+	discover(t, b)
+	e := waitEvent(t, events, "brief DISCONNECTED", func(e Event) bool {
+		return e.Kind == EventServerState && e.State == Disconnected
+	})
+	if e.Err == nil || !strings.Contains(e.Err.Error(), "exit status 3") {
+		t.Errorf("DISCONNECTED event error = %v, want exit status 3", e.Err)
+	}
+	if s := b.Status().Servers[0]; !strings.Contains(s.Stderr, "crashing on schedule") || !strings.Contains(s.Error, "exit status 3") {
+		t.Errorf("Status() = %+v, want the exit and the stderr tail", s)
+	}
+	// Discover again reconnects the dead server.
+	discover(t, b)
+	if s := b.Status().Servers[0]; s.State != Connected {
+		t.Errorf("Status() after a second Discover = %v, want CONNECTED", s.State)
+	}
+}
+
+func TestCallToolTimeout(t *testing.T) {
+	cfg := stdioServer("slow")
+	cfg.Timeout = 300 * time.Millisecond
+	b := newBridge(t, nil, cfg)
+	discover(t, b)
+	start := time.Now()
+	_, err := call(t, b, "slow", "sleep", map[string]any{"ms": 5000})
+	if err == nil || !strings.Contains(err.Error(), "timed out") {
+		t.Errorf("callTool(sleep 5s) with timeout 300ms = %v, want a timeout", err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("timed-out call took %v, want about 300ms", d)
+	}
+	if got, err := call(t, b, "slow", "echo", map[string]any{}); err != nil || got != "{}" {
+		t.Errorf("callTool(echo) after a timeout = %q, %v, want {}", got, err)
+	}
+}
+
+func TestCallToolErrors(t *testing.T) {
+	b := newBridge(t, nil, stdioServer("a"))
+	discover(t, b)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := b.callTool(ctx, "a", "echo", nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("callTool(cancelled ctx) = %v, want context.Canceled", err)
+	}
+	if _, err := b.callTool(context.Background(), "nope", "echo", nil); !errors.Is(err, ErrUnknownServer) {
+		t.Errorf("callTool(unknown server) = %v, want ErrUnknownServer", err)
+	}
+}
+
+func TestConcurrentCallsReconnectOnce(t *testing.T) {
+	b := newBridge(t, &Options{ReconnectInterval: time.Minute}, stdioServer("crashy"))
+	discover(t, b)
+	events, cancel := b.Subscribe()
+	defer cancel()
+	if _, err := call(t, b, "crashy", "crash", nil); err == nil {
+		t.Fatal("callTool(crash) = nil error")
+	}
+	waitEvent(t, events, "crashy DISCONNECTED", func(e Event) bool { return e.State == Disconnected })
+	const n = 8
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			_, err := call(t, b, "crashy", "echo", map[string]any{"i": i})
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Errorf("concurrent callTool after crash = %v, want success", err)
+		}
+	}
+	connecting := 0
+	for {
+		select {
+		case e := <-events:
+			if e.Kind == EventServerState && e.State == Connecting {
+				connecting++
+			}
+			continue
+		case <-time.After(100 * time.Millisecond):
+		}
+		break
+	}
+	if connecting != 1 {
+		t.Errorf("%d concurrent calls reconnected %d times, want once", n, connecting)
+	}
+}
+
+func TestCloseDuringCall(t *testing.T) {
+	b := newBridge(t, nil, stdioServer("slow"))
+	discover(t, b)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := b.callTool(context.Background(), "slow", "sleep", map[string]any{"ms": 10000})
+		errc <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	_ = b.Close()
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Close() during a call took %v, want it to cut the call", d)
+	}
+	select {
+	case err := <-errc:
+		if err == nil {
+			t.Error("callTool cut by Close = nil error")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("callTool did not return after Close")
+	}
+}
+
+func TestHTTPServerGoneThenFailedReconnectFailsFast(t *testing.T) {
+	s := testserver.New(testserver.Options{})
+	h := mcpserver.NewStreamableHTTPServer(s)
+	ts := httptest.NewServer(h)
+	defer func() { _ = h.Shutdown(context.Background()) }()
+	b := newBridge(t, &Options{ReconnectInterval: time.Minute}, ServerConfig{Name: "web", HTTPURL: ts.URL + "/mcp", Timeout: 2 * time.Second})
+	discover(t, b)
+	events, cancel := b.Subscribe()
+	defer cancel()
+	ts.CloseClientConnections()
+	ts.Close()
+	waitEvent(t, events, "web DISCONNECTED", func(e Event) bool { return e.State == Disconnected })
+	if _, err := call(t, b, "web", "echo", map[string]any{}); err == nil || errors.Is(err, ErrNotConnected) {
+		t.Errorf("first call after the server went away = %v, want the failed reconnect's error", err)
+	}
+	start := time.Now()
+	_, err := call(t, b, "web", "echo", map[string]any{})
+	if !errors.Is(err, ErrNotConnected) {
+		t.Errorf("second call within ReconnectInterval = %v, want ErrNotConnected", err)
+	}
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("second call took %v, want to fail fast", d)
+	}
+	if st := b.Status().Servers[0]; st.State != Disconnected || st.Error == "" || len(st.Tools) == 0 {
+		t.Errorf("Status() = %+v, want DISCONNECTED with its error and its tools kept", st)
+	}
+}

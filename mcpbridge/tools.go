@@ -1,0 +1,133 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"slices"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/confirm"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/registry"
+	"github.com/mcpgenai/bridge/schema"
+)
+
+// Tool is one discovered tool under its registered name. A Tool is an
+// immutable snapshot: when a server's tools change or names are
+// re-resolved, the Bridge builds new Tools rather than editing old ones.
+// Do not modify its fields, its Declaration or its Changes; they may be
+// shared with later snapshots.
+type Tool struct {
+	// Name is the registered function name: sanitized and, when another
+	// server earlier in the configuration offers the same name, prefixed
+	// (see [registry]). The model calls the tool by this name.
+	Name string
+	// Server is the configured server name, and ServerTool the tool's name
+	// as the server lists it (used when calling the server).
+	Server, ServerTool string
+	// Title is the tool's display title ("" if the server gave none).
+	Title string
+	// Description is the server's description of the tool, unchanged.
+	Description string
+	// Annotations are the server's behaviour hints, unverified.
+	Annotations confirm.Annotations
+	// Declaration is the function declaration for the Bridge's
+	// [Options.Target], named Name, with Description and the converted
+	// input schema.
+	Declaration *genai.FunctionDeclaration
+	// Changes lists what the schema conversion rewrote; empty when the
+	// schema passed unchanged.
+	Changes []schema.Change
+	// Entry says why the tool is registered under Name (see
+	// [registry.Entry.Renamed]).
+	Entry registry.Entry
+	// Trust is the server's trust setting: true skips confirmation.
+	Trust bool
+	// Timeout bounds each call of the tool (the server's
+	// [ServerConfig.EffectiveTimeout]).
+	Timeout time.Duration
+
+	def *toolDef
+}
+
+// InputSchema returns a copy of the exact bytes of the tool's inputSchema as
+// the server sent it (nil when it sent none), for validating arguments
+// against the original schema.
+func (t *Tool) InputSchema() json.RawMessage {
+	return slices.Clone(t.def.raw.InputSchema)
+}
+
+// restorer maps the model's arguments back to the original schema.
+func (t *Tool) restorer() *schema.Restorer { return t.def.conv.Restorer }
+
+// toolDef is one tool as a server listed it, converted once per listing.
+type toolDef struct {
+	raw  mcpconn.Tool
+	conv *schema.Result
+	val  validator // the original schema, compiled on first call
+}
+
+// convertTools filters listed by the server's include and exclude lists and
+// converts each remaining tool's raw schema for target. A schema that cannot
+// be converted (it is never the case for JSON that parsed) drops its tool
+// with a warning. The result keeps the server's order.
+func convertTools(cfg *ServerConfig, listed []mcpconn.Tool, target schema.Target, log *slog.Logger) []*toolDef {
+	defs := make([]*toolDef, 0, len(listed))
+	for _, t := range listed {
+		if !cfg.AllowsTool(t.Name) {
+			log.Debug("mcp tool filtered out by includeTools/excludeTools", "server", cfg.Name, "tool", t.Name)
+			continue
+		}
+		res, err := schema.Convert(t.InputSchema, &schema.Options{Target: target})
+		if err != nil {
+			log.Warn("mcp tool dropped: its input schema cannot be converted", "server", cfg.Name, "tool", t.Name, "err", err)
+			continue
+		}
+		if len(res.Changes) > 0 && log.Enabled(context.Background(), slog.LevelDebug) {
+			changes := make([]string, len(res.Changes))
+			for i, c := range res.Changes {
+				changes[i] = c.String()
+			}
+			log.Debug("mcp tool schema converted", "server", cfg.Name, "tool", t.Name, "target", target, "changes", changes)
+		}
+		defs = append(defs, &toolDef{raw: t, conv: res})
+	}
+	return defs
+}
+
+// toolNames returns the original names of defs, in order.
+func toolNames(defs []*toolDef) []string {
+	names := make([]string, len(defs))
+	for i, d := range defs {
+		names[i] = d.raw.Name
+	}
+	return names
+}
+
+// newTool builds the registered view of def under e.
+func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
+	a := def.raw.Annotations
+	return &Tool{
+		Name:        e.Name,
+		Server:      e.Server,
+		ServerTool:  e.Tool,
+		Title:       def.raw.Title,
+		Description: def.raw.Description,
+		Annotations: confirm.Annotations{
+			Title:           a.Title,
+			ReadOnlyHint:    a.ReadOnlyHint,
+			DestructiveHint: a.DestructiveHint,
+			IdempotentHint:  a.IdempotentHint,
+			OpenWorldHint:   a.OpenWorldHint,
+		},
+		Declaration: def.conv.Declaration(e.Name, def.raw.Description),
+		Changes:     def.conv.Changes,
+		Entry:       e,
+		Trust:       cfg.Trust,
+		Timeout:     cfg.EffectiveTimeout(),
+		def:         def,
+	}
+}

@@ -1,0 +1,145 @@
+package mcpbridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+)
+
+func TestValidator(t *testing.T) {
+	var hits atomic.Int32
+	remote := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		_, _ = w.Write([]byte(`{"type":"string"}`))
+	}))
+	defer remote.Close()
+	file := filepath.Join(t.TempDir(), "s.json")
+	if err := os.WriteFile(file, []byte(`{"type":"string"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name     string
+		schema   string
+		args     string
+		wantOff  bool   // validation disabled
+		wantWarn string // substring of the warning when disabled ("" = no warning)
+		want     string // validation detail; "" = valid
+	}{
+		{"no schema", ``, `{"x":1}`, true, "", ""},
+		{"null schema", `null`, `{"x":1}`, true, "", ""},
+		{"valid", `{"type":"object","properties":{"n":{"type":"integer"}}}`, `{"n":3}`, false, "", ""},
+		{"wrong type", `{"type":"object","properties":{"n":{"type":"integer"}}}`, `{"n":3.5}`, false, "",
+			"at '/n': got number, want integer"},
+		{"two failures, one line", `{"type":"object","properties":{"n":{"enum":[1,2]},"s":{"minLength":2}},"required":["r"]}`,
+			`{"n":3,"s":"a"}`, false, "",
+			"at '': missing property 'r'; at '/n': value must be one of 1, 2; at '/s': minLength: got 1, want 2"},
+		{"local ref", `{"$defs":{"a":{"type":"integer"}},"type":"object","properties":{"x":{"$ref":"#/$defs/a"}}}`,
+			`{"x":"no"}`, false, "", "at '/x': got string, want integer"},
+		{"draft-07", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","definitions":{"a":{"type":"integer"}},"properties":{"x":{"$ref":"#/definitions/a"}}}`,
+			`{"x":"no"}`, false, "", "at '/x': got string, want integer"},
+		{"remote ref is not fetched", `{"type":"object","properties":{"x":{"$ref":"` + remote.URL + `/s.json"}}}`,
+			`{"x":1}`, true, "not loading " + remote.URL, ""},
+		{"file ref is not read", `{"type":"object","properties":{"x":{"$ref":"file://` + file + `"}}}`,
+			`{"x":1}`, true, "not loading file://", ""},
+		{"unknown metaschema", `{"$schema":"https://example.com/meta","type":"object"}`, `{}`, true, "not loading", ""},
+		{"not valid against the metaschema", `{"type":"object","properties":{"x":{"type":"strin"}}}`, `{}`, true, "metaschema", ""},
+		{"not JSON", `{"type":`, `{}`, true, "does not compile", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			log := slog.New(slog.NewTextHandler(&logs, nil))
+			d := &toolDef{raw: mcpconn.Tool{Name: "t", InputSchema: json.RawMessage(tc.schema)}}
+			var wg sync.WaitGroup
+			for range 4 { // compiled once, whoever asks first
+				wg.Go(func() { d.val.compiled(d, "srv", log) })
+			}
+			wg.Wait()
+			s := d.val.compiled(d, "srv", log)
+			if (s == nil) != tc.wantOff {
+				t.Fatalf("compiled(%s) = %v, want disabled %v; log: %s", tc.schema, s, tc.wantOff, logs.String())
+			}
+			if n := strings.Count(logs.String(), "level=WARN"); (tc.wantWarn != "") != (n == 1) || n > 1 {
+				t.Errorf("compiled(%s) logged %d warnings, want %v:\n%s", tc.schema, n, tc.wantWarn != "", logs.String())
+			}
+			if !strings.Contains(logs.String(), tc.wantWarn) || (tc.wantWarn != "" && !strings.Contains(logs.String(), "server=srv tool=t")) {
+				t.Errorf("compiled(%s) log = %q, want it to contain %q and name the tool", tc.schema, logs.String(), tc.wantWarn)
+			}
+			if s == nil {
+				return
+			}
+			if again := d.val.compiled(d, "srv", log); again != s {
+				t.Errorf("compiled twice = %p then %p, want the cached schema", s, again)
+			}
+			var args map[string]any
+			if err := json.Unmarshal([]byte(tc.args), &args); err != nil {
+				t.Fatal(err)
+			}
+			_, v, err := encodeArgs(args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 20 { // the validator finds errors in map order; the message must not vary
+				got := ""
+				if err := s.Validate(v); err != nil {
+					got = validationDetail(err)
+				}
+				if got != tc.want {
+					t.Fatalf("Validate(%s, %s) = %q, want %q", tc.schema, tc.args, got, tc.want)
+				}
+			}
+		})
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the remote schema was fetched %d times, want never", n)
+	}
+}
+
+func TestEncodeArgsKeepsNumbers(t *testing.T) {
+	raw, v, err := encodeArgs(map[string]any{"big": json.Number("12345678901234567890"), "f": 2.0, "s": "2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"big":12345678901234567890,"f":2,"s":"2"}`; string(raw) != want {
+		t.Errorf("encodeArgs raw = %s, want %s", raw, want)
+	}
+	m := v.(map[string]any)
+	if m["big"] != json.Number("12345678901234567890") || m["f"] != json.Number("2") || m["s"] != "2" {
+		t.Errorf("encodeArgs decoded = %#v, want json.Numbers and the string", m)
+	}
+	if _, _, err := encodeArgs(map[string]any{"ch": make(chan int)}); err == nil {
+		t.Error("encodeArgs(channel) = nil error, want one")
+	}
+}
+
+func TestCutDetail(t *testing.T) {
+	tests := []struct {
+		in    string
+		limit int
+		want  string
+	}{
+		{"short", 10, "short"},
+		{"0123456789abc", 10, "012345 ..."},
+		{"ééééé", 8, "éé ..."}, // never cuts inside a character
+	}
+	for _, tc := range tests {
+		if got := cutDetail(tc.in, tc.limit); got != tc.want {
+			t.Errorf("cutDetail(%q, %d) = %q, want %q", tc.in, tc.limit, got, tc.want)
+		}
+	}
+	long := strings.Repeat("at '/x': bad; ", 1000)
+	if got := cutDetail(long, maxDetail); len(got) > maxDetail || !strings.HasSuffix(got, " ...") {
+		t.Errorf("cutDetail(%d bytes) = %d bytes, want at most %d ending in ...", len(long), len(got), maxDetail)
+	}
+}
