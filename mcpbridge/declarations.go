@@ -1,0 +1,41 @@
+package mcpbridge
+
+import (
+	"errors"
+	"fmt"
+
+	"google.golang.org/genai"
+)
+
+// MaxFunctionDeclarations is the most function declarations one Gemini
+// request may hold.
+const MaxFunctionDeclarations = 512
+
+// ErrTooManyTools is wrapped by the error of [Bridge.GenAITools] when more
+// tools are registered than one request may declare.
+var ErrTooManyTools = errors.New("too many tools for one request")
+
+// GenAITools returns the tools to put in a request's
+// [genai.GenerateContentConfig.Tools]: one [genai.Tool] holding the
+// declaration of every registered tool, sorted by name. With no tools
+// registered it returns nil and no error, since the API rejects an empty
+// list of declarations. With more than [MaxFunctionDeclarations] tools it
+// returns an error wrapping [ErrTooManyTools] that names the count.
+//
+// The slice and the genai.Tool are new on each call; the declarations are
+// the tools' own (see [Tool]) and must not be modified.
+func (b *Bridge) GenAITools() ([]*genai.Tool, error) {
+	tools := b.Tools()
+	switch n := len(tools); {
+	case n == 0:
+		return nil, nil
+	case n > MaxFunctionDeclarations:
+		return nil, fmt.Errorf("%w: %d tools are registered, at most %d fit in one request; "+
+			"narrow the servers' tools with includeTools or excludeTools", ErrTooManyTools, n, MaxFunctionDeclarations)
+	}
+	decls := make([]*genai.FunctionDeclaration, len(tools))
+	for i, t := range tools {
+		decls[i] = t.Declaration
+	}
+	return []*genai.Tool{{FunctionDeclarations: decls}}, nil
+}

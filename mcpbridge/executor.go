@@ -1,0 +1,200 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/confirm"
+)
+
+// knownNamesShown is how many registered names an unknown-function error
+// lists.
+const knownNamesShown = 10
+
+// maxParallelCalls bounds how many calls of one [Bridge.ExecuteAll] run at
+// the same time.
+const maxParallelCalls = 16
+
+// Execute runs one function call the model made and returns its result,
+// never nil, with Name and ID echoed from call. In order:
+//
+//  1. the tool registered under call.Name is looked up;
+//  2. call.Args are restored to what the tool's original input schema
+//     expects (stringified enum values become numbers again, and so on)
+//     and validated against that schema; a schema that does not compile
+//     is not validated (one warning is logged);
+//  3. the Bridge's [Options.Policy] decides whether the call may run,
+//     asking its Confirmer when needed, with the restored arguments;
+//  4. the server is called with the tool's original name, within ctx and
+//     the server's timeout, reconnecting a dead server first (a call is
+//     never sent twice);
+//  5. the result is converted (SPEC §6): text for the model cut to
+//     [Options.TextLimit], images and other binary content as inline data,
+//     a display text for a person.
+//
+// Every failure becomes a result whose Err says what happened and whose
+// [CallResult.FunctionResponse] tells the model: [ErrUnknownTool],
+// [DeniedError] ([ErrDenied]), [InvalidArgumentsError]
+// ([ErrInvalidArguments]), [ErrTimeout], [ErrToolError] (the server's
+// isError, with its text), [ErrTransport], and ctx's own error
+// (context.Canceled or context.DeadlineExceeded) when ctx ended first.
+// Execute never panics on what the model sent: a nil call, nil or
+// ill-typed Args and huge Args all give results.
+//
+// call is not modified. Execute is safe for concurrent use; confirmations
+// are asked one at a time (see [confirm.Policy.Decide]).
+func (b *Bridge) Execute(ctx context.Context, call *genai.FunctionCall) *CallResult {
+	if call == nil {
+		return errorResult("", "", fmt.Errorf("%w: the model sent an empty function call", ErrUnknownTool))
+	}
+	name, id := call.Name, call.ID
+	tool, ok := b.Tool(name)
+	if !ok {
+		return errorResult(name, id, b.unknownTool(name))
+	}
+	r := b.execute(ctx, tool, call)
+	r.Name, r.ID, r.Server, r.Tool = name, id, tool.Server, tool.ServerTool
+	return r
+}
+
+// execute runs call on tool; Execute fills the result's names.
+func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCall) *CallResult {
+	fail := func(err error) *CallResult { return errorResult("", "", err) }
+	if err := ctx.Err(); err != nil {
+		return fail(cancelled(call.Name, ctx))
+	}
+
+	args := call.Args
+	if args == nil {
+		args = map[string]any{}
+	}
+	restored := tool.restorer().Restore(args)
+	raw, decoded, err := encodeArgs(restored)
+	if err != nil {
+		return fail(&InvalidArgumentsError{Name: call.Name, Detail: "not JSON: " + err.Error()})
+	}
+	if s := tool.def.val.compiled(tool.def, tool.Server, b.log); s != nil {
+		if err := s.Validate(decoded); err != nil {
+			return fail(&InvalidArgumentsError{Name: call.Name, Detail: validationDetail(err)})
+		}
+	}
+
+	reqArgs, _ := restored.(map[string]any)
+	if reqArgs == nil {
+		reqArgs = args
+	}
+	d, err := b.policy.Decide(ctx, confirm.Request{
+		Server:      tool.Server,
+		Trusted:     tool.Trust,
+		Tool:        tool.ServerTool,
+		Name:        call.Name,
+		Args:        reqArgs,
+		Description: tool.Description,
+		Annotations: tool.Annotations,
+	})
+	if !d.Proceed {
+		if ctx.Err() != nil {
+			return fail(cancelled(call.Name, ctx))
+		}
+		return fail(&DeniedError{Name: call.Name, Reason: d.Reason, Err: err})
+	}
+
+	out, timedOut, err := b.call(ctx, tool, raw)
+	if err != nil {
+		return fail(b.callError(ctx, tool, call.Name, timedOut, err))
+	}
+	r, err := convertResult(out, convertOptions{
+		Name: call.Name, ID: call.ID, Server: tool.Server, Tool: tool.ServerTool, TextLimit: b.textLimit,
+	})
+	if err != nil {
+		return fail(fmt.Errorf("function %q: %w: the server's answer is not a tool result: %w", call.Name, ErrTransport, err))
+	}
+	if r.Err != nil {
+		r.Err = &toolError{err: r.Err}
+	}
+	return r
+}
+
+// unknownTool returns the error for a call of name, listing a few
+// registered names so the model can correct itself.
+func (b *Bridge) unknownTool(name string) error {
+	tools := b.Tools()
+	if len(tools) == 0 {
+		return fmt.Errorf("%w %q: no functions are available", ErrUnknownTool, name)
+	}
+	names := make([]string, 0, knownNamesShown)
+	for _, t := range tools[:min(len(tools), knownNamesShown)] {
+		names = append(names, t.Name)
+	}
+	list := strings.Join(names, ", ")
+	if more := len(tools) - len(names); more > 0 {
+		list += fmt.Sprintf(" (and %d more)", more)
+	}
+	return fmt.Errorf("%w %q; available functions: %s", ErrUnknownTool, name, list)
+}
+
+// cancelled returns the error of a call that ctx ended.
+func cancelled(name string, ctx context.Context) error {
+	return fmt.Errorf("function %q was cancelled: %w", name, context.Cause(ctx))
+}
+
+// errServerTimeout is the cause of the context of a call whose server
+// timeout passed.
+var errServerTimeout = errors.New("server timeout")
+
+// call calls tool with the raw arguments within ctx and the tool's timeout
+// (which also bounds a reconnect on the way). timedOut reports whether the
+// timeout passed, whatever words the transport chose for it.
+func (b *Bridge) call(ctx context.Context, tool *Tool, raw json.RawMessage) (out json.RawMessage, timedOut bool, err error) {
+	if tool.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, tool.Timeout, errServerTimeout)
+		defer cancel()
+	}
+	out, err = b.callTool(ctx, tool.Server, tool.ServerTool, raw)
+	return out, err != nil && errors.Is(context.Cause(ctx), errServerTimeout), err
+}
+
+// callError classifies an error of call: the caller's context ended, the
+// server's timeout passed, or the call failed.
+func (b *Bridge) callError(ctx context.Context, tool *Tool, name string, timedOut bool, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return cancelled(name, ctx)
+	case b.life.Err() != nil || errors.Is(err, ErrClosed):
+		return fmt.Errorf("function %q: %w: %w", name, ErrTransport, ErrClosed)
+	case timedOut || errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("function %q %w: server %q did not answer within %v: %w",
+			name, ErrTimeout, tool.Server, tool.Timeout, err)
+	}
+	return fmt.Errorf("function %q: %w: %w", name, ErrTransport, err)
+}
+
+// ExecuteAll runs the function calls of one model turn concurrently (at most
+// 16 at a time) and returns their results in the order of calls, one per
+// call. Confirmations are still asked one at a time. It returns when every
+// call has ended. See [Bridge.Execute].
+func (b *Bridge) ExecuteAll(ctx context.Context, calls []*genai.FunctionCall) []*CallResult {
+	results := make([]*CallResult, len(calls))
+	if len(calls) == 1 {
+		results[0] = b.Execute(ctx, calls[0])
+		return results
+	}
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, maxParallelCalls)
+	for i, c := range calls {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-slots }()
+			results[i] = b.Execute(ctx, c)
+		})
+	}
+	wg.Wait()
+	return results
+}

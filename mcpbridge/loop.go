@@ -1,0 +1,191 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"google.golang.org/genai"
+)
+
+// DefaultMaxTurns is how many model requests [Bridge.Run] makes at most
+// when [RunOptions.MaxTurns] is zero.
+const DefaultMaxTurns = 10
+
+// ErrTurnLimit is returned by [Bridge.Run] when the model still called
+// functions after the last request it may make.
+var ErrTurnLimit = errors.New("turn limit reached")
+
+// ErrNoAnswer is wrapped by the error of [Bridge.Run] when a response has
+// no usable candidate: the prompt was blocked, or the candidate has no
+// content (a safety stop, for example).
+var ErrNoAnswer = errors.New("no answer from the model")
+
+// ContentGenerator generates content: *genai.Models (client.Models)
+// satisfies it, and so can a test's fake.
+type ContentGenerator interface {
+	GenerateContent(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error)
+}
+
+// RunOptions configure [Bridge.Run]. The zero value is ready to use.
+type RunOptions struct {
+	// MaxTurns is how many model requests Run makes at most. Zero means
+	// [DefaultMaxTurns]; a negative value means one.
+	MaxTurns int
+	// OnCall, if not nil, is called with each function call of a model
+	// turn, in order, before the turn's calls run.
+	OnCall func(call *genai.FunctionCall)
+	// OnResult, if not nil, is called with each result of a turn, in call
+	// order, once all of the turn's calls have ended (for showing
+	// [CallResult.ReturnDisplay]).
+	OnResult func(r *CallResult)
+}
+
+// RunResult is what [Bridge.Run] did.
+type RunResult struct {
+	// Response is the model's last response: its final answer, or, with
+	// [ErrTurnLimit], the function calls that were not run. nil when no
+	// request succeeded.
+	Response *genai.GenerateContentResponse
+	// History is the conversation: the history Run was given, then each
+	// model turn with calls and the user turn answering them, then the
+	// model's final answer. With an error it ends with the last function
+	// responses, so it can be sent again as is (an unanswered model turn
+	// is never included).
+	History []*genai.Content
+	// Results are the results of every call Run executed, in order.
+	Results []*CallResult
+	// Turns is the number of model requests made.
+	Turns int
+}
+
+// Run lets the model use the Bridge's tools until it answers without
+// calling any (the loop of seed 004): it sends history to model through
+// gen, runs the function calls of the model's answer ([Bridge.ExecuteAll]),
+// appends the model's turn (exactly as returned, thought signatures
+// included) and one user turn holding the function responses in call
+// order, and sends again, at most opts.MaxTurns times.
+//
+// Each request's config is a shallow copy of config (nil means none) whose
+// Tools are config's followed by [Bridge.GenAITools], read again before
+// each request; config and history are never modified. If opts is nil,
+// the default options are used.
+//
+// Run returns the result and nil when the model answered without function
+// calls. Otherwise it returns what it has done so far with an error: ctx's
+// or gen's error, one of [Bridge.GenAITools], [ErrNoAnswer] (the prompt
+// was blocked or the answer is empty), or [ErrTurnLimit] when the model
+// still called functions in its last allowed answer (those calls are not
+// run; they are in Response, not in History). The result is never nil.
+func (b *Bridge) Run(ctx context.Context, gen ContentGenerator, model string, history []*genai.Content,
+	config *genai.GenerateContentConfig, opts *RunOptions) (*RunResult, error) {
+	var o RunOptions
+	if opts != nil {
+		o = *opts
+	}
+	switch {
+	case o.MaxTurns == 0:
+		o.MaxTurns = DefaultMaxTurns
+	case o.MaxTurns < 0:
+		o.MaxTurns = 1
+	}
+	res := &RunResult{History: slices.Clone(history)}
+	for res.Turns < o.MaxTurns {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		tools, err := b.GenAITools()
+		if err != nil {
+			return res, err
+		}
+		cfg := &genai.GenerateContentConfig{}
+		if config != nil {
+			*cfg = *config
+		}
+		cfg.Tools = append(slices.Clone(cfg.Tools), tools...)
+
+		resp, err := gen.GenerateContent(ctx, model, res.History, cfg)
+		res.Turns++
+		if err != nil {
+			return res, fmt.Errorf("turn %d: %w", res.Turns, err)
+		}
+		res.Response = resp
+		content, err := answer(resp)
+		if err != nil {
+			return res, fmt.Errorf("turn %d: %w", res.Turns, err)
+		}
+		calls := functionCalls(content)
+		if len(calls) == 0 {
+			res.History = append(res.History, content)
+			return res, nil
+		}
+		if res.Turns == o.MaxTurns {
+			break
+		}
+		if o.OnCall != nil {
+			for _, c := range calls {
+				o.OnCall(c)
+			}
+		}
+		results := b.ExecuteAll(ctx, calls)
+		parts := make([]*genai.Part, len(results))
+		for i, r := range results {
+			parts[i] = r.Part()
+			if o.OnResult != nil {
+				o.OnResult(r)
+			}
+		}
+		res.Results = append(res.Results, results...)
+		res.History = append(res.History, content, &genai.Content{Role: genai.RoleUser, Parts: parts})
+	}
+	return res, fmt.Errorf("%w: the model still called functions after %d requests", ErrTurnLimit, res.Turns)
+}
+
+// answer returns the content of resp's first candidate, with role "model"
+// when the API left it empty, or an error wrapping ErrNoAnswer.
+func answer(resp *genai.GenerateContentResponse) (*genai.Content, error) {
+	if resp == nil {
+		return nil, fmt.Errorf("%w: empty response", ErrNoAnswer)
+	}
+	if len(resp.Candidates) == 0 || resp.Candidates[0] == nil {
+		if fb := resp.PromptFeedback; fb != nil && fb.BlockReason != "" {
+			extra := ""
+			if fb.BlockReasonMessage != "" {
+				extra = " (" + fb.BlockReasonMessage + ")"
+			}
+			return nil, fmt.Errorf("%w: prompt blocked: %s%s", ErrNoAnswer, fb.BlockReason, extra)
+		}
+		return nil, fmt.Errorf("%w: no candidates", ErrNoAnswer)
+	}
+	c := resp.Candidates[0]
+	if c.Content == nil || len(c.Content.Parts) == 0 {
+		reason := string(c.FinishReason)
+		if reason == "" {
+			reason = "unspecified"
+		}
+		msg := ""
+		if c.FinishMessage != "" {
+			msg = " (" + c.FinishMessage + ")"
+		}
+		return nil, fmt.Errorf("%w: the answer has no content (finish reason %s%s)", ErrNoAnswer, reason, msg)
+	}
+	content := c.Content
+	if content.Role == "" {
+		cc := *content
+		cc.Role = genai.RoleModel
+		content = &cc
+	}
+	return content, nil
+}
+
+// functionCalls returns the function calls of content, in order.
+func functionCalls(content *genai.Content) []*genai.FunctionCall {
+	var calls []*genai.FunctionCall
+	for _, p := range content.Parts {
+		if p != nil && p.FunctionCall != nil {
+			calls = append(calls, p.FunctionCall)
+		}
+	}
+	return calls
+}

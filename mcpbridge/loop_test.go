@@ -1,0 +1,164 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/geminitest"
+)
+
+// generatorFunc adapts a function to a ContentGenerator, for answers the
+// fake endpoint cannot give (a blocked prompt, a nil response).
+type generatorFunc func(context.Context, string, []*genai.Content, *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error)
+
+func (f generatorFunc) GenerateContent(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+	return f(ctx, model, contents, config)
+}
+
+func prompt() []*genai.Content {
+	return []*genai.Content{genai.NewContentFromText("go", genai.RoleUser)}
+}
+
+func TestRunTurnLimit(t *testing.T) {
+	b := newBridge(t, nil, mcptestExec("main"))
+	discover(t, b)
+	again := geminitest.Calls(geminitest.Call{Name: "lookup", Args: map[string]any{"name": "ann"}})
+	srv := geminitest.NewWithOptions(t, &geminitest.Options{ThoughtSignatures: true}, again, again, geminitest.Text("resumed"))
+	ctx := context.Background()
+	models := srv.Client(ctx).Models
+
+	var called []string
+	res, err := b.Run(ctx, models, e2eModel, prompt(), nil, &RunOptions{
+		MaxTurns: 2,
+		OnCall:   func(c *genai.FunctionCall) { called = append(called, c.ID) },
+	})
+	if !errors.Is(err, ErrTurnLimit) || !strings.Contains(err.Error(), "after 2 requests") {
+		t.Fatalf("Run(MaxTurns 2) = %v, want ErrTurnLimit after 2 requests", err)
+	}
+	if res.Turns != 2 || len(res.Results) != 1 || len(res.History) != 3 {
+		t.Errorf("Run(MaxTurns 2) = %d turns, %d results, %d contents, want 2, 1, 3", res.Turns, len(res.Results), len(res.History))
+	}
+	if diff := cmp.Diff([]string{"call-1"}, called); diff != "" {
+		t.Errorf("OnCall IDs mismatch (-want +got):\n%s", diff)
+	}
+	if fc := res.Response.FunctionCalls(); len(fc) != 1 || fc[0].ID != "call-2" {
+		t.Errorf("Run(MaxTurns 2).Response calls = %v, want the unrun call-2", fc)
+	}
+	if last := res.History[len(res.History)-1]; last.Role != genai.RoleUser || last.Parts[0].FunctionResponse == nil {
+		t.Errorf("Run(MaxTurns 2) history ends with %+v, want the function responses", last)
+	}
+	// The history is well formed (thought signatures kept): it can go on.
+	res2, err := b.Run(ctx, models, e2eModel, res.History, nil, nil)
+	if err != nil || res2.Response.Text() != "resumed" {
+		t.Fatalf("Run(resumed history) = %v, want the answer", err)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	b := newBridge(t, nil, mcptestExec("main"))
+	discover(t, b)
+	ctx := context.Background()
+	fake := func(t *testing.T, turns ...geminitest.Turn) ContentGenerator {
+		return geminitest.New(t, turns...).Client(ctx).Models
+	}
+	reply := func(resp *genai.GenerateContentResponse) ContentGenerator {
+		return generatorFunc(func(context.Context, string, []*genai.Content, *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+			return resp, nil
+		})
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	tests := []struct {
+		name      string
+		ctx       context.Context
+		gen       func(t *testing.T) ContentGenerator
+		wantErr   error
+		wantText  string
+		wantTurns int
+	}{
+		{"quota", ctx, func(t *testing.T) ContentGenerator {
+			return fake(t, geminitest.Fail(429, "Resource has been exhausted"))
+		}, nil, "turn 1: Error 429, Message: Resource has been exhausted", 1},
+		{"safety stop without content", ctx, func(t *testing.T) ContentGenerator {
+			return fake(t, geminitest.Reply(geminitest.Response{FinishReason: genai.FinishReasonSafety}))
+		}, ErrNoAnswer, "turn 1: no answer from the model: the answer has no content (finish reason SAFETY)", 1},
+		{"blocked prompt", ctx, func(*testing.T) ContentGenerator {
+			return reply(&genai.GenerateContentResponse{PromptFeedback: &genai.GenerateContentResponsePromptFeedback{
+				BlockReason: genai.BlockedReasonSafety, BlockReasonMessage: "unsafe"}})
+		}, ErrNoAnswer, "turn 1: no answer from the model: prompt blocked: SAFETY (unsafe)", 1},
+		{"no candidates", ctx, func(*testing.T) ContentGenerator {
+			return reply(&genai.GenerateContentResponse{})
+		}, ErrNoAnswer, "turn 1: no answer from the model: no candidates", 1},
+		{"nil response", ctx, func(*testing.T) ContentGenerator { return reply(nil) },
+			ErrNoAnswer, "turn 1: no answer from the model: empty response", 1},
+		{"cancelled", cancelled, func(t *testing.T) ContentGenerator { return fake(t) },
+			context.Canceled, "context canceled", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := b.Run(tc.ctx, tc.gen(t), e2eModel, prompt(), nil, nil)
+			if err == nil || (tc.wantErr != nil && !errors.Is(err, tc.wantErr)) || !strings.Contains(err.Error(), tc.wantText) {
+				t.Fatalf("Run(%s) = %v, want %v containing %q", tc.name, err, tc.wantErr, tc.wantText)
+			}
+			if res == nil || res.Turns != tc.wantTurns || len(res.History) != 1 {
+				t.Errorf("Run(%s) result = %+v, want %d turns and the history unchanged", tc.name, res, tc.wantTurns)
+			}
+		})
+	}
+}
+
+func TestRunConfig(t *testing.T) {
+	b := newBridge(t, nil, mcptestExec("main"))
+	discover(t, b)
+	ctx := context.Background()
+	local := &genai.Tool{FunctionDeclarations: []*genai.FunctionDeclaration{{Name: "local", Description: "the caller's own"}}}
+	config := &genai.GenerateContentConfig{Tools: []*genai.Tool{local}, SystemInstruction: genai.NewContentFromText("be brief", genai.RoleUser)}
+	srv := geminitest.New(t, func(req *geminitest.Request) geminitest.Response {
+		var names []string
+		for _, tool := range req.Tools {
+			names = append(names, tool.FunctionDeclarations[0].Name)
+		}
+		return geminitest.Response{Parts: []*genai.Part{{Text: strings.Join(names, ",")}}}
+	})
+	res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), config, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := res.Response.Text(), "local,add_tool"; got != want {
+		t.Errorf("Run() tools sent = %q, want the caller's first, then the bridge's (%q)", got, want)
+	}
+	if len(config.Tools) != 1 || config.Tools[0] != local {
+		t.Errorf("Run() changed config.Tools to %v", config.Tools)
+	}
+	if req := srv.Requests()[0]; req.SystemInstruction == nil || req.SystemInstruction.Parts[0].Text != "be brief" {
+		t.Errorf("Run() request lost the system instruction")
+	}
+
+	// With no tools at all the request has no tools.
+	empty := newBridge(t, nil)
+	srv = geminitest.New(t, geminitest.Text("plain"))
+	if res, err := empty.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil); err != nil || res.Response.Text() != "plain" {
+		t.Errorf("Run(no tools) = %v, want the answer", err)
+	}
+	if tools := srv.Requests()[0].Tools; len(tools) != 0 {
+		t.Errorf("Run(no tools) sent tools %v, want none", tools)
+	}
+
+	// Too many tools: nothing is sent.
+	many := stdioServer("many", "-tools=513")
+	many.ExcludeTools = defaultToolNames
+	big := newBridge(t, nil, many)
+	discover(t, big)
+	srv = geminitest.New(t)
+	if _, err := big.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil); !errors.Is(err, ErrTooManyTools) {
+		t.Errorf("Run(513 tools) = %v, want ErrTooManyTools", err)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("Run(513 tools) sent %d requests, want 0", n)
+	}
+}
