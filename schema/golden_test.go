@@ -8,14 +8,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/tools/txtar"
-	"google.golang.org/genai"
 )
 
 var update = flag.Bool("update", false, "rewrite the outputs in testdata/golden/*.txtar")
@@ -228,7 +226,7 @@ func assertConverted(t testing.TB, raw []byte, target Target, res *Result) {
 	if res.Restorer == nil {
 		t.Errorf("Convert(%v).Restorer = nil, want non-nil", target)
 	}
-	if vs := withoutKnownGaps(t, target, res, CheckDeclaration(res.Declaration("f", ""), target)); len(vs) > 0 {
+	if vs := CheckDeclaration(res.Declaration("f", ""), target); len(vs) > 0 {
 		t.Errorf("CheckDeclaration(Convert(%v)) = %v, want no violations", target, firstViolations(vs))
 	}
 	out := mustJSON(t, outputValue(res))
@@ -285,63 +283,6 @@ func firstViolations(vs []Violation) []Violation {
 		return append(vs[:5:5], Violation{Message: fmt.Sprintf("... and %d more", len(vs)-5)})
 	}
 	return vs
-}
-
-// withoutKnownGaps removes the violations the converter is known to produce
-// today, logging how many, so that the suite tests everything else while the
-// gap is open. Known gap: for [Gemini], nodes holding anyOf are left without
-// a type, which the Developer API rejects ("type: must be specified"; Google's
-// own SDKs set a type beside any_of). Delete this filter once fixed.
-func withoutKnownGaps(t testing.TB, target Target, res *Result, vs []Violation) []Violation {
-	t.Helper()
-	if target != Gemini {
-		return vs
-	}
-	var kept []Violation
-	gaps := 0
-	for _, v := range vs {
-		n := schemaAt(res.Parameters, strings.TrimPrefix(strings.TrimPrefix(v.Path, "parameters"), "."))
-		if v.Message == "type: must be specified" && n != nil && len(n.AnyOf) > 0 {
-			gaps++
-			continue
-		}
-		kept = append(kept, v)
-	}
-	if gaps > 0 {
-		t.Logf("known converter gap: %d anyOf nodes without a type for gemini", gaps)
-	}
-	return kept
-}
-
-// schemaAt returns the node of s at a dotted violation path, or nil.
-func schemaAt(s *genai.Schema, path string) *genai.Schema {
-	if s == nil || path == "" {
-		return s
-	}
-	head, rest, _ := strings.Cut(path, ".")
-	switch head {
-	case "items":
-		return schemaAt(s.Items, rest)
-	case "anyOf":
-		idx, after, _ := strings.Cut(rest, ".")
-		i, err := strconv.Atoi(idx)
-		if err != nil || i < 0 || i >= len(s.AnyOf) {
-			return nil
-		}
-		return schemaAt(s.AnyOf[i], after)
-	case "properties": // names may contain dots: try each that fits
-		for _, name := range chkKeys(s.Properties) {
-			if rest == name {
-				return s.Properties[name]
-			}
-			if after, ok := strings.CutPrefix(rest, name+"."); ok {
-				if n := schemaAt(s.Properties[name], after); n != nil {
-					return n
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // restoreChecked restores args and asserts that args were not modified.
