@@ -292,7 +292,9 @@ func (b *Bridge) current(s *server) (*mcpconn.Conn, error) {
 // returns the raw CallToolResult JSON. A disconnected server is reconnected
 // first (see ready). A call is never replayed: when the connection fails
 // during the call, the error is returned and the next call reconnects. The
-// call is bounded by ctx and the server's timeout.
+// call is bounded by ctx and the server's timeout. A call found unsendable
+// because the server had died unnoticed (mcpconn.ErrNotSent) is sent once
+// on a new connection: it never reached the old one.
 func (b *Bridge) callTool(ctx context.Context, serverName, tool string, args any) (json.RawMessage, error) {
 	s, done, err := b.use(serverName)
 	if err != nil {
@@ -308,6 +310,18 @@ func (b *Bridge) callTool(ctx context.Context, serverName, tool string, args any
 	raw, err := conn.CallTool(ctx, tool, args)
 	if err != nil && conn.Err() != nil {
 		_, _ = b.current(s) // drop the dead connection now, not at OnClose
+	}
+	if errors.Is(err, mcpconn.ErrNotSent) && ctx.Err() == nil {
+		// The server was gone before the request left (it died since the
+		// last call, unnoticed until now): nothing reached it, so sending
+		// the call once on a new connection replays nothing.
+		if conn, err = b.ready(ctx, s); err != nil {
+			return nil, err
+		}
+		raw, err = conn.CallTool(ctx, tool, args)
+		if err != nil && conn.Err() != nil {
+			_, _ = b.current(s)
+		}
 	}
 	return raw, err
 }

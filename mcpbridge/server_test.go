@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -77,6 +78,24 @@ func TestListChangedEachTransport(t *testing.T) {
 				t.Errorf("callTool(second, fresh) = %q, %v, want fresh", got, err)
 			}
 		})
+	}
+}
+
+// TestCallRightAfterCrash makes the next call at once after a crash, with no
+// wait for the death to be noticed: it must reconnect and succeed (the
+// request never reached the dead server, so sending it anew replays
+// nothing), every time.
+func TestCallRightAfterCrash(t *testing.T) {
+	b := newBridge(t, &Options{ReconnectInterval: -1}, stdioServer("crashy"))
+	discover(t, b)
+	for i := range 20 {
+		if _, err := call(t, b, "crashy", "crash", nil); err == nil {
+			t.Fatalf("run %d: callTool(crash) = nil error, want the connection's death", i)
+		}
+		got, err := call(t, b, "crashy", "echo", map[string]any{"run": i})
+		if want := fmt.Sprintf(`{"run":%d}`, i); err != nil || got != want {
+			t.Fatalf("run %d: callTool(echo) right after the crash = %q, %v; want %s", i, got, err, want)
+		}
 	}
 }
 

@@ -152,8 +152,8 @@ func TestServerDies(t *testing.T) {
 			}
 			start := time.Now()
 			_, err := c.CallTool(context.Background(), "echo", nil)
-			if err == nil || !strings.Contains(err.Error(), "exit status 3") {
-				t.Errorf("CallTool() on dead server = %v, want exit status 3", err)
+			if err == nil || !strings.Contains(err.Error(), "exit status 3") || !errors.Is(err, ErrNotSent) {
+				t.Errorf("CallTool() on dead server = %v, want ErrNotSent with exit status 3", err)
 			}
 			if d := time.Since(start); d > 100*time.Millisecond {
 				t.Errorf("CallTool() on dead server took %v, want fast failure", d)
@@ -162,6 +162,23 @@ func TestServerDies(t *testing.T) {
 				t.Errorf("Stderr() = %q, want %q", c.Stderr(), tc.stderr)
 			}
 		})
+	}
+}
+
+// TestCallRightAfterExit sends a request after the server has exited but
+// possibly before its death was recorded: the request must not be written
+// to the closed transport, and its error says it was not sent, with the
+// exit status.
+func TestCallRightAfterExit(t *testing.T) {
+	for i := range 10 {
+		c := dialT(t, stdioSpec())
+		if _, err := c.CallTool(context.Background(), "crash", nil); err == nil {
+			t.Fatalf("run %d: CallTool(crash) = nil error, want one", i)
+		}
+		_, err := c.CallTool(context.Background(), "echo", nil)
+		if !errors.Is(err, ErrNotSent) || !strings.Contains(err.Error(), "exit status 3") {
+			t.Fatalf("run %d: CallTool() right after the exit = %v, want ErrNotSent with exit status 3", i, err)
+		}
 	}
 }
 

@@ -200,7 +200,7 @@ func (c *Conn) ReadResource(ctx context.Context, uri string) (json.RawMessage, e
 // result. When the server answered, mcp-go's decoding errors are ignored:
 // the raw bytes are what counts.
 func (c *Conn) request(ctx context.Context, method string, send func(context.Context) error) (json.RawMessage, error) {
-	if err := c.Err(); err != nil {
+	if err := c.unsendable(ctx); err != nil {
 		return nil, c.wrap(method, err)
 	}
 	rctx, cancel := context.WithTimeout(ctx, c.spec.timeout())
@@ -247,4 +247,39 @@ func lostServer(err error) bool {
 
 func (c *Conn) wrap(method string, err error) error {
 	return fmt.Errorf("mcp server %q: %s: %w", c.spec.Name, method, err)
+}
+
+// ErrNotSent is wrapped by the error of a request that was never sent
+// because the connection was already dead (or closed): the server cannot
+// have acted on it, so the caller may send it again on a new connection.
+var ErrNotSent = errors.New("request not sent")
+
+// unsendable returns nil when a request may be sent, and otherwise why not,
+// wrapping [ErrNotSent]. A stdio server whose stdout has ended or whose
+// process has exited is dying even when watchProc has not recorded it yet
+// (it waits for the last output); the request waits for that, within
+// ctx, so that its error says how the server ended.
+func (c *Conn) unsendable(ctx context.Context) error {
+	if c.proc != nil && c.Err() == nil && (isClosed(c.proc.outEOF) || isClosed(c.proc.exited)) {
+		select {
+		case <-c.dead:
+		case <-ctx.Done():
+		case <-time.After(2 * time.Second):
+			c.die(errors.New("server closed its stdout"))
+		}
+	}
+	if err := c.Err(); err != nil {
+		return fmt.Errorf("%w: %w", ErrNotSent, err)
+	}
+	return nil
+}
+
+// isClosed reports whether ch is closed.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
