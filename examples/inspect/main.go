@@ -175,24 +175,15 @@ func demoConfig() (*mcpbridge.Config, error) {
 	return cfg, cfg.Validate()
 }
 
-// genaiTools returns the tools as they would be sent in a request.
-func genaiTools(b *mcpbridge.Bridge) []*genai.Tool {
-	var decls []*genai.FunctionDeclaration
-	for _, t := range b.Tools() {
-		decls = append(decls, t.Declaration)
-	}
-	if len(decls) == 0 {
-		return nil
-	}
-	return []*genai.Tool{{FunctionDeclarations: decls}}
-}
-
 func writeText(w io.Writer, b *mcpbridge.Bridge, source string, target schema.Target) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Configuration: %s\nSchema target: %s\n\n", source, target)
 	sb.WriteString(b.Status().String())
 	tools := b.Tools()
 	fmt.Fprintf(&sb, "\nFunction declarations (%d):\n", len(tools))
+	if _, err := b.GenAITools(); err != nil {
+		fmt.Fprintf(&sb, "  warning: these cannot be sent as they are: %v\n", err)
+	}
 	for _, t := range tools {
 		fmt.Fprintf(&sb, "\n▶ %s  (server %q, tool %q)\n", t.Name, t.Server, t.ServerTool)
 		if t.Entry.Renamed() {
@@ -231,8 +222,12 @@ type (
 )
 
 func writeJSON(w io.Writer, b *mcpbridge.Bridge) error {
+	tools, err := b.GenAITools()
+	if err != nil {
+		return err
+	}
 	st := b.Status()
-	doc := jsonDoc{DiscoveryState: st.Discovery.String(), Servers: []jsonServer{}, Tools: genaiTools(b)}
+	doc := jsonDoc{DiscoveryState: st.Discovery.String(), Servers: []jsonServer{}, Tools: tools}
 	if doc.Tools == nil {
 		doc.Tools = []*genai.Tool{}
 	}
