@@ -56,6 +56,43 @@
 //		fmt.Println(t.Name, t.Server, t.ServerTool) // t.Declaration is ready for genai
 //	}
 //
+// # Execution
+//
+// [Bridge.Execute] runs one function call of the model: it finds the tool,
+// restores the arguments to the original schema's types and validates them
+// against it, asks [Options.Policy] whether the call may run, calls the
+// server with the tool's original name within the server's timeout, and
+// converts the result into a [CallResult]: LLMContent for the model,
+// ReturnDisplay for a person, and [CallResult.Part], the FunctionResponse
+// part for the next request. Every failure (unknown tool, denied, invalid
+// arguments, timeout, the server's isError, a dead connection) is a
+// result the model can read, never a panic. Without a Policy only the
+// tools of servers with trust: true run; give a [confirm.Policy] with a
+// Confirmer to ask a person.
+//
+// [Bridge.Run] is the multi-turn loop: it sends the history with
+// [Bridge.GenAITools], runs the model's calls ([Bridge.ExecuteAll],
+// concurrently, results in call order), appends the model's turn and the
+// function responses, and repeats until the model answers in text or
+// [RunOptions.MaxTurns] is reached.
+//
+//	client, err := genai.NewClient(ctx, nil)
+//	if err != nil {
+//		return err
+//	}
+//	history := []*genai.Content{genai.NewContentFromText("What changed today?", genai.RoleUser)}
+//	res, err := b.Run(ctx, client.Models, "gemini-2.5-flash", history, nil, &mcpbridge.RunOptions{
+//		OnResult: func(r *mcpbridge.CallResult) { fmt.Println(r.ReturnDisplay) },
+//	})
+//	if err != nil {
+//		return err
+//	}
+//	fmt.Println(res.Response.Text())
+//
+// Package [github.com/mcpgenai/bridge/mcpbridge/geminitest] is a strict fake of
+// the Gemini API for the tests of programs
+// built on the Bridge.
+//
 // # Status
 //
 // [Status] is the /mcp view: every server with its state, command or URL,
