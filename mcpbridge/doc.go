@@ -89,9 +89,8 @@
 //	}
 //	fmt.Println(res.Response.Text())
 //
-// Package [github.com/mcpgenai/bridge/mcpbridge/geminitest] is a strict fake of
-// the Gemini API for the tests of programs
-// built on the Bridge.
+// Package [github.com/mcpgenai/bridge/mcpbridge/geminitest] is a strict fake
+// of the Gemini API for the tests of programs built on the Bridge.
 //
 // # Status
 //
