@@ -43,6 +43,34 @@ func TestAnyOf(t *testing.T) {
 		in:     `{"type":"object","properties":{"v":{"description":"d","anyOf":[{"type":"boolean"},{"type":["string","integer"]}]}}}`,
 		want:   `{"type":"OBJECT","properties":{"v":{"anyOf":[{"type":"BOOLEAN","description":"d"},{"anyOf":[{"type":"STRING","description":"d"},{"type":"INTEGER","description":"d"}]}]}}}`,
 	}, {
+		name:    "anyOf/identical branches are merged, keeping the first",
+		in:      `{"type":"object","properties":{"x":{"anyOf":[{"type":"string","format":"time"},{"type":"integer"},{"type":"string","format":"time"}]}}}`,
+		want:    `{"type":"OBJECT","properties":{"x":{"anyOf":[{"type":"STRING","description":"format: time"},{"type":"INTEGER"}]}}}`,
+		changes: []string{"properties.x: anyOf"},
+	}, {
+		name:    "anyOf/branches identical after conversion leave a single flattened one",
+		in:      `{"type":"object","properties":{"x":{"description":"d","anyOf":[{"type":"string"},{"type":"string"}]}}}`,
+		want:    `{"type":"OBJECT","properties":{"x":{"type":"STRING","description":"d"}}}`,
+		changes: []string{"properties.x: anyOf"},
+	}, {
+		name:    "anyOf/string enum branches become one enum, their descriptions noted",
+		in:      `{"type":"object","properties":{"k":{"description":"Kind.","oneOf":[{"const":"a","description":"Alpha."},{"const":"b"},{"enum":["c","a"],"title":"C"}]}}}`,
+		want:    `{"type":"OBJECT","properties":{"k":{"type":"STRING","enum":["a","b","c"],"description":"Kind. (\"a\": Alpha.; \"c\", \"a\": C)"}}}`,
+		changes: []string{"properties.k: anyOf"},
+	}, {
+		name:   "anyOf/Vertex merges enum branches too (no anyOf left)",
+		target: Vertex,
+		in:     `{"type":"object","properties":{"k":{"anyOf":[{"const":1},{"const":2},{"type":"null"}]}}}`,
+		want:   `{"type":"OBJECT","properties":{"k":{"type":"STRING","enum":["1","2"],"nullable":true}}}`,
+	}, {
+		name: "anyOf/a text in several enum branches is listed once",
+		in:   `{"type":"object","properties":{"k":{"anyOf":[{"enum":["5","x"]},{"const":5}]}}}`,
+		want: `{"type":"OBJECT","properties":{"k":{"type":"STRING","enum":["5","x"]}}}`,
+	}, {
+		name: "anyOf/enum branches with other constraints are not merged",
+		in:   `{"type":"object","properties":{"k":{"anyOf":[{"enum":["a"],"maxLength":3},{"enum":["b"]}]}}}`,
+		want: `{"type":"OBJECT","properties":{"k":{"anyOf":[{"type":"STRING","enum":["a"],"maxLength":3},{"type":"STRING","enum":["b"]}]}}}`,
+	}, {
 		name:   "anyOf/JSONSchema target keeps oneOf and default",
 		target: JSONSchema,
 		in:     `{"type":"object","properties":{"x":{"oneOf":[{"type":"string"},{"type":"integer"}],"default":"a"}}}`,

@@ -1,15 +1,36 @@
 package schema
 
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
 // Change records one rewrite made by [Convert].
+//
+// [Result.Changes] lists each change once, sorted by Path with the same
+// rule for every target: the root first, a node before the nodes inside
+// it, and the elements of two paths compared one by one, list indexes as
+// numbers ("anyOf.2" before "anyOf.10") and other elements as strings in
+// byte order ("$defs.A" before "properties.a"). Changes at the same path
+// keep the order in which the conversion made them.
 type Change struct {
 	// Path locates the rewritten node in the ORIGINAL schema as dotted
-	// keywords and names ("properties.x.anyOf.1"); "" is the root. Content
-	// reached through a $ref is reported at its definition
-	// ("$defs.Item.properties.id"), once, however often it is used.
+	// keywords and names ("properties.x.anyOf.1"); "" is the root. It is
+	// always a path that exists in the original document. Content reached
+	// through a $ref (a JSON pointer or an anchor such as "#time") is
+	// reported at its definition ("$defs.Item.properties.id"), once,
+	// however often it is used.
 	Path string
-	// Keyword is the JSON Schema keyword concerned ("$ref", "oneOf", "enum").
+	// Keyword is the JSON Schema keyword concerned ("$ref", "oneOf",
+	// "enum"); never empty (a key that is the empty string shows as
+	// `""`). When a whole subschema is replaced (nested too
+	// deep, not a schema at all), it is the keyword holding what was cut
+	// ("properties", "items") or holding the replaced value.
 	Keyword string
-	// Detail says briefly what was done ("oneOf treated as anyOf").
+	// Detail says briefly what was done ("oneOf treated as anyOf"); never
+	// empty.
 	Detail string
 }
 
@@ -29,6 +50,9 @@ type changeLog struct {
 }
 
 func (l *changeLog) add(path, keyword, detail string) {
+	if keyword == "" {
+		keyword = `""` // a keyword that is the empty string
+	}
 	c := Change{Path: path, Keyword: keyword, Detail: detail}
 	if l.seen == nil {
 		l.seen = make(map[Change]bool)
@@ -38,6 +62,47 @@ func (l *changeLog) add(path, keyword, detail string) {
 	}
 	l.seen[c] = true
 	l.list = append(l.list, c)
+}
+
+// sorted returns the changes in the order documented on [Change].
+func (l *changeLog) sorted() []Change {
+	out := append([]Change(nil), l.list...)
+	slices.SortStableFunc(out, func(a, b Change) int { return comparePaths(a.Path, b.Path) })
+	return out
+}
+
+// comparePaths orders dotted paths: element by element, numbers
+// numerically, other elements in byte order, a path before its extensions.
+func comparePaths(a, b string) int {
+	if a == b {
+		return 0
+	}
+	if a == "" {
+		return -1
+	}
+	if b == "" {
+		return 1
+	}
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		if c := compareElems(as[i], bs[i]); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(as), len(bs))
+}
+
+// compareElems compares two path elements, numerically when both are
+// list indexes.
+func compareElems(a, b string) int {
+	ai, aerr := strconv.Atoi(a)
+	bi, berr := strconv.Atoi(b)
+	if aerr == nil && berr == nil && ai >= 0 && bi >= 0 {
+		if c := cmp.Compare(ai, bi); c != 0 {
+			return c
+		}
+	}
+	return strings.Compare(a, b)
 }
 
 // clone returns an independent copy of l.

@@ -1,7 +1,11 @@
 package schema
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -57,4 +61,115 @@ func TestNoChangesForCleanSchemas(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestComparePaths(t *testing.T) {
+	// Each path sorts before the next one.
+	order := []string{"", "$defs", "$defs.A", "$defs.A.properties.x", "$defs.B", "anyOf.0", "anyOf.2", "anyOf.10", "properties", "properties.a", "properties.a.items", "properties.b"}
+	for i := range order {
+		for j := range order {
+			want := cmpInts(i, j)
+			if got := comparePaths(order[i], order[j]); got != want {
+				t.Errorf("comparePaths(%q, %q) = %d, want %d", order[i], order[j], got, want)
+			}
+		}
+	}
+}
+
+func cmpInts(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func TestChangesSameOrderForEveryTarget(t *testing.T) {
+	// The root's changes come first whatever the target, and the anchor's
+	// target is reported at its definition, once.
+	in := `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+		"$defs":{"time":{"$anchor":"time","type":"string","format":"time"}},
+		"properties":{"a":{"$ref":"#time"},"b":{"$ref":"#/$defs/time"}}}`
+	for _, target := range cvTargets {
+		res := cvConvert(t, in, target)
+		var paths []string
+		for _, c := range res.Changes {
+			paths = append(paths, c.Path)
+			if c.Path == "time" {
+				t.Errorf("Convert(%v).Changes has %v, want the anchor's definition $defs.time", target, c)
+			}
+		}
+		if len(paths) == 0 || paths[0] != "" {
+			t.Errorf("Convert(%v).Changes paths = %q, want the root first", target, paths)
+		}
+		anchors := 0
+		for _, c := range res.Changes {
+			if c.Keyword == "$anchor" {
+				anchors++
+			}
+		}
+		if anchors != 1 {
+			t.Errorf("Convert(%v).Changes = %v, want the $anchor dropped once", target, res.Changes)
+		}
+	}
+}
+
+// assertChanges checks what every Changes list must be: each change has a
+// keyword and a detail, a path that exists in the original document raw,
+// appears once, and the list is sorted by path.
+func assertChanges(t testing.TB, raw []byte, res *Result) {
+	t.Helper()
+	var doc any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	hasDoc := dec.Decode(&doc) == nil
+	seen := map[Change]bool{}
+	for i, c := range res.Changes {
+		if c.Keyword == "" || c.Detail == "" {
+			t.Errorf("Convert(%v).Changes[%d] = %q, want a keyword and a detail", res.Target, i, c)
+		}
+		if seen[c] {
+			t.Errorf("Convert(%v).Changes lists %q twice", res.Target, c)
+		}
+		seen[c] = true
+		if hasDoc && !pathExists(doc, c.Path) {
+			t.Errorf("Convert(%v).Changes[%d] = %q, want a path of the original schema", res.Target, i, c)
+		}
+		if i > 0 && comparePaths(res.Changes[i-1].Path, c.Path) > 0 {
+			t.Errorf("Convert(%v).Changes not sorted by path: %q before %q", res.Target, res.Changes[i-1], c)
+		}
+	}
+}
+
+// pathExists reports whether the dotted path names a value in v. Names
+// may hold dots themselves, so every split is tried.
+func pathExists(v any, path string) bool {
+	if path == "" {
+		return true
+	}
+	switch cur := v.(type) {
+	case map[string]any:
+		for i := 0; i <= len(path); i++ {
+			if i < len(path) && path[i] != '.' {
+				continue
+			}
+			if next, ok := cur[path[:i]]; ok {
+				rest := ""
+				if i < len(path) {
+					rest = path[i+1:]
+				}
+				if pathExists(next, rest) {
+					return true
+				}
+			}
+		}
+	case []any:
+		head, rest, _ := strings.Cut(path, ".")
+		if i, err := strconv.Atoi(head); err == nil && i >= 0 && i < len(cur) {
+			return pathExists(cur[i], rest)
+		}
+	}
+	return false
 }

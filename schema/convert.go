@@ -22,9 +22,8 @@ type Result struct {
 	// $schema, $id, $comment or $anchor, and numbers decoded from bytes
 	// stay json.Number.
 	JSONSchema map[string]any
-	// Changes lists every rewrite, in a deterministic order (the order a
-	// depth-first walk with sorted property names met them), without
-	// duplicates.
+	// Changes lists every rewrite once, sorted by path as documented on
+	// [Change], so the order is the same for every target.
 	Changes []Change
 	// Restorer maps the model's arguments back to what the original schema
 	// expects. It is never nil; it may be the identity.
@@ -72,7 +71,7 @@ func ConvertValue(v any, opts *Options) (*Result, error) {
 	default:
 		res.Parameters, res.Restorer = c.genaiRoot(root)
 	}
-	res.Changes = c.log.list
+	res.Changes = c.log.sorted()
 	return res, nil
 }
 
@@ -98,14 +97,14 @@ type converter struct {
 	opts Options
 	log  changeLog
 
-	doc      any            // the original document, for $ref resolution
-	ptrCache map[string]any // resolved JSON pointers
-	refStack map[string]int // expansions of each $ref on the current path
-	nodes    int            // nodes loaded so far, bounded by maxNodes
-	capHit   bool           // MaxDepth cut something
-	deepest  int            // deepest output level converted
-	refLevel int            // $ref expansions on the current path
-	emitted  int            // output nodes so far, bounded by maxOutputNodes
-	cuts     int            // references or nodes replaced by placeholders so far
+	doc      any                 // the original document, for $ref resolution
+	ptrCache map[string]resolved // resolved references, by fragment
+	refStack map[string]int      // expansions of each $ref on the current path
+	nodes    int                 // nodes loaded so far, bounded by maxNodes
+	capHit   bool                // MaxDepth cut something
+	deepest  int                 // deepest output level converted
+	refLevel int                 // $ref expansions on the current path
+	emitted  int                 // output nodes so far, bounded by maxOutputNodes
+	cuts     int                 // references or nodes replaced by placeholders so far
 	memo     map[string]memoEntry
 }

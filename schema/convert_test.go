@@ -82,6 +82,7 @@ func cvRun(t *testing.T, cases []cvCase) {
 			}
 			cvAssertValid(t, res)
 			cvAssertFixedPoint(t, res)
+			assertChanges(t, []byte(tc.in), res)
 		})
 	}
 }
@@ -144,6 +145,7 @@ func TestConvertShapes(t *testing.T) {
 			}
 			cvAssertValid(t, res)
 			cvAssertFixedPoint(t, res)
+			assertChanges(t, []byte(tc.in), res)
 		})
 	}
 }
@@ -234,6 +236,7 @@ func TestConvertFixturesValidAndIdempotent(t *testing.T) {
 				res := cvConvert(t, cvFixtures[name], target)
 				cvAssertValid(t, res)
 				cvAssertFixedPoint(t, res)
+				assertChanges(t, []byte(cvFixtures[name]), res)
 				if res.Restorer == nil {
 					t.Errorf("Convert(%s).Restorer = nil", name)
 				}

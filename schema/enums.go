@@ -160,5 +160,17 @@ func (c *converter) enumSchema(n *node, vals []any, types []string, nullable boo
 	}
 	c.dropRest(n, t, used, &notes)
 	s.Description = withNotes(s.Description, notes)
-	return s, &plan{kind: genai.TypeString, enum: enumPlan(members)}
+	return s, enumNodePlan(members)
+}
+
+// enumNodePlan is the plan of an enum node: the restore mapping, and the
+// members as the model sees them when some must be restored.
+func enumNodePlan(members []enumMember) *plan {
+	p := &plan{kind: genai.TypeString, enum: enumPlan(members)}
+	if p.enum != nil {
+		for _, m := range members {
+			p.members = append(p.members, m.text)
+		}
+	}
+	return p
 }

@@ -31,12 +31,28 @@ func ExampleConvert() {
 	}
 	// Output:
 	// {"description":"no other properties allowed","properties":{"city":{"type":"STRING"},"days":{"enum":["1","3","7"],"type":"STRING"},"unit":{"description":"format: uri","nullable":true,"type":"STRING"}},"required":["city"],"type":"OBJECT"}
-	// properties.days: enum: non-string members written as strings (restored in the arguments)
-	// properties.days: type: integer enum written as STRING (restored in the arguments)
-	// properties.unit: format: format uri not accepted for STRING: moved to the description
 	// (root): required: names "country", which is not a property: removed
 	// (root): $schema: dropped
 	// (root): additionalProperties: not supported: moved to the description
+	// properties.days: enum: non-string members written as strings (restored in the arguments)
+	// properties.days: type: integer enum written as STRING (restored in the arguments)
+	// properties.unit: format: format uri not accepted for STRING: moved to the description
+}
+
+func ExampleRestorer_Mismatches() {
+	res, err := schema.Convert([]byte(`{"type":"object","properties":{"priority":{"type":"integer","enum":[1,2,3]}}}`), nil)
+	if err != nil {
+		panic(err)
+	}
+	// The model was shown the enum "1", "2", "3" and sent "7": Restore
+	// leaves it a string, which a validator of the original schema would
+	// call a string where an integer is wanted.
+	args := res.Restorer.Restore(map[string]any{"priority": "7"})
+	for _, m := range res.Restorer.Mismatches(args) {
+		fmt.Println(m)
+	}
+	// Output:
+	// priority: "7" is not one of "1", "2", "3"
 }
 
 func ExampleConvert_jsonSchema() {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -83,6 +84,11 @@ func FuzzRestore(f *testing.F) {
 			if _, err := json.Marshal(got); err != nil {
 				t.Fatalf("Restore(%s) returned a value JSON cannot encode: %v", rawArgs, err)
 			}
+			for _, m := range res.Restorer.Mismatches(got) {
+				if len(m.Allowed) == 0 || slices.Contains(m.Allowed, m.Value) || valueAt(got, m.Path) != any(m.Value) {
+					t.Errorf("Mismatches(Restore(%s)) = %+v, want the string found at its path and not allowed", rawArgs, m)
+				}
+			}
 			if res.Restorer.Identity() {
 				if diff := mustJSON(t, got); string(diff) != string(mustJSON(t, args)) {
 					t.Errorf("identity Restore(%s) = %s, want the arguments unchanged", rawArgs, diff)
@@ -90,6 +96,25 @@ func FuzzRestore(f *testing.F) {
 			}
 		}
 	})
+}
+
+// valueAt returns the value at path (property names, array indexes) in v.
+func valueAt(v any, path []string) any {
+	for _, p := range path {
+		switch cur := v.(type) {
+		case map[string]any:
+			v = cur[p]
+		case []any:
+			i, err := strconv.Atoi(p)
+			if err != nil || i < 0 || i >= len(cur) {
+				return nil
+			}
+			v = cur[i]
+		default:
+			return nil
+		}
+	}
+	return v
 }
 
 // FuzzCheck feeds arbitrary JSON to the checkers, as a *genai.Schema and as

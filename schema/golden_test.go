@@ -226,6 +226,7 @@ func assertConverted(t testing.TB, raw []byte, target Target, res *Result) {
 	if res.Restorer == nil {
 		t.Errorf("Convert(%v).Restorer = nil, want non-nil", target)
 	}
+	assertChanges(t, raw, res)
 	if vs := CheckDeclaration(res.Declaration("f", ""), target); len(vs) > 0 {
 		t.Errorf("CheckDeclaration(Convert(%v)) = %v, want no violations", target, firstViolations(vs))
 	}
@@ -246,9 +247,16 @@ func assertConverted(t testing.TB, raw []byte, target Target, res *Result) {
 	if !bytes.Equal(raw, before) {
 		t.Errorf("Convert(%v) modified its input bytes", target)
 	}
+	// Decoded as Convert decodes (json.Number): with float64, 0.0 would be
+	// written back as 0, the same value in other bytes.
+	decode := func(v *any) error {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		return dec.Decode(v)
+	}
 	var v, fresh any
-	if json.Unmarshal(raw, &v) == nil {
-		_ = json.Unmarshal(raw, &fresh)
+	if json.Valid(raw) && decode(&v) == nil {
+		_ = decode(&fresh)
 		viaValue, err := ConvertValue(v, &Options{Target: target})
 		if err != nil {
 			t.Fatalf("ConvertValue(%v) error: %v", target, err)

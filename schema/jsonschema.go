@@ -45,14 +45,14 @@ func (c *converter) jsonSchemaRoot(root *node) (map[string]any, *Restorer) {
 func (c *converter) js(n *node, depth int) any {
 	c.deepest = max(c.deepest, depth)
 	if n.placeholder != "" {
-		return map[string]any{"description": n.placeholder + ": any value"}
+		return c.jsPlaceholder(n)
 	}
 	if n.boolean != nil {
 		return *n.boolean
 	}
 	if depth >= c.opts.MaxDepth && hasSubschemas(n) {
 		c.capHit = true
-		c.log.add(n.origin, "", fmt.Sprintf("nested deeper than %d levels: any value", c.opts.MaxDepth))
+		c.log.add(n.origin, subschemaKeyword(n), fmt.Sprintf("nested deeper than %d levels: any value", c.opts.MaxDepth))
 		out := map[string]any{"description": "nested too deep to describe: any value"}
 		if d := n.str("description"); d != "" {
 			out["description"] = d + " (nested too deep to describe: any value)"
@@ -60,16 +60,24 @@ func (c *converter) js(n *node, depth int) any {
 		return out
 	}
 	if c.emit() && hasSubschemas(n) {
-		c.log.add(n.origin, "", "schema too large: any value")
+		c.log.add(n.origin, subschemaKeyword(n), "schema too large: any value")
 		return map[string]any{"description": "too large to describe: any value"}
 	}
 	if split := c.nullTypeAsAnyOf(n); split != nil {
 		return c.js(split, depth)
 	}
+	n = c.jsDependencies(n)
 	out := make(map[string]any, len(n.kw))
 	for _, k := range sortedKeys(n.kw) {
 		v := n.kw[k]
 		switch {
+		case strings.HasPrefix(k, "x-"):
+			c.log.add(n.origin, k, "vendor extension dropped")
+			continue
+		case k == "required" && n.child("additionalProperties").isFalseNode() && !n.has("patternProperties"):
+			if v = c.jsPruneRequired(n, v); v == nil {
+				continue
+			}
 		case k == "id" && isString(v):
 			c.log.add(n.origin, k, "dropped (draft-4 identifier)")
 			continue
@@ -142,6 +150,123 @@ func (c *converter) js(n *node, depth int) any {
 		default:
 			out[k] = clone(v)
 		}
+	}
+	return out
+}
+
+// jsPlaceholder is the any-value schema standing for n: n's own
+// annotations (the description beside an unresolvable $ref, its title,
+// default and examples) are kept, and the reason is added to the
+// description.
+func (c *converter) jsPlaceholder(n *node) map[string]any {
+	out := map[string]any{}
+	for _, k := range sortedKeys(n.kw) {
+		v := n.kw[k]
+		switch {
+		case !annotationKeys[k] || k == "description":
+		case jsonSchemaDropped[k]:
+			c.log.add(n.origin, k, "dropped")
+		default:
+			if fixed, ok := c.jsCheck(n, k, v, out); ok {
+				out[k] = clone(fixed)
+			}
+		}
+	}
+	d, _ := n.kw["description"].(string)
+	out["description"] = withNotes(d, []string{n.placeholder + ": any value"})
+	return out
+}
+
+// jsDependencies rewrites draft-4/7 dependencies as the 2020-12 keywords
+// the output is read as: a list of names goes to dependentRequired, a
+// schema to dependentSchemas (merged with those already there: lists
+// joined, schemas combined with allOf). Other values are dropped.
+func (c *converter) jsDependencies(n *node) *node {
+	deps, ok := n.kw["dependencies"].(map[string]any)
+	if !ok {
+		return n
+	}
+	out := n.without("dependencies")
+	req, _ := out.kw["dependentRequired"].(map[string]any)
+	sch, _ := out.kw["dependentSchemas"].(map[string]any)
+	req, sch = cloneMap(req), cloneMap(sch)
+	for _, name := range sortedKeys(deps) {
+		switch v := deps[name].(type) {
+		case *node:
+			if prev, ok := sch[name].(*node); ok {
+				both := newNode(prev.origin)
+				both.kw["allOf"] = []*node{prev, v}
+				sch[name] = both
+			} else {
+				sch[name] = v
+			}
+		case []any:
+			names := stringSet(v)
+			if prev, ok := req[name]; ok {
+				names = append(stringSet(prev), names...)
+				names = stringSet(anySlice(names))
+			}
+			req[name] = anySlice(names)
+		default:
+			c.log.add(join(n.origin, "dependencies"), name, "neither a list of names nor a schema: dropped")
+		}
+	}
+	if len(req) > 0 {
+		out.kw["dependentRequired"] = req
+		c.log.add(n.origin, "dependencies", "lists of names written as dependentRequired")
+	}
+	if len(sch) > 0 {
+		out.kw["dependentSchemas"] = sch
+		c.log.add(n.origin, "dependencies", "schemas written as dependentSchemas")
+	}
+	if len(req) == 0 && len(sch) == 0 {
+		c.log.add(n.origin, "dependencies", "empty: dropped")
+	}
+	return out
+}
+
+// jsPruneRequired removes from the required list v of n the names that
+// are not properties of n. It is only called when additionalProperties is
+// false: such a name can never be present, so the original schema accepts
+// no arguments at all. Elsewhere a required name without a property stays,
+// since JSON Schema then requires an additional property of that name.
+// It returns nil when no name is left.
+func (c *converter) jsPruneRequired(n *node, v any) any {
+	l, ok := v.([]any)
+	if !ok {
+		return v
+	}
+	props := n.props("properties")
+	var kept []any
+	for _, e := range l {
+		if s, ok := e.(string); ok {
+			if _, declared := props[s]; !declared {
+				c.log.add(n.origin, "required", strconv.Quote(s)+" is not a property and additionalProperties is false: removed")
+				continue
+			}
+		}
+		kept = append(kept, e)
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return kept
+}
+
+// cloneMap returns a shallow copy of m (never nil).
+func cloneMap(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// anySlice converts names to a JSON array value.
+func anySlice(names []string) []any {
+	out := make([]any, len(names))
+	for i, s := range names {
+		out[i] = s
 	}
 	return out
 }

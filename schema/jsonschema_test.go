@@ -47,3 +47,51 @@ func TestJSONSchemaTarget(t *testing.T) {
 		want:   `{"type":"object"}`,
 	}})
 }
+
+func TestJSONSchemaPlaceholderKeepsAnnotations(t *testing.T) {
+	cvRun(t, []cvCase{{
+		name:   "unresolvable $ref keeps its description and title",
+		target: JSONSchema,
+		in:     `{"type":"object","properties":{"missing":{"$ref":"#/$defs/Nope","description":"Points nowhere.","title":"M"}}}`,
+		want:   `{"type":"object","properties":{"missing":{"description":"Points nowhere. (unresolved reference #/$defs/Nope: any value)","title":"M"}}}`,
+	}, {
+		name:   "cut recursion keeps the description beside $ref",
+		target: JSONSchema,
+		in:     `{"type":"object","properties":{"n":{"$ref":"#/$defs/N"}},"$defs":{"N":{"type":"object","properties":{"next":{"$ref":"#/$defs/N","description":"the next one"}}}}}`,
+		want: `{"type":"object","properties":{"n":{"type":"object","properties":{"next":{"type":"object","description":"the next one","properties":{
+			"next":{"description":"the next one (recursive \"N\", nested too deep to describe: any value)"}}}}}}}`,
+	}})
+}
+
+func TestJSONSchemaCleanups(t *testing.T) {
+	cvRun(t, []cvCase{{
+		name:    "x-* vendor extensions are dropped, also inside inlined definitions",
+		target:  JSONSchema,
+		in:      `{"type":"object","x-server":"a","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"type":"string","x-order":3}}}`,
+		want:    `{"type":"object","properties":{"a":{"type":"string"}}}`,
+		changes: []string{": x-server", "$defs.A: x-order"},
+	}, {
+		name:    "draft-04 dependencies become dependentRequired and dependentSchemas",
+		target:  JSONSchema,
+		in:      `{"type":"object","properties":{"a":{},"b":{},"c":{}},"dependencies":{"a":["b","b"],"c":{"required":["a"]}},"dependentRequired":{"a":["c"]}}`,
+		want:    `{"type":"object","properties":{"a":{},"b":{},"c":{}},"dependentRequired":{"a":["c","b"]},"dependentSchemas":{"c":{"required":["a"]}}}`,
+		changes: []string{": dependencies"},
+	}, {
+		name:    "required naming no property is pruned when additionalProperties is false",
+		target:  JSONSchema,
+		in:      `{"type":"object","properties":{"a":{}},"required":["a","ghost"],"additionalProperties":false}`,
+		want:    `{"type":"object","properties":{"a":{}},"required":["a"],"additionalProperties":false}`,
+		changes: []string{": required"},
+	}, {
+		name:    "required left empty by pruning is removed",
+		target:  JSONSchema,
+		in:      `{"type":"object","required":["ghost"],"additionalProperties":false}`,
+		want:    `{"type":"object","additionalProperties":false}`,
+		changes: []string{": required"},
+	}, {
+		name:   "required naming no property stays when other properties are allowed",
+		target: JSONSchema,
+		in:     `{"type":"object","properties":{"a":{}},"required":["a","extra"]}`,
+		want:   `{"type":"object","properties":{"a":{}},"required":["a","extra"]}`,
+	}})
+}

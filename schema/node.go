@@ -191,6 +191,11 @@ func (n *node) isEmpty() bool {
 	return true
 }
 
+// isFalseNode is isFalse for a node that may be nil (absent).
+func (n *node) isFalseNode() bool {
+	return n != nil && n.isFalse()
+}
+
 // isFalse reports whether n is the schema false.
 func (n *node) isFalse() bool {
 	return n.boolean != nil && !*n.boolean
@@ -215,4 +220,21 @@ func stringSet(v any) []string {
 		}
 	}
 	return out
+}
+
+// subschemaKeyword names the first keyword of n holding subschemas, the
+// one a cut at n removes; "type" when n has none (an array without items,
+// a list of types).
+func subschemaKeyword(n *node) string {
+	for _, k := range sortedKeys(n.kw) {
+		switch v := n.kw[k].(type) {
+		case *node, []*node:
+			return k
+		case map[string]any:
+			if mapSchemaKeys[k] && len(v) > 0 {
+				return k
+			}
+		}
+	}
+	return "type"
 }

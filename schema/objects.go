@@ -67,7 +67,7 @@ func (c *converter) itemsOf(n *node, used map[string]bool) *node {
 	case 1:
 		return list[0]
 	}
-	return &node{origin: list[0].origin, kw: map[string]any{"anyOf": list}}
+	return &node{origin: n.origin, kw: map[string]any{"anyOf": list}}
 }
 
 // objectKeys converts an OBJECT node's properties, required list, counts

@@ -12,7 +12,7 @@ import (
 func (c *converter) loadRoot(v any) *node {
 	v = clone(v)
 	c.doc = v
-	c.ptrCache = map[string]any{}
+	c.ptrCache = map[string]resolved{}
 	c.refStack = map[string]int{}
 	c.memo = map[string]memoEntry{}
 	if v == nil {
@@ -31,7 +31,7 @@ func (c *converter) load(v any, origin string, depth int) *node {
 	c.nodes++
 	if depth > c.maxLoadDepth() {
 		c.cuts++
-		c.log.add(origin, "", "nested too deep: replaced by an any-value placeholder")
+		c.log.add(origin, containerKeyword(origin), "nested too deep: replaced by an any-value placeholder")
 		return &node{origin: origin, placeholder: "nested too deep"}
 	}
 	switch v := v.(type) {
@@ -43,7 +43,7 @@ func (c *converter) load(v any, origin string, depth int) *node {
 		}
 		return c.loadMap(v, origin, depth)
 	}
-	c.log.add(origin, "", fmt.Sprintf("a %s is not a schema: treated as any value", jsonKind(v)))
+	c.log.add(origin, containerKeyword(origin), fmt.Sprintf("%s is not a schema: treated as any value", article(jsonKind(v))))
 	return newNode(origin)
 }
 
@@ -238,17 +238,26 @@ func (c *converter) resolve(ref string) (v any, key string, ok bool) {
 	if u, err := url.PathUnescape(frag); err == nil {
 		frag = u
 	}
-	if v, ok := c.ptrCache[frag]; ok {
-		return v, frag, v != nil
+	if e, ok := c.ptrCache[frag]; ok {
+		return e.value, e.key, e.value != nil
 	}
-	var target any
+	target, key := any(nil), frag
 	if frag == "" || strings.HasPrefix(frag, "/") {
 		target = walkPointer(c.doc, frag)
 	} else {
-		target = findAnchor(c.doc, frag)
+		// An anchor: the key is the JSON pointer of the schema declaring
+		// it, so that "#name" and "#/$defs/name" share expansions, the
+		// recursion count and the reported paths.
+		target, key = findAnchor(c.doc, frag, "")
 	}
-	c.ptrCache[frag] = target
-	return target, frag, target != nil
+	c.ptrCache[frag] = resolved{value: target, key: key}
+	return target, key, target != nil
+}
+
+// resolved is a cached reference target and its JSON pointer.
+type resolved struct {
+	value any
+	key   string
 }
 
 func rootMap(v any) map[string]any {
@@ -284,29 +293,67 @@ func walkPointer(v any, p string) any {
 }
 
 // findAnchor finds the schema declaring the plain-name fragment name, via
-// "$anchor": name or an old-style "$id": "#name".
-func findAnchor(v any, name string) any {
+// "$anchor": name or an old-style "$id": "#name", under v found at the JSON
+// pointer ptr. It returns the schema and its JSON pointer, or nil.
+func findAnchor(v any, name, ptr string) (any, string) {
 	switch cur := v.(type) {
 	case map[string]any:
 		if a, _ := cur["$anchor"].(string); a == name {
-			return cur
+			return cur, ptr
 		}
 		if id, _ := cur["$id"].(string); id == "#"+name {
-			return cur
+			return cur, ptr
 		}
 		for _, k := range sortedKeys(cur) {
-			if r := findAnchor(cur[k], name); r != nil {
-				return r
+			tok := strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+			if r, p := findAnchor(cur[k], name, ptr+"/"+tok); r != nil {
+				return r, p
 			}
 		}
 	case []any:
-		for _, e := range cur {
-			if r := findAnchor(e, name); r != nil {
-				return r
+		for i, e := range cur {
+			if r, p := findAnchor(e, name, ptr+"/"+strconv.Itoa(i)); r != nil {
+				return r, p
 			}
 		}
 	}
-	return nil
+	return nil, ""
+}
+
+// containerKeyword returns the keyword holding the subschema at the dotted
+// path origin ("properties" for "properties.x", "anyOf" for "anyOf.1"), or
+// "type" for the root.
+func containerKeyword(origin string) string {
+	if origin == "" {
+		return "type"
+	}
+	segs := strings.Split(origin, ".")
+	last := "type"
+	for i := 0; i < len(segs); i++ {
+		k := segs[i]
+		last = k
+		switch {
+		case mapSchemaKeys[k] || k == "$defs" || k == "definitions":
+			i++ // skip the name
+		case listSchemaKeys[k] && i+1 < len(segs) && isIndex(segs[i+1]):
+			i++ // skip the index
+		}
+	}
+	return last
+}
+
+// isIndex reports whether s is a list index.
+func isIndex(s string) bool {
+	i, err := strconv.Atoi(s)
+	return err == nil && i >= 0
+}
+
+// article prefixes a JSON kind with "a" or "an".
+func article(kind string) string {
+	if kind == "array" || kind == "object" {
+		return "an " + kind
+	}
+	return "a " + kind
 }
 
 // pointerOrigin turns a resolved pointer into a dotted origin path.

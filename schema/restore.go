@@ -20,6 +20,7 @@ type Restorer struct {
 type plan struct {
 	kind    genai.Type       // the converted node's type, for choosing anyOf branches
 	enum    map[string]any   // converted enum member -> original value
+	members []string         // every member of a restored enum, as the model saw it
 	anyJSON bool             // the node stands for any value, written by the model as JSON text
 	props   map[string]*plan // per property, only where needed
 	names   map[string]bool  // every property name of an OBJECT node (for anyOf branches)

@@ -55,6 +55,18 @@ func TestRestore(t *testing.T) {
 		schema: `{"type":"object","properties":{"m":{"enum":[1,"1",true,"true"]}}}`,
 		args:   `{"m":"1"}`, want: `{"m":"1"}`,
 	}, {
+		name:   "merged enum branches/numeric const restored",
+		schema: `{"type":"object","properties":{"k":{"oneOf":[{"const":1},{"const":"two"},{"const":true}]}}}`,
+		args:   `{"k":"1"}`, want: `{"k":1}`,
+	}, {
+		name:   "merged enum branches/boolean const restored",
+		schema: `{"type":"object","properties":{"k":{"oneOf":[{"const":1},{"const":"two"},{"const":true}]}}}`,
+		args:   `{"k":"true"}`, want: `{"k":true}`,
+	}, {
+		name:   "merged enum branches/string member stays",
+		schema: `{"type":"object","properties":{"k":{"oneOf":[{"const":1},{"const":"two"},{"const":true}]}}}`,
+		args:   `{"k":"two"}`, want: `{"k":"two"}`,
+	}, {
 		name:   "const/numeric const",
 		schema: `{"type":"object","properties":{"c":{"const":42}}}`,
 		args:   `{"c":"42"}`, want: `{"c":42}`,

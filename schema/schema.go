@@ -27,8 +27,10 @@
 // [Options.RefDepth] expansions of one reference on a path; allOf branches
 // are merged; oneOf is read as anyOf; type arrays and {"type": "null"}
 // branches become nullable (several non-null types become anyOf); keywords
-// beside anyOf are moved into every branch and a single branch is
-// flattened; const becomes a one-member enum; enums become strings with
+// beside anyOf are moved into every branch, branches identical once
+// converted are kept once, a single branch is flattened, and branches
+// that are all plain string enums are merged into one enum (their
+// descriptions noted in its description); const becomes a one-member enum; enums become strings with
 // type STRING ("" dropped, null -> nullable); exclusive bounds become
 // inclusive (integers move by one); keywords the API rejects are dropped,
 // those that matter to the model (format, multipleOf, uniqueItems,
@@ -51,15 +53,30 @@
 // additionalProperties is dropped for Vertex too, since *genai.Schema cannot
 // express it.
 //
-// For [JSONSchema] the output stays JSON Schema: references are inlined
-// the same way, $schema, $id, $comment and $anchor are dropped, type arrays
+// For [JSONSchema] the output stays JSON Schema, read as draft 2020-12:
+// references are inlined the same way (the keywords beside a $ref, its
+// description especially, are kept, also when the reference becomes a
+// placeholder), $schema, $id, $comment and $anchor are dropped, type arrays
 // with null are written as anyOf with {"type": "null"}, the draft-4 boolean
-// exclusiveMinimum becomes the numeric form, and everything else (enums of
-// any type, const, allOf, additionalProperties, formats) is kept as is.
+// exclusiveMinimum becomes the numeric form, draft-4 tuples (array items)
+// become prefixItems and draft-4/7 dependencies become dependentRequired
+// and dependentSchemas. Vendor extensions (keys starting with "x-") are
+// dropped: validators ignore them and they would only cost the model
+// tokens. A required name that is not a property stays, since JSON Schema
+// then requires an additional property of that name, unless
+// additionalProperties is false, where no such property can exist and
+// the name is removed. Everything else (enums of any type, const, allOf,
+// additionalProperties, formats) is kept as is.
 //
 // Outputs are bounded: [Options.MaxDepth] caps the nesting, and very large
 // expansions are cut with a described placeholder, so a schema whose
 // definitions refer to each other cannot grow without limit.
+//
+// When the model sends a string outside an enum it was shown as strings in
+// place of numbers or booleans, Restore leaves it a string;
+// [Restorer.Mismatches] names such values with the members the model saw
+// (`priority: "7" is not one of "1", "2", "3"`), for error messages that
+// make sense to it.
 //
 // [Check] and [CheckDeclaration] report every way a schema or declaration
 // breaks a target's rules, so tools can be unit-tested before they reach the

@@ -43,11 +43,11 @@ func (c *converter) schema(n *node, depth int) (*genai.Schema, *plan) {
 	}
 	if depth >= c.opts.MaxDepth && hasChildren(n) {
 		c.capHit = true
-		c.log.add(n.origin, "", fmt.Sprintf("nested deeper than %d levels: any value", c.opts.MaxDepth))
+		c.log.add(n.origin, subschemaKeyword(n), fmt.Sprintf("nested deeper than %d levels: any value", c.opts.MaxDepth))
 		return c.anyValue(n, "nested too deep to describe")
 	}
 	if c.emit() && hasChildren(n) {
-		c.log.add(n.origin, "", "schema too large: any value")
+		c.log.add(n.origin, subschemaKeyword(n), "schema too large: any value")
 		return c.anyValue(n, "too large to describe")
 	}
 	if n.has("anyOf") {
