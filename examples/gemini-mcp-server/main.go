@@ -4,7 +4,8 @@
 //
 //   - chat {prompt, model?, systemPrompt?, cwd?} starts a session and
 //     answers with the model's text and the session's ID in
-//     _meta.sessionId;
+//     _meta.sessionId (the specification's place) and again in
+//     structuredContent.sessionId, where a calling model can read it;
 //   - chat-reply {prompt, sessionId?, model?, systemPrompt?, cwd?}
 //     continues the session sessionId, or the latest one when it is
 //     absent, and answers the same way.

@@ -141,7 +141,12 @@ func toolHandler(b backend, reply bool) server.ToolHandlerFunc {
 		}
 		res := mcp.NewToolResultText(a.Text)
 		if a.SessionID != "" {
+			// _meta.sessionId is the seed's place for it; structuredContent
+			// repeats it where a model can read it (clients such as
+			// mcpbridge pass structured content to the model, never _meta),
+			// so that a model can continue this session by its ID.
 			res.Meta = &mcp.Meta{AdditionalFields: map[string]any{"sessionId": a.SessionID}}
+			res.StructuredContent = map[string]any{"sessionId": a.SessionID}
 		}
 		return res, nil
 	}

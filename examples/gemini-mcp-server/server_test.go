@@ -107,6 +107,8 @@ func TestChatResultShape(t *testing.T) {
 	want := map[string]any{
 		"content": []any{map[string]any{"type": "text", "text": "I'm Gemini."}},
 		"_meta":   map[string]any{"sessionId": id},
+		// Beyond the seed: the ID again where a model can read it.
+		"structuredContent": map[string]any{"sessionId": id},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("chat result (-want +got):\n%s", diff)

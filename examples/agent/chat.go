@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge"
+)
+
+// errInterrupted is returned when Ctrl-C arrives while waiting for input.
+var errInterrupted = errors.New("interrupted")
+
+// agent runs the conversation: requests through the bridge's loop, tool
+// calls shown on stderr, answers on stdout.
+type agent struct {
+	bridge  *mcpbridge.Bridge
+	gen     mcpbridge.ContentGenerator
+	model   string
+	opts    *mcpbridge.RunOptions // MaxTurns; the callbacks are the agent's
+	con     *console
+	lines   *lineReader
+	history []*genai.Content // the conversation so far (interactive chat)
+}
+
+// interruptible returns a context that Ctrl-C cancels, and a stop function
+// that must be called when the work it guards is over.
+func (a *agent) interruptible(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	if a.con.interrupt == nil {
+		return ctx, cancel
+	}
+	done, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		select {
+		case <-a.con.interrupt:
+			cancel()
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		close(done)
+		<-exited
+		cancel()
+	}
+}
+
+// discover connects the servers and says on stderr what came of it.
+func (a *agent) discover(ctx context.Context) error {
+	ctx, stop := a.interruptible(ctx)
+	defer stop()
+	if err := a.bridge.Discover(ctx); err != nil {
+		return err
+	}
+	st := a.bridge.Status()
+	if len(st.Servers) == 0 {
+		return nil
+	}
+	failed := 0
+	for _, s := range st.Servers {
+		if s.Error != "" {
+			failed++
+			fmt.Fprintf(a.con.stderr, "agent: server %q: %s\n", s.Name, s.Error)
+		}
+	}
+	fmt.Fprintf(a.con.stderr, "agent: %d tools from %d of %d servers (/mcp in the chat shows them)\n",
+		len(a.bridge.Tools()), len(st.Servers)-failed, len(st.Servers))
+	return nil
+}
+
+// send runs one user message through the model and the tools, starting
+// from history, which it does not modify.
+func (a *agent) send(ctx context.Context, history []*genai.Content, text string) (*mcpbridge.RunResult, error) {
+	history = append(slices.Clone(history), genai.NewContentFromText(text, genai.RoleUser))
+	opts := *a.opts
+	opts.OnCall = a.showCall
+	opts.OnResult = a.showResult
+	return a.bridge.Run(ctx, a.gen, a.model, history, nil, &opts)
+}
+
+// once runs the -prompt request and prints the final answer alone on
+// stdout. It returns the exit status.
+func (a *agent) once(ctx context.Context, prompt string) int {
+	tctx, stop := a.interruptible(ctx)
+	res, err := a.send(tctx, nil, prompt)
+	interrupted := tctx.Err() != nil && ctx.Err() == nil
+	stop()
+	if err != nil {
+		a.fail(err, interrupted)
+		return 1
+	}
+	a.printAnswer(res)
+	return 0
+}
+
+// chat is the interactive chat; it returns the exit status.
+func (a *agent) chat(ctx context.Context) int {
+	fmt.Fprintf(a.con.stderr, "Chatting with %s. /mcp shows the MCP servers, /quit ends the chat.\n", a.model)
+	for {
+		fmt.Fprint(a.con.stderr, "> ")
+		line, err := a.lines.next(ctx, a.con.interrupt)
+		switch {
+		case errors.Is(err, io.EOF), errors.Is(err, errInterrupted):
+			fmt.Fprintln(a.con.stderr)
+			return 0
+		case err != nil:
+			fmt.Fprintf(a.con.stderr, "\nagent: %v\n", err)
+			return 1
+		}
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "":
+			continue
+		case line == "/quit" || line == "/exit":
+			return 0
+		case line == "/mcp":
+			fmt.Fprint(a.con.stdout, a.bridge.Status().String())
+			continue
+		case strings.HasPrefix(line, "/") && !strings.ContainsAny(line, " \t"):
+			fmt.Fprintf(a.con.stderr, "agent: unknown command %s (/mcp shows the servers, /quit ends the chat)\n", line)
+			continue
+		}
+
+		tctx, stop := a.interruptible(ctx)
+		res, err := a.send(tctx, a.history, line)
+		interrupted := tctx.Err() != nil && ctx.Err() == nil
+		stop()
+		if err != nil {
+			a.fail(err, interrupted)
+			if ctx.Err() != nil {
+				return 1
+			}
+			fmt.Fprintln(a.con.stderr, "agent: the message is forgotten; the chat goes on")
+			continue
+		}
+		a.history = res.History
+		a.printAnswer(res)
+	}
+}
+
+// fail says on stderr why a request failed.
+func (a *agent) fail(err error, interrupted bool) {
+	switch {
+	case interrupted:
+		fmt.Fprintln(a.con.stderr, "agent: cancelled")
+	case errors.Is(err, mcpbridge.ErrTurnLimit):
+		fmt.Fprintf(a.con.stderr, "agent: %v (raise -max-turns)\n", err)
+	default:
+		fmt.Fprintf(a.con.stderr, "agent: %v\n", err)
+	}
+}
+
+// printAnswer prints the text of the model's final answer to stdout,
+// ending with a newline; thoughts are left out.
+func (a *agent) printAnswer(res *mcpbridge.RunResult) {
+	text := answerText(res.History[len(res.History)-1])
+	if text == "" {
+		fmt.Fprintln(a.con.stderr, "agent: the model answered without text")
+		return
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	fmt.Fprint(a.con.stdout, text)
+}
+
+// answerText returns the text parts of c joined, thoughts left out.
+func answerText(c *genai.Content) string {
+	var sb strings.Builder
+	for _, p := range c.Parts {
+		if p != nil && !p.Thought {
+			sb.WriteString(p.Text)
+		}
+	}
+	return sb.String()
+}
+
+// showCall shows on stderr a tool call about to run.
+func (a *agent) showCall(call *genai.FunctionCall) {
+	args, err := json.Marshal(call.Args)
+	if err != nil || call.Args == nil {
+		args = []byte("{}")
+	}
+	where := "unknown tool"
+	if t, ok := a.bridge.Tool(call.Name); ok {
+		where = fmt.Sprintf("server %q, tool %q", t.Server, t.ServerTool)
+	}
+	fmt.Fprintf(a.con.stderr, "→ %s %s  (%s)\n", call.Name, args, where)
+}
+
+// showResult shows on stderr what a person should see of a call's result.
+func (a *agent) showResult(r *mcpbridge.CallResult) {
+	mark := "✓"
+	if r.Err != nil {
+		mark = "✗"
+	}
+	display := r.ReturnDisplay
+	if display == "" && r.Err != nil {
+		display = r.Err.Error()
+	}
+	fmt.Fprintf(a.con.stderr, "%s %s\n%s\n", mark, r.Name, indent(display, "  "))
+}
+
+// indent prefixes every line of s with prefix.
+func indent(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,259 @@
+// Command agent is a Gemini chat that uses the tools of the MCP servers a
+// Gemini CLI settings file configures, asking in the terminal before a tool
+// runs.
+//
+//	go run ./examples/agent                                  # interactive chat
+//	go run ./examples/agent -prompt "What is in README.md?"  # one request, answer on stdout
+//	go run ./examples/agent -config settings.json -yes       # run every tool without asking
+//
+// Flags:
+//
+//	-config FILE    a settings.json to read (default: ~/.gemini/settings.json and
+//	                .gemini/settings.json, those that exist; with none, the chat
+//	                has no tools and says so on stderr)
+//	-model NAME     the model (default gemini-2.5-flash)
+//	-target T       the schema rules of the declarations: gemini, vertex or
+//	                jsonschema (default: vertex when the client uses Vertex AI,
+//	                else gemini)
+//	-prompt TEXT    run one request, print the final answer to stdout and exit
+//	-yes            run every tool call without asking
+//	-max-turns N    model requests per user message at most (default 10)
+//
+// The client is created by genai from its own environment variables: the
+// API key from GEMINI_API_KEY or GOOGLE_API_KEY, GOOGLE_GEMINI_BASE_URL for
+// another endpoint, GOOGLE_GENAI_USE_VERTEXAI with GOOGLE_CLOUD_PROJECT and
+// GOOGLE_CLOUD_LOCATION for Vertex AI.
+//
+// Without -prompt the chat reads one message per line from stdin and keeps
+// the conversation across messages; /mcp prints the status of the servers,
+// /quit or the end of input ends the chat. Ctrl-C cancels the request in
+// progress (the message is then forgotten); at the prompt it ends the chat.
+//
+// Every tool call is shown on stderr as it starts, and its result (what a
+// person should see, not what the model reads) once it ends; the model's
+// answers go to stdout, so that with -prompt stdout holds the final answer
+// alone. A call that is not trusted or allow-listed is put to the user on
+// stderr with its server, tool, arguments, description and annotations:
+//
+//	[o]nce / [t]ool always / [s]erver always / [c]ancel
+//
+// Anything else, or the end of input, cancels the call, and the model is
+// told the user refused it. With -prompt and no terminal on stdin nobody can
+// be asked, so such calls are refused unless -yes is given.
+//
+// The exit status is 0 on success, 1 when the request fails (a missing API
+// key, an API error, the turn limit, Ctrl-C with -prompt) and 2 for a bad
+// command line or an unreadable settings file.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/confirm"
+	"github.com/mcpgenai/bridge/mcpbridge"
+	"github.com/mcpgenai/bridge/schema"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	interrupt := make(chan os.Signal, 1)
+	signal.Notify(interrupt, os.Interrupt)
+	code := run(ctx, os.Args[1:], &console{
+		stdin:      os.Stdin,
+		isTerminal: isTerminal(os.Stdin),
+		stdout:     os.Stdout,
+		stderr:     os.Stderr,
+		interrupt:  interrupt,
+	})
+	stop()
+	os.Exit(code)
+}
+
+// console is where the program talks to its user.
+type console struct {
+	stdin      io.Reader
+	isTerminal bool // stdin is a terminal: a person can answer questions even with -prompt
+	stdout     io.Writer
+	stderr     io.Writer
+	// interrupt delivers Ctrl-C; nil means it never arrives.
+	interrupt <-chan os.Signal
+}
+
+// isTerminal reports whether f is a character device, as a terminal is.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// options are the parsed command line.
+type options struct {
+	config    string
+	model     string
+	target    string // "" means by backend
+	prompt    string
+	hasPrompt bool
+	yes       bool
+	maxTurns  int
+}
+
+// parseFlags parses args. Errors are returned, not printed, except that -h
+// prints the usage to stderr and returns flag.ErrHelp.
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	fs := flag.NewFlagSet("agent", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var o options
+	fs.StringVar(&o.config, "config", "", "a Gemini CLI settings.json to read (default: ~/.gemini/settings.json and .gemini/settings.json if they exist)")
+	fs.StringVar(&o.model, "model", "gemini-2.5-flash", "the Gemini model")
+	fs.StringVar(&o.target, "target", "", "schema target: gemini, vertex or jsonschema (default: vertex for Vertex AI, else gemini)")
+	fs.StringVar(&o.prompt, "prompt", "", "run this one request, print the final answer to stdout and exit")
+	fs.BoolVar(&o.yes, "yes", false, "run every tool call without asking")
+	fs.IntVar(&o.maxTurns, "max-turns", mcpbridge.DefaultMaxTurns, "model requests per message at most")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stderr)
+			fs.PrintDefaults()
+		}
+		return nil, err
+	}
+	fs.Visit(func(f *flag.Flag) { o.hasPrompt = o.hasPrompt || f.Name == "prompt" })
+	switch {
+	case fs.NArg() > 0:
+		return nil, fmt.Errorf("unexpected argument %q (quote the prompt: -prompt %q)", fs.Arg(0), strings.Join(fs.Args(), " "))
+	case o.maxTurns < 1:
+		return nil, fmt.Errorf("-max-turns %d: must be at least 1", o.maxTurns)
+	case o.hasPrompt && strings.TrimSpace(o.prompt) == "":
+		return nil, errors.New("-prompt is empty")
+	case o.model == "":
+		return nil, errors.New("-model is empty")
+	}
+	if o.target != "" {
+		if _, err := schema.ParseTarget(o.target); err != nil {
+			return nil, err
+		}
+	}
+	return &o, nil
+}
+
+// run is the program; it returns the exit status.
+func run(ctx context.Context, args []string, con *console) int {
+	o, err := parseFlags(args, con.stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(con.stderr, "agent: %v\n", err)
+		return 2
+	}
+	cfg, err := loadConfig(o.config)
+	if err != nil {
+		fmt.Fprintf(con.stderr, "agent: %v\n", err)
+		return 2
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(con.stderr, "agent: warning: %s\n", w)
+	}
+	if len(cfg.Servers) == 0 {
+		fmt.Fprintln(con.stderr, "agent: no MCP servers configured (no settings file found; use -config FILE): chatting without tools")
+	}
+	client, err := newClient(ctx)
+	if err != nil {
+		fmt.Fprintf(con.stderr, "agent: %v\n", err)
+		return 1
+	}
+	target := schema.Gemini
+	if client.ClientConfig().Backend == genai.BackendVertexAI {
+		target = schema.Vertex
+	}
+	if o.target != "" {
+		target, _ = schema.ParseTarget(o.target) // checked by parseFlags
+	}
+
+	lines := newLineReader(con.stdin)
+	defer lines.stop()
+	policy := &confirm.Policy{Confirmer: approveAll}
+	if !o.yes {
+		if o.hasPrompt && !con.isTerminal {
+			policy.Confirmer = nil // nobody to ask: the bridge refuses, and the model is told
+		} else {
+			policy.Confirmer = &terminalConfirmer{lines: lines, out: con.stderr}
+		}
+	}
+	// The bridge logs only problems, to stderr, so stdout keeps the answers.
+	logger := slog.New(slog.NewTextHandler(con.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	b, err := mcpbridge.New(cfg, &mcpbridge.Options{Target: target, Logger: logger, Policy: policy})
+	if err != nil {
+		fmt.Fprintf(con.stderr, "agent: %v\n", err)
+		return 2
+	}
+	defer b.Close()
+
+	a := &agent{
+		bridge: b,
+		gen:    client.Models,
+		model:  o.model,
+		opts:   &mcpbridge.RunOptions{MaxTurns: o.maxTurns},
+		con:    con,
+		lines:  lines,
+	}
+	if err := a.discover(ctx); err != nil {
+		fmt.Fprintf(con.stderr, "agent: discovery: %v\n", err)
+		return 1
+	}
+	if o.hasPrompt {
+		return a.once(ctx, o.prompt)
+	}
+	return a.chat(ctx)
+}
+
+// loadConfig reads the settings file named by path or, with no path, the
+// default settings files that exist (none is no servers).
+func loadConfig(path string) (*mcpbridge.Config, error) {
+	if path == "" {
+		return mcpbridge.LoadSettings(mcpbridge.DefaultSettingsPaths(), nil)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("reading settings: %w", err)
+	}
+	return mcpbridge.LoadSettings([]string{path}, nil)
+}
+
+// newClient creates the genai client from the environment alone, as genai
+// documents it, so that its own variables (GEMINI_API_KEY, GOOGLE_API_KEY,
+// GOOGLE_GEMINI_BASE_URL, GOOGLE_GENAI_USE_VERTEXAI, ...) are honoured. A
+// missing key or a failure is a one-line error.
+func newClient(ctx context.Context) (*genai.Client, error) {
+	vertex := false
+	for _, v := range []string{"GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE"} {
+		switch strings.ToLower(os.Getenv(v)) {
+		case "1", "true":
+			vertex = true
+		}
+	}
+	if !vertex && os.Getenv("GEMINI_API_KEY") == "" && os.Getenv("GOOGLE_API_KEY") == "" {
+		return nil, errors.New("no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or GOOGLE_GENAI_USE_VERTEXAI=true for Vertex AI)")
+	}
+	client, err := genai.NewClient(ctx, &genai.ClientConfig{})
+	if err != nil {
+		// genai's messages can span lines and dump the configuration.
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		msg, _, _ = strings.Cut(msg, " ClientConfig:")
+		return nil, fmt.Errorf("creating the genai client: %s", msg)
+	}
+	return client, nil
+}
+
+// approveAll is the confirmer of -yes.
+var approveAll = confirm.ConfirmerFunc(func(context.Context, confirm.Request) (confirm.Answer, error) {
+	return confirm.ProceedOnce, nil
+})
