@@ -85,6 +85,6 @@ func ExampleBridge_Execute() {
 	// confirm order on shop with map[count:5 item:apples]? yes, once
 	// 1 stock: {"output":"12 apples"}
 	// 2 order: {"output":"ordered 5 apples (count sent as float64)"}
-	// 3 order: {"error":"invalid arguments for function \"order\": at '/count': value must be one of 1, 5, 10"}
+	// 3 order: {"error":"invalid arguments for function \"order\": at '/count': \"7\" is not one of \"1\", \"5\", \"10\""}
 	// 4 refund: {"error":"unknown function \"refund\"; available functions: order, stock"}
 }

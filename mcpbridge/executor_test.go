@@ -78,7 +78,7 @@ func TestExecuteErrorKinds(t *testing.T) {
 		{"denied by the person", nil, &genai.FunctionCall{ID: "c3", Name: "echo", Args: map[string]any{"text": "hi"}},
 			ErrDenied, `function "echo" was not run: cancelled by the user`},
 		{"enum value not allowed", nil, &genai.FunctionCall{Name: "pick", Args: map[string]any{"size": "4"}},
-			ErrInvalidArguments, `invalid arguments for function "pick": at '/size': got string, want integer`},
+			ErrInvalidArguments, `invalid arguments for function "pick": at '/size': "4" is not one of "1", "2", "3"`},
 		{"number outside the enum", nil, &genai.FunctionCall{Name: "pick", Args: map[string]any{"size": 7}},
 			ErrInvalidArguments, `invalid arguments for function "pick": at '/size': value must be one of 1, 2, 3`},
 		{"required property missing, nil args", nil, &genai.FunctionCall{Name: "profile"},

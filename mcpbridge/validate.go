@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpgenai/bridge/schema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -26,13 +27,46 @@ const maxDetail = 2000
 // schema is compiled on first use, once per listing of the tool.
 type validator struct {
 	once   sync.Once
-	schema *jsonschema.Schema // nil: no validation (no schema, or it did not compile)
+	schema *argsSchema // nil: no validation (no schema, or it did not compile)
 }
+
+// argsSchema is a tool's compiled input schema with the restorer of its
+// converted declaration, which lets errors name enum members as the model
+// saw them.
+type argsSchema struct {
+	schema   *jsonschema.Schema
+	restorer *schema.Restorer // nil: nothing was restored
+}
+
+// Validate validates v, arguments as the Restorer returned them and
+// encodeArgs decoded them. A failure where the model sent a string outside
+// an enum it was shown as strings (1, 2, 3 shown as "1", "2", "3") is an
+// *argsError naming the allowed strings; [validationDetail] formats it.
+func (s *argsSchema) Validate(v any) error {
+	err := s.schema.Validate(v)
+	if err == nil {
+		return nil
+	}
+	if ms := s.restorer.Mismatches(v); len(ms) > 0 {
+		return &argsError{err: err, mismatches: ms}
+	}
+	return err
+}
+
+// argsError is a validation error with the enum mismatches found in the
+// same arguments.
+type argsError struct {
+	err        error
+	mismatches []schema.Mismatch
+}
+
+func (e *argsError) Error() string { return validationDetail(e) }
+func (e *argsError) Unwrap() error { return e.err }
 
 // compiled returns the compiled schema of d, compiling it on the first
 // call. A schema that does not compile disables validation for the tool
 // with one warning; a tool without a schema is not validated.
-func (v *validator) compiled(d *toolDef, server string, log *slog.Logger) *jsonschema.Schema {
+func (v *validator) compiled(d *toolDef, server string, log *slog.Logger) *argsSchema {
 	v.once.Do(func() {
 		raw := d.raw.InputSchema
 		if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
@@ -44,7 +78,10 @@ func (v *validator) compiled(d *toolDef, server string, log *slog.Logger) *jsons
 				"server", server, "tool", d.raw.Name, "err", err)
 			return
 		}
-		v.schema = s
+		v.schema = &argsSchema{schema: s}
+		if d.conv != nil {
+			v.schema.restorer = d.conv.Restorer
+		}
 	})
 	return v.schema
 }
@@ -89,24 +126,69 @@ func encodeArgs(args any) (json.RawMessage, any, error) {
 
 // validationDetail returns the validator's error as one line: each failed
 // keyword as "at '/path': message", joined by "; ", at most maxDetail bytes.
+// For an *argsError, each enum mismatch comes first, in the model's terms
+// (`at '/priority': "7" is not one of "1", "2", "3"`), and the validator's
+// complaints at or below its location are left out.
 func validationDetail(err error) string {
+	var parts []string
+	var ae *argsError
+	if errors.As(err, &ae) {
+		for _, m := range ae.mismatches {
+			parts = append(parts, "at '"+jsonPointer(m.Path)+"': "+m.Detail())
+		}
+		err = ae.err
+	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return err.Error()
+		return cutDetail(strings.Join(append(parts, err.Error()), "; "), maxDetail)
+	}
+	if ae != nil {
+		ve = withoutMismatches(ve, ae.mismatches)
 	}
 	sortCauses(ve)
 	lines := strings.Split(ve.Error(), "\n")
-	var parts []string
+	var own []string
 	for _, l := range lines[1:] { // the first line names the schema's URL
 		l = strings.TrimPrefix(strings.TrimSpace(l), "- ")
 		if l != "" {
-			parts = append(parts, l)
+			own = append(own, l)
 		}
 	}
-	if len(parts) == 0 {
-		parts = lines
+	if len(own) == 0 && len(parts) == 0 {
+		own = lines
 	}
-	return cutDetail(strings.Join(parts, "; "), maxDetail)
+	return cutDetail(strings.Join(append(parts, own...), "; "), maxDetail)
+}
+
+// withoutMismatches returns a copy of e without the causes, at any depth,
+// located at or below the path of one of ms: the mismatch says it better.
+func withoutMismatches(e *jsonschema.ValidationError, ms []schema.Mismatch) *jsonschema.ValidationError {
+	out := *e
+	out.Causes = nil
+	for _, c := range e.Causes {
+		covered := false
+		for _, m := range ms {
+			if len(c.InstanceLocation) >= len(m.Path) && slices.Equal(c.InstanceLocation[:len(m.Path)], m.Path) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			out.Causes = append(out.Causes, withoutMismatches(c, ms))
+		}
+	}
+	return &out
+}
+
+// jsonPointer writes a path as a JSON pointer (RFC 6901), as the validator
+// prints instance locations.
+func jsonPointer(path []string) string {
+	var b strings.Builder
+	for _, p := range path {
+		b.WriteByte('/')
+		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(p, "~", "~0"), "/", "~1"))
+	}
+	return b.String()
 }
 
 // sortCauses orders the causes of e, at every depth, by instance location,

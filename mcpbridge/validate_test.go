@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/schema"
 )
 
 func TestValidator(t *testing.T) {
@@ -141,5 +143,56 @@ func TestCutDetail(t *testing.T) {
 	long := strings.Repeat("at '/x': bad; ", 1000)
 	if got := cutDetail(long, maxDetail); len(got) > maxDetail || !strings.HasSuffix(got, " ...") {
 		t.Errorf("cutDetail(%d bytes) = %d bytes, want at most %d ending in ...", len(long), len(got), maxDetail)
+	}
+}
+
+func TestValidationDetailNamesEnumsAsTheModelSawThem(t *testing.T) {
+	tests := []struct {
+		name, schema, args string
+		target             schema.Target
+		want               string
+	}{
+		{"stringified integer enum", `{"type":"object","properties":{"priority":{"type":"integer","enum":[1,2,3]}}}`,
+			`{"priority":"7"}`, schema.Gemini, `at '/priority': "7" is not one of "1", "2", "3"`},
+		{"other failures are kept", `{"type":"object","properties":{"priority":{"enum":[1,2,3]},"name":{"type":"string"}},"required":["name"]}`,
+			`{"priority":"7"}`, schema.Gemini, `at '/priority': "7" is not one of "1", "2", "3"; at '': missing property 'name'`},
+		{"const branches inside an array", `{"type":"object","properties":{"l":{"type":"array","items":{"oneOf":[{"const":1},{"const":2}]}}}}`,
+			`{"l":["1","x/y"]}`, schema.Vertex, `at '/l/1': "x/y" is not one of "1", "2"`},
+		{"a member passes", `{"type":"object","properties":{"priority":{"type":"integer","enum":[1,2,3]}}}`,
+			`{"priority":"3"}`, schema.Gemini, ``},
+		{"JSONSchema target shows the real enum: the validator's words", `{"type":"object","properties":{"p":{"enum":[1,2]}}}`,
+			`{"p":"7"}`, schema.JSONSchema, `at '/p': value must be one of 1, 2`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := schema.Convert([]byte(tc.schema), &schema.Options{Target: tc.target})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := &toolDef{raw: mcpconn.Tool{Name: "t", InputSchema: json.RawMessage(tc.schema)}, conv: res}
+			s := d.val.compiled(d, "srv", slog.New(slog.DiscardHandler))
+			if s == nil {
+				t.Fatalf("compiled(%s) = nil, want a schema", tc.schema)
+			}
+			var args map[string]any
+			if err := json.Unmarshal([]byte(tc.args), &args); err != nil {
+				t.Fatal(err)
+			}
+			_, v, err := encodeArgs(res.Restorer.Restore(args))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if err := s.Validate(v); err != nil {
+				got = validationDetail(err)
+				var ae *argsError
+				if e := err.Error(); errors.As(err, &ae) && e != got {
+					t.Errorf("Validate(%s).Error() = %q, want the detail %q", tc.args, e, got)
+				}
+			}
+			if got != tc.want {
+				t.Errorf("validationDetail(Validate(%s)) against %s = %q, want %q", tc.args, tc.schema, got, tc.want)
+			}
+		})
 	}
 }
