@@ -65,7 +65,7 @@ func convertResult(raw json.RawMessage, opts convertOptions) (*CallResult, error
 	}
 	var blocks []json.RawMessage
 	if c := fields["content"]; len(c) > 0 && !isNull(c) {
-		if err := json.Unmarshal(c, &blocks); err != nil {
+		if blocks, err = arrayElems(c); err != nil {
 			return nil, fmt.Errorf("decoding result of tool %q: content: want an array, got %s",
 				opts.Tool, jsonKind(c))
 		}
@@ -127,8 +127,8 @@ func convertResult(raw json.RawMessage, opts convertOptions) (*CallResult, error
 // convertBlock converts one content block into the part the model reads and
 // the line a person sees. Text in the display is cut to limit.
 func convertBlock(raw json.RawMessage, limit int) (*genai.Part, string) {
-	var f map[string]json.RawMessage
-	if json.Unmarshal(raw, &f) != nil || f == nil {
+	f, err := objectFields(raw)
+	if err != nil || f == nil {
 		return unknownBlock("(" + jsonKind(raw) + ")")
 	}
 	typ := jsonString(f["type"])
@@ -200,8 +200,8 @@ func unknownBlock(typ string) (*genai.Part, string) {
 
 // decodeObject decodes raw as a JSON object into its raw fields.
 func decodeObject(raw json.RawMessage) (map[string]json.RawMessage, error) {
-	var f map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &f); err != nil || f == nil {
+	f, err := objectFields(raw)
+	if err != nil || f == nil {
 		if !json.Valid(raw) {
 			return nil, errors.New("result is not valid JSON")
 		}
@@ -241,6 +241,9 @@ func jsonString(raw json.RawMessage) string {
 	if len(raw) == 0 || isNull(raw) {
 		return ""
 	}
+	if s, ok := plainString(raw); ok {
+		return s
+	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return s
@@ -250,6 +253,22 @@ func jsonString(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return b.String()
+}
+
+// plainString returns the string raw spells when raw is a JSON string
+// without escapes and in valid UTF-8, which decoding would return as is;
+// false otherwise. raw must be one valid JSON value, as the decoder's
+// RawMessages are: then a leading quote means one string literal.
+func plainString(raw json.RawMessage) (string, bool) {
+	n := len(raw)
+	if n < 2 || raw[0] != '"' || raw[n-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : n-1]
+	if bytes.IndexByte(body, '\\') >= 0 || !utf8.Valid(body) {
+		return "", false
+	}
+	return string(body), true
 }
 
 // mimeType returns the MIME type in raw, or application/octet-stream.

@@ -58,13 +58,19 @@ func (b *Bridge) Execute(ctx context.Context, call *genai.FunctionCall) *CallRes
 	if !ok {
 		return errorResult(name, id, b.unknownTool(name))
 	}
-	r := b.execute(ctx, tool, call)
+	r := b.execute(ctx, tool, call, b.call)
 	r.Name, r.ID, r.Server, r.Tool = name, id, tool.Server, tool.ServerTool
 	return r
 }
 
-// execute runs call on tool; Execute fills the result's names.
-func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCall) *CallResult {
+// sendFunc sends the raw arguments of a call of tool to its server and
+// returns the raw result; timedOut reports whether the server's timeout
+// passed. [Bridge.call] is the one Execute uses.
+type sendFunc func(ctx context.Context, tool *Tool, raw json.RawMessage) (out json.RawMessage, timedOut bool, err error)
+
+// execute runs call on tool, reaching the server through send; Execute
+// fills the result's names.
+func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCall, send sendFunc) *CallResult {
 	fail := func(err error) *CallResult { return errorResult("", "", err) }
 	if err := ctx.Err(); err != nil {
 		return fail(cancelled(call.Name, ctx))
@@ -75,11 +81,11 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 		args = map[string]any{}
 	}
 	restored := tool.restorer().Restore(args)
-	raw, decoded, err := encodeArgs(restored)
+	raw, decoded, err := argsJSON(restored)
 	if err != nil {
 		return fail(&InvalidArgumentsError{Name: call.Name, Detail: "not JSON: " + err.Error()})
 	}
-	if s := tool.def.val.compiled(tool.def, tool.Server, b.log); s != nil {
+	if s := tool.def.val.compiled(tool.def, tool.Server, b.log); s != nil && !tool.def.quickValid(decoded) {
 		if err := s.Validate(decoded); err != nil {
 			return fail(&InvalidArgumentsError{Name: call.Name, Detail: validationDetail(err)})
 		}
@@ -105,7 +111,7 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 		return fail(&DeniedError{Name: call.Name, Reason: d.Reason, Err: err})
 	}
 
-	out, timedOut, err := b.call(ctx, tool, raw)
+	out, timedOut, err := send(ctx, tool, raw)
 	if err != nil {
 		return fail(b.callError(ctx, tool, call.Name, timedOut, err))
 	}

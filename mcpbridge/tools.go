@@ -68,6 +68,9 @@ type toolDef struct {
 	raw  mcpconn.Tool
 	conv *schema.Result
 	val  validator // the original schema, compiled on first call
+	// quick is the original schema's quick check (see quickSchema), built
+	// on first call.
+	quick quickOnce
 }
 
 // convertTools filters listed by the server's include and exclude lists and
@@ -93,6 +96,10 @@ func convertTools(cfg *ServerConfig, listed []mcpconn.Tool, target schema.Target
 			}
 			log.Debug("mcp tool schema converted", "server", cfg.Name, "tool", t.Name, "target", target, "changes", changes)
 		}
+		// The whole tool object and its output schema are not used after
+		// listing: dropping them keeps a tool's retained memory to what
+		// calls need.
+		t.Raw, t.OutputSchema = nil, nil
 		defs = append(defs, &toolDef{raw: t, conv: res})
 	}
 	return defs

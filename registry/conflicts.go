@@ -29,7 +29,7 @@ type server struct {
 }
 
 func newServer(name string, tools []string) (*server, []string) {
-	s := &server{name: name, listed: make([]string, 0, len(tools))}
+	s := &server{name: name, listed: make([]string, 0, len(tools)), ranked: make([]tool, 0, len(tools))}
 	seen := make(map[string]bool, len(tools))
 	var dups []string
 	for _, t := range tools {
@@ -77,13 +77,17 @@ type loser struct {
 //
 // Bare names are all assigned before any prefixed one, so a tool that a
 // server really calls "b__fetch" is never displaced by server b's "fetch".
-func resolve(servers []*server) []Entry {
+//
+// out and taken are scratch space for the result and the names taken: out
+// is appended to from length 0 and taken is cleared first, so a caller can
+// reuse both between calls.
+func resolve(servers []*server, out []Entry, taken map[string]string) []Entry {
 	n := 0
 	for _, s := range servers {
 		n += len(s.ranked)
 	}
-	out := make([]Entry, 0, n)
-	taken := make(map[string]string, n) // registered name -> holding server
+	out = slices.Grow(out[:0], n)
+	clear(taken) // registered name -> holding server
 	add := func(e Entry) {
 		out = append(out, e)
 		taken[e.Name] = e.Server

@@ -31,9 +31,16 @@ type Registry struct {
 
 	mu      sync.RWMutex
 	servers map[string]*server
-	sorted  []Entry         // all entries sorted by Name
-	byName  map[string]int  // registered name -> index in sorted
+	sorted  []Entry         // all entries sorted by Name (unique): Lookup searches it
 	byTool  map[toolKey]int // (server, original tool name) -> index in sorted
+
+	// Scratch space of recompute, reused so that recomputing thousands of
+	// names allocates little: resolve's table of taken names, and the
+	// entries and byTool map of the computation before the current one
+	// (nothing refers to them any more: every method copies entries out).
+	taken       map[string]string
+	spareSorted []Entry
+	spareByTool map[toolKey]int
 }
 
 type toolKey struct{ server, tool string }
@@ -46,7 +53,6 @@ func New(order []string) *Registry {
 	r := &Registry{
 		order:   make(map[string]int, len(order)),
 		servers: make(map[string]*server),
-		byName:  make(map[string]int),
 		byTool:  make(map[toolKey]int),
 	}
 	for i, s := range order {
@@ -115,19 +121,19 @@ func (r *Registry) recompute() Update {
 		return cmp.Compare(a.name, b.name)
 	})
 
-	entries := resolve(servers)
-	perm := make([]int32, len(entries)) // sorting indices moves less than sorting entries
-	for i := range perm {
-		perm[i] = int32(i)
+	// Sorting the entries in place costs less than sorting indices and
+	// copying: no second array of entries for the collector to scan.
+	if r.taken == nil {
+		r.taken = make(map[string]string)
 	}
-	slices.SortFunc(perm, func(a, b int32) int { return cmp.Compare(entries[a].Name, entries[b].Name) })
-	sorted := make([]Entry, len(entries))
-	byName := make(map[string]int, len(entries))
-	byTool := make(map[toolKey]int, len(entries))
-	for i, j := range perm {
-		e := entries[j]
-		sorted[i] = e
-		byName[e.Name] = i
+	sorted := resolve(servers, r.spareSorted, r.taken)
+	slices.SortFunc(sorted, func(a, b Entry) int { return cmp.Compare(a.Name, b.Name) })
+	byTool := r.spareByTool
+	if byTool == nil {
+		byTool = make(map[toolKey]int, len(sorted))
+	}
+	clear(byTool)
+	for i, e := range sorted {
 		byTool[toolKey{e.Server, e.Tool}] = i
 	}
 
@@ -152,7 +158,11 @@ func (r *Registry) recompute() Update {
 	slices.SortFunc(u.Removed, byEntryName)
 	slices.SortFunc(u.Changed, func(a, b Change) int { return cmp.Compare(a.Old.Name, b.Old.Name) })
 
-	r.byName, r.byTool, r.sorted = byName, byTool, sorted
+	// The previous entries are kept as scratch space, cleared so that the
+	// strings they hold can be collected.
+	clear(r.sorted)
+	r.spareSorted, r.spareByTool = r.sorted, r.byTool
+	r.byTool, r.sorted = byTool, sorted
 	return u
 }
 
@@ -160,7 +170,7 @@ func (r *Registry) recompute() Update {
 func (r *Registry) Lookup(name string) (Entry, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	i, ok := r.byName[name]
+	i, ok := slices.BinarySearchFunc(r.sorted, name, func(e Entry, name string) int { return cmp.Compare(e.Name, name) })
 	if !ok {
 		return Entry{}, false
 	}
@@ -183,7 +193,7 @@ func (r *Registry) Name(server, tool string) (string, bool) {
 func (r *Registry) Len() int {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return len(r.byName)
+	return len(r.sorted)
 }
 
 // Entries returns every registered tool, sorted by registered name.
