@@ -1,0 +1,493 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+)
+
+// The benchmarks of this file measure the Bridge against a baseline in the
+// same run, so that the ratios hold on a loaded machine. See BENCHMARKS.md
+// at the repository root for the commands and the results.
+
+// benchCall is a call both sides make. call is what the model sends the
+// Bridge; args are the same arguments as the server must receive them,
+// which the baseline sends; want is the text of the result.
+type benchCall struct {
+	call *genai.FunctionCall
+	args map[string]any
+	want string
+}
+
+// benchCalls are the measured calls:
+//   - pick: the model sends the integer enum as the string "2" (the Gemini
+//     schema only has string enums); the Bridge restores it to 2 and
+//     validates it against the original schema (an integer enum: the
+//     validator's slowest kind of keyword) before sending it;
+//   - lookup: a plain string argument and a JSON text result.
+var benchCalls = []benchCall{
+	{
+		call: &genai.FunctionCall{Name: "pick", ID: "call-1", Args: map[string]any{"size": "2", "note": "benchmark"}},
+		args: map[string]any{"size": 2, "note": "benchmark"},
+		want: "size=2 (float64)",
+	},
+	{
+		call: &genai.FunctionCall{Name: "lookup", ID: "call-2", Args: map[string]any{"name": "ada"}},
+		args: map[string]any{"name": "ada"},
+		want: `{"id":"u-3"}`,
+	},
+}
+
+// caller makes one call and fails b when the answer is not the expected one.
+type caller func(b *testing.B)
+
+// baselineCaller returns mcp-go's own client making bc.
+func baselineCaller(ctx context.Context, c *client.Client, bc benchCall) caller {
+	req := mcp.CallToolRequest{}
+	req.Params.Name = bc.call.Name
+	req.Params.Arguments = bc.args
+	return func(b *testing.B) {
+		res, err := c.CallTool(ctx, req)
+		if err != nil {
+			b.Fatalf("CallTool(%s) error: %v", bc.call.Name, err)
+		}
+		if len(res.Content) != 1 || res.IsError {
+			b.Fatalf("CallTool(%s) = %+v, want one text block", bc.call.Name, res)
+		}
+		if tc, ok := res.Content[0].(mcp.TextContent); !ok || tc.Text != bc.want {
+			b.Fatalf("CallTool(%s) = %+v, want text %q", bc.call.Name, res.Content[0], bc.want)
+		}
+	}
+}
+
+// bridgeCaller returns the Bridge executing the model's call.
+func bridgeCaller(ctx context.Context, br *Bridge, bc benchCall) caller {
+	return func(b *testing.B) {
+		checkResult(b, bc, br.Execute(ctx, bc.call))
+	}
+}
+
+// checkResult fails b unless r is the successful result of bc.
+func checkResult(b *testing.B, bc benchCall, r *CallResult) {
+	if r.Err != nil {
+		b.Fatalf("Execute(%s) error: %v", bc.call.Name, r.Err)
+	}
+	if got := joinText(r.LLMContent); got != bc.want {
+		b.Fatalf("Execute(%s) text = %q, want %q", bc.call.Name, got, bc.want)
+	}
+}
+
+// startBaseline initializes c as the Bridge does (same protocol version).
+func startBaseline(b *testing.B, ctx context.Context, c *client.Client, start bool) {
+	b.Helper()
+	if start {
+		if err := c.Start(ctx); err != nil {
+			b.Fatalf("Start() error: %v", err)
+		}
+	}
+	b.Cleanup(func() { _ = c.Close() })
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcpconn.ProtocolVersion
+	req.Params.ClientInfo = mcp.Implementation{Name: "baseline", Version: "0"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		b.Fatalf("Initialize() error: %v", err)
+	}
+}
+
+// benchBridge returns a discovered Bridge for the trusted server cfg.
+func benchBridge(b *testing.B, ctx context.Context, cfg ServerConfig) *Bridge {
+	b.Helper()
+	cfg.Trust = true
+	br, err := New(&Config{Servers: []ServerConfig{cfg}}, &Options{Logger: quiet()})
+	if err != nil {
+		b.Fatalf("New() error: %v", err)
+	}
+	b.Cleanup(func() { _ = br.Close() })
+	if err := br.Discover(ctx); err != nil {
+		b.Fatalf("Discover() error: %v", err)
+	}
+	if st := br.Status().Servers[0]; st.State != Connected {
+		b.Fatalf("server %q: state %v, error %q", st.Name, st.State, st.Error)
+	}
+	return br
+}
+
+// runCallPair runs the sub-benchmarks baseline and bridge, each on its own,
+// then paired: both alternately in one loop (which goes first alternates
+// too), reporting the ratio of their median call times as "ratio", their
+// medians as "base-ns" and "bridge-ns", and the median difference as
+// "overhead-ns". The paired ratio is the figure to read: load on the
+// machine hits both sides alike.
+func runCallPair(b *testing.B, base, bridge caller) {
+	b.Run("baseline", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			base(b)
+		}
+	})
+	b.Run("bridge", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			bridge(b)
+		}
+	})
+	b.Run("paired", func(b *testing.B) {
+		var tb, tr []time.Duration
+		i := 0
+		for b.Loop() {
+			first, second, d1, d2 := base, bridge, &tb, &tr
+			if i%2 == 1 {
+				first, second, d1, d2 = bridge, base, &tr, &tb
+			}
+			t0 := time.Now()
+			first(b)
+			t1 := time.Now()
+			second(b)
+			t2 := time.Now()
+			*d1 = append(*d1, t1.Sub(t0))
+			*d2 = append(*d2, t2.Sub(t1))
+			i++
+		}
+		mb, mr := median(tb), median(tr)
+		b.ReportMetric(float64(mr)/float64(mb), "ratio")
+		b.ReportMetric(float64(mb), "base-ns")
+		b.ReportMetric(float64(mr), "bridge-ns")
+		b.ReportMetric(float64(mr-mb), "overhead-ns")
+	})
+}
+
+// median returns the median of ds (which it sorts), 0 when empty.
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2]
+}
+
+// BenchmarkCallOverhead compares the Bridge executing a model's function
+// call (lookup, confirmation with a trusted server, argument restoring,
+// validation against the original schema, result conversion) with mcp-go's
+// own client calling the same tool on the same server (for stdio, the same
+// server program):
+//
+//   - stdio: the mcptest program, one process per side;
+//   - http: one in-process mcp-go server behind streamable HTTP on
+//     loopback, shared by both sides (the Bridge has no in-process
+//     transport, so this is its closest in-process comparison);
+//   - inprocess: mcp-go's in-process client against the same server as
+//     the baseline, and the Bridge's own per-call work with the transport
+//     taken out (see benchPipeline) as "bridge": the ratio is then
+//     (in-process call + Bridge work) / in-process call, an estimate of the
+//     Bridge over an in-process transport.
+func BenchmarkCallOverhead(b *testing.B) {
+	ctx := context.Background()
+	b.Run("stdio", func(b *testing.B) {
+		c, err := client.NewStdioMCPClientWithOptions(mcptest, nil, []string{"-name=base", "-exec"})
+		if err != nil {
+			b.Fatalf("NewStdioMCPClient() error: %v", err)
+		}
+		startBaseline(b, ctx, c, false)
+		br := benchBridge(b, ctx, stdioServer("main", "-name=main", "-exec"))
+		for _, bc := range benchCalls {
+			b.Run(bc.call.Name, func(b *testing.B) {
+				runCallPair(b, baselineCaller(ctx, c, bc), bridgeCaller(ctx, br, bc))
+			})
+		}
+	})
+	b.Run("http", func(b *testing.B) {
+		h := mcpserver.NewStreamableHTTPServer(testserver.New(testserver.Options{Exec: true}))
+		ts := httptest.NewServer(h)
+		b.Cleanup(func() {
+			ts.CloseClientConnections()
+			ts.Close()
+			_ = h.Shutdown(context.Background())
+		})
+		c, err := client.NewStreamableHttpClient(ts.URL + "/mcp")
+		if err != nil {
+			b.Fatalf("NewStreamableHttpClient() error: %v", err)
+		}
+		startBaseline(b, ctx, c, true)
+		br := benchBridge(b, ctx, ServerConfig{Name: "main", HTTPURL: ts.URL + "/mcp", Timeout: 10 * time.Second})
+		for _, bc := range benchCalls {
+			b.Run(bc.call.Name, func(b *testing.B) {
+				runCallPair(b, baselineCaller(ctx, c, bc), bridgeCaller(ctx, br, bc))
+			})
+		}
+	})
+	b.Run("inprocess", func(b *testing.B) {
+		c, err := client.NewInProcessClient(testserver.New(testserver.Options{Exec: true}))
+		if err != nil {
+			b.Fatalf("NewInProcessClient() error: %v", err)
+		}
+		startBaseline(b, ctx, c, true)
+		br := benchBridge(b, ctx, stdioServer("main", "-name=main", "-exec"))
+		for _, bc := range benchCalls {
+			b.Run(bc.call.Name, func(b *testing.B) {
+				base := baselineCaller(ctx, c, bc)
+				pipeline := benchPipeline(ctx, br, bc)
+				// The Bridge side makes the same in-process call, then the
+				// Bridge's own work around it.
+				runCallPair(b, base, func(b *testing.B) {
+					base(b)
+					pipeline(b)
+				})
+			})
+		}
+	})
+}
+
+// benchPipeline returns the Bridge's per-call work on bc with the
+// transport taken out: Execute's steps (lookup, restore, encode, validate,
+// confirmation, result conversion) and the Bridge's bookkeeping around a
+// call (use, bounded, ready, the timeout context), with the server's
+// answer made up front as the raw result the server sends.
+func benchPipeline(ctx context.Context, br *Bridge, bc benchCall) caller {
+	text, err := json.Marshal(bc.want)
+	if err != nil {
+		panic(err)
+	}
+	result := json.RawMessage(`{"content":[{"type":"text","text":` + string(text) + `}]}`)
+	send := func(ctx context.Context, t *Tool, raw json.RawMessage) (json.RawMessage, bool, error) {
+		ctx, cancel := context.WithTimeoutCause(ctx, t.Timeout, errServerTimeout)
+		defer cancel()
+		s, done, err := br.use(t.Server)
+		if err != nil {
+			return nil, false, err
+		}
+		defer done()
+		ctx, stop := br.bounded(ctx)
+		defer stop()
+		if _, err := br.ready(ctx, s); err != nil {
+			return nil, false, err
+		}
+		return result, false, nil
+	}
+	return func(b *testing.B) {
+		tool, ok := br.Tool(bc.call.Name)
+		if !ok {
+			b.Fatalf("Tool(%q) not found", bc.call.Name)
+		}
+		checkResult(b, bc, br.execute(ctx, tool, bc.call, send))
+	}
+}
+
+// slowServers configures n stdio servers that each answer initialize 200 ms
+// after they start.
+func slowServers(n int) []ServerConfig {
+	out := make([]ServerConfig, n)
+	for i := range out {
+		name := fmt.Sprintf("slow%02d", i)
+		out[i] = stdioServer(name, "-name="+name, "-delay=200ms", "-tools=2")
+	}
+	return out
+}
+
+// discoverOnce discovers servers with a new Bridge and returns how long
+// Discover took; closing the Bridge is not counted.
+func discoverOnce(b *testing.B, servers []ServerConfig) time.Duration {
+	br, err := New(&Config{Servers: servers}, &Options{Logger: quiet()})
+	if err != nil {
+		b.Fatalf("New() error: %v", err)
+	}
+	t0 := time.Now()
+	err = br.Discover(context.Background())
+	d := time.Since(t0)
+	if err != nil {
+		b.Fatalf("Discover() error: %v", err)
+	}
+	st := br.Status()
+	b.StopTimer()
+	for _, s := range st.Servers {
+		if s.State != Connected {
+			b.Fatalf("server %q: state %v, error %q", s.Name, s.State, s.Error)
+		}
+	}
+	_ = br.Close()
+	b.StartTimer()
+	return d
+}
+
+// rawDiscoverOnce does what discovery needs with mcp-go's own client and
+// nothing else: for each server at once, start the process, initialize and
+// list the tools; it returns how long that took (closing not counted). It
+// is the machine's own cost of starting that many servers in parallel.
+func rawDiscoverOnce(b *testing.B, servers []ServerConfig) time.Duration {
+	ctx := context.Background()
+	clients := make([]*client.Client, len(servers))
+	errs := make([]error, len(servers))
+	var wg sync.WaitGroup
+	t0 := time.Now()
+	for i, s := range servers {
+		wg.Go(func() {
+			c, err := client.NewStdioMCPClientWithOptions(s.Command, nil, s.Args)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			clients[i] = c
+			req := mcp.InitializeRequest{}
+			req.Params.ProtocolVersion = mcpconn.ProtocolVersion
+			req.Params.ClientInfo = mcp.Implementation{Name: "baseline", Version: "0"}
+			if _, err := c.Initialize(ctx, req); err != nil {
+				errs[i] = err
+				return
+			}
+			_, errs[i] = c.ListTools(ctx, mcp.ListToolsRequest{})
+		})
+	}
+	wg.Wait()
+	d := time.Since(t0)
+	b.StopTimer()
+	for _, c := range clients {
+		if c != nil {
+			_ = c.Close()
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		b.Fatalf("raw discovery: %v", err)
+	}
+	b.StartTimer()
+	return d
+}
+
+// BenchmarkDiscovery discovers 10 and 50 stdio servers that each take 200 ms
+// to answer initialize (mcptest -delay=200ms: the process sleeps before it
+// reads its stdin), against one such server alone, alternately in one loop.
+// It reports the median Discover times as "one-ms" and "many-ms" and their
+// ratio as "ratio": 1 is perfectly parallel, 10 (or 50) serial. For
+// reference it also starts the same servers with mcp-go's client alone, in
+// parallel, without a Bridge ("raw-ms", and "raw-ratio" against one-ms):
+// what starting that many processes costs on this machine.
+func BenchmarkDiscovery(b *testing.B) {
+	for _, n := range []int{10, 50} {
+		b.Run(fmt.Sprintf("servers=%d", n), func(b *testing.B) {
+			one, many := slowServers(1), slowServers(n)
+			var t1, tn, rn []time.Duration
+			for b.Loop() {
+				t1 = append(t1, discoverOnce(b, one))
+				tn = append(tn, discoverOnce(b, many))
+				rn = append(rn, rawDiscoverOnce(b, many))
+			}
+			m1, mn, mr := median(t1), median(tn), median(rn)
+			b.ReportMetric(float64(mn)/float64(m1), "ratio")
+			b.ReportMetric(float64(mr)/float64(m1), "raw-ratio")
+			b.ReportMetric(float64(m1)/1e6, "one-ms")
+			b.ReportMetric(float64(mn)/1e6, "many-ms")
+			b.ReportMetric(float64(mr)/1e6, "raw-ms")
+		})
+	}
+}
+
+// BenchmarkMemoryPerTool reports the heap a Bridge retains per registered
+// tool ("B/tool") after discovering one stdio server with 5,000 tools:
+// live heap after GC with the Bridge discovered, minus the live heap before
+// it was created, divided by 5,000. The per-Bridge constant (one
+// connection) is included, spread over the tools.
+func BenchmarkMemoryPerTool(b *testing.B) {
+	const n = 5000
+	cfg := stdioServer("big", "-name=big", fmt.Sprintf("-tools=%d", n))
+	cfg.Trust = true
+	var perTool float64
+	for b.Loop() {
+		before := liveHeap()
+		br, err := New(&Config{Servers: []ServerConfig{cfg}}, &Options{Logger: quiet()})
+		if err != nil {
+			b.Fatalf("New() error: %v", err)
+		}
+		if err := br.Discover(context.Background()); err != nil {
+			b.Fatalf("Discover() error: %v", err)
+		}
+		after := liveHeap()
+		if got := len(br.Tools()); got < n {
+			b.Fatalf("Tools() = %d tools, want at least %d", got, n)
+		}
+		perTool = float64(after-before) / n
+		b.StopTimer()
+		_ = br.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(perTool, "B/tool")
+}
+
+// liveHeap returns the bytes of live heap objects after a full collection.
+func liveHeap() uint64 {
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// benchListing returns n tools spread over servers servers as the
+// connection lists them, each with a small realistic input schema (a
+// required string, an integer enum, an array of objects, a nested object
+// with a format and a default), a third of the names shared between
+// servers so that the registry prefixes them.
+func benchListing(servers, n int) [][]mcpconn.Tool {
+	out := make([][]mcpconn.Tool, servers)
+	for i := range n {
+		s := i % servers
+		name := fmt.Sprintf("tool_%d_%d", s, i)
+		if i%3 == 0 {
+			name = fmt.Sprintf("shared_%d", i/(3*servers))
+		}
+		schema := fmt.Sprintf(`{"type":"object","properties":{`+
+			`"query":{"type":"string","description":"what to look for in item %d"},`+
+			`"limit":{"type":"integer","enum":[10,20,50],"default":10},`+
+			`"filters":{"type":"array","items":{"type":"object","properties":{"field":{"type":"string"},"value":{"type":["string","null"]}},"required":["field"]}},`+
+			`"options":{"type":"object","properties":{"since":{"type":"string","format":"date-time"},"exact":{"type":"boolean","default":false}},"additionalProperties":false}},`+
+			`"required":["query"],"additionalProperties":false}`, i)
+		out[s] = append(out[s], mcpconn.Tool{Name: name, Description: "tool number " + name, InputSchema: json.RawMessage(schema)})
+	}
+	return out
+}
+
+// BenchmarkRegisterTools converts and registers 5,000 tools listed by 10
+// servers, as discovery does once every server has answered: per server,
+// its tools' schemas are converted and the registry recomputes every name
+// and rebuilds the tool views. It reports the time per tool as "ns/tool".
+func BenchmarkRegisterTools(b *testing.B) {
+	for _, n := range []int{1000, 2000, 5000, 10000} {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			const servers = 10
+			listing := benchListing(servers, n)
+			cfg := &Config{}
+			for s := range servers {
+				cfg.Servers = append(cfg.Servers, ServerConfig{Name: fmt.Sprintf("server%d", s), Command: "unused"})
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				br, err := New(cfg, &Options{Logger: quiet()})
+				if err != nil {
+					b.Fatalf("New() error: %v", err)
+				}
+				for i, s := range br.servers {
+					defs := convertTools(&s.cfg, listing[i], br.target, br.log)
+					br.mu.Lock()
+					br.setToolsLocked(s, defs)
+					br.mu.Unlock()
+				}
+				if got := len(br.Tools()); got != n {
+					b.Fatalf("registered %d tools, want %d", got, n)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tool")
+		})
+	}
+}
