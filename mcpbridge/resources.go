@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"google.golang.org/genai"
 )
 
@@ -27,18 +28,11 @@ type Resource struct {
 // its resources cannot be listed. Entries that are not objects or have no
 // URI are skipped.
 func (b *Bridge) ListResources(ctx context.Context, server string) ([]Resource, error) {
-	s, done, err := b.use(server)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	ctx, stop := b.bounded(ctx)
-	defer stop()
-	conn, err := b.ready(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	raws, err := conn.ListResources(ctx)
+	var raws []json.RawMessage
+	err := b.onServer(ctx, server, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
+		raws, err = conn.ListResources(ctx)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -60,18 +54,11 @@ func (b *Bridge) ListResources(ctx context.Context, server string) ([]Resource, 
 // ("application/octet-stream" when it gave none). An item with neither, or
 // with a blob that is not base64, is an error.
 func (b *Bridge) ReadResource(ctx context.Context, server, uri string) ([]*genai.Part, error) {
-	s, done, err := b.use(server)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	ctx, stop := b.bounded(ctx)
-	defer stop()
-	conn, err := b.ready(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	raw, err := conn.ReadResource(ctx, uri)
+	var raw json.RawMessage
+	err := b.onServer(ctx, server, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
+		raw, err = conn.ReadResource(ctx, uri)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

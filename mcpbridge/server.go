@@ -289,41 +289,49 @@ func (b *Bridge) current(s *server) (*mcpconn.Conn, error) {
 }
 
 // callTool calls tool (the server's own name) on server with args and
-// returns the raw CallToolResult JSON. A disconnected server is reconnected
-// first (see ready). A call is never replayed: when the connection fails
-// during the call, the error is returned and the next call reconnects. The
-// call is bounded by ctx and the server's timeout. A call found unsendable
-// because the server had died unnoticed (mcpconn.ErrNotSent) is sent once
-// on a new connection: it never reached the old one.
+// returns the raw CallToolResult JSON, through onServer: a disconnected
+// server is reconnected first, and a call is never replayed once it may
+// have reached the server. The call is bounded by ctx and the server's
+// timeout.
 func (b *Bridge) callTool(ctx context.Context, serverName, tool string, args any) (json.RawMessage, error) {
-	s, done, err := b.use(serverName)
+	var raw json.RawMessage
+	err := b.onServer(ctx, serverName, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
+		raw, err = conn.CallTool(ctx, tool, args)
+		return err
+	})
+	return raw, err
+}
+
+// onServer runs op on a live connection to the named server, counted as an
+// operation that Close waits for and bounded by ctx and the Bridge's life.
+// A disconnected server is reconnected first (see ready). When op fails
+// because the connection died, the connection is dropped at once (not at
+// OnClose), and op is not run again: a request that may have reached the
+// server is never replayed. The one exception is a request found
+// unsendable because the server had died unnoticed (mcpconn.ErrNotSent):
+// it never left, so op runs once more on a new connection.
+func (b *Bridge) onServer(ctx context.Context, name string, op func(context.Context, *mcpconn.Conn) error) error {
+	s, done, err := b.use(name)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer done()
 	ctx, stop := b.bounded(ctx)
 	defer stop()
-	conn, err := b.ready(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	raw, err := conn.CallTool(ctx, tool, args)
-	if err != nil && conn.Err() != nil {
-		_, _ = b.current(s) // drop the dead connection now, not at OnClose
-	}
-	if errors.Is(err, mcpconn.ErrNotSent) && ctx.Err() == nil {
-		// The server was gone before the request left (it died since the
-		// last call, unnoticed until now): nothing reached it, so sending
-		// the call once on a new connection replays nothing.
-		if conn, err = b.ready(ctx, s); err != nil {
-			return nil, err
+	for attempt := 0; ; attempt++ {
+		conn, err := b.ready(ctx, s)
+		if err != nil {
+			return err
 		}
-		raw, err = conn.CallTool(ctx, tool, args)
+		err = op(ctx, conn)
 		if err != nil && conn.Err() != nil {
 			_, _ = b.current(s)
 		}
+		if attempt == 0 && errors.Is(err, mcpconn.ErrNotSent) && ctx.Err() == nil {
+			continue
+		}
+		return err
 	}
-	return raw, err
 }
 
 // use looks up a server for an operation and counts the operation, so
