@@ -6,19 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	mcpserver "github.com/mark3labs/mcp-go/server"
 	"go.uber.org/goleak"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
@@ -59,59 +55,23 @@ func stdioServer(name string, flags ...string) ServerConfig {
 	return ServerConfig{Name: name, Command: mcptest, Args: flags, Timeout: 10 * time.Second}
 }
 
-// headerLog records the request headers an HTTP test server received.
-type headerLog struct {
-	mu   sync.Mutex
-	seen []http.Header
-}
-
-func (h *headerLog) wrap(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.mu.Lock()
-		h.seen = append(h.seen, r.Header.Clone())
-		h.mu.Unlock()
-		next.ServeHTTP(w, r)
-	})
-}
-
-func (h *headerLog) values(name string) []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var out []string
-	for _, hd := range h.seen {
-		out = append(out, hd.Values(name)...)
-	}
-	return out
-}
-
 // httpServer runs the test server in-process behind SSE or streamable HTTP
 // (tr) and returns its configuration; it stops at the test's end.
-func httpServer(t *testing.T, name string, tr Transport, o testserver.Options) (ServerConfig, *headerLog) {
+func httpServer(t *testing.T, name string, tr Transport, o testserver.Options) (ServerConfig, *testserver.HTTP) {
 	t.Helper()
-	s := testserver.New(o)
-	hl := &headerLog{}
 	cfg := ServerConfig{Name: name, Timeout: 10 * time.Second}
-	var ts *httptest.Server
 	switch tr {
 	case TransportSSE:
-		sse := mcpserver.NewSSEServer(s)
-		ts = httptest.NewServer(hl.wrap(sse))
-		mcpserver.WithBaseURL(ts.URL)(sse)
-		cfg.URL, cfg.Type = ts.URL+"/sse", "sse"
-		t.Cleanup(func() { _ = sse.Shutdown(context.Background()) })
+		h := testserver.ServeHTTP(t, o, true)
+		cfg.URL, cfg.Type = h.URL, "sse"
+		return cfg, h
 	case TransportStreamableHTTP:
-		h := mcpserver.NewStreamableHTTPServer(s)
-		ts = httptest.NewServer(hl.wrap(h))
-		cfg.HTTPURL = ts.URL + "/mcp"
-		t.Cleanup(func() { _ = h.Shutdown(context.Background()) })
-	default:
-		t.Fatalf("httpServer(%v): not an HTTP transport", tr)
+		h := testserver.ServeHTTP(t, o, false)
+		cfg.HTTPURL = h.URL
+		return cfg, h
 	}
-	t.Cleanup(func() {
-		ts.CloseClientConnections()
-		ts.Close()
-	})
-	return cfg, hl
+	t.Fatalf("httpServer(%v): not an HTTP transport", tr)
+	return cfg, nil
 }
 
 // serverFor configures a test server with o reached over tr.
@@ -306,10 +266,10 @@ func TestHeadersReachServer(t *testing.T) {
 			cfg.Headers = map[string]string{"X-Team": "blue", "Authorization": "Bearer s3cr3t-value"}
 			b := newBridge(t, nil, cfg)
 			discover(t, b)
-			if got := hl.values("X-Team"); len(got) == 0 || slices.ContainsFunc(got, func(v string) bool { return v != "blue" }) {
+			if got := hl.Header("X-Team"); len(got) == 0 || slices.ContainsFunc(got, func(v string) bool { return v != "blue" }) {
 				t.Errorf("server saw X-Team = %q, want blue on every request", got)
 			}
-			if got := hl.values("Authorization"); !slices.Contains(got, "Bearer s3cr3t-value") {
+			if got := hl.Header("Authorization"); !slices.Contains(got, "Bearer s3cr3t-value") {
 				t.Errorf("server saw Authorization = %q, want the configured value", got)
 			}
 			if txt := b.Status().String(); strings.Contains(txt, "s3cr3t") {

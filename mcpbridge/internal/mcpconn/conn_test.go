@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,7 +16,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/goleak"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
@@ -49,67 +46,21 @@ func stdioSpec(args ...string) Spec {
 	return Spec{Name: "stdio-test", Kind: Stdio, Command: mcptest, Args: args, Timeout: 5 * time.Second}
 }
 
-// headerLog records the request headers an HTTP test server received.
-type headerLog struct {
-	mu   sync.Mutex
-	seen []http.Header
-}
-
-func (h *headerLog) wrap(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.mu.Lock()
-		h.seen = append(h.seen, r.Header.Clone())
-		h.mu.Unlock()
-		next.ServeHTTP(w, r)
-	})
-}
-
-func (h *headerLog) values(name string) []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var out []string
-	for _, hd := range h.seen {
-		out = append(out, hd.Values(name)...)
-	}
-	return out
-}
-
 // testHTTP is an in-process test server behind SSE or streamable HTTP.
 type testHTTP struct {
-	spec    Spec
-	headers *headerLog
-	mcp     *server.MCPServer
-	ts      *httptest.Server
+	spec Spec
+	*testserver.HTTP
 }
 
 // httpServer starts the test server in-process behind kind (SSE or
 // StreamableHTTP) and returns its spec. Everything stops at the test's end.
 func httpServer(t *testing.T, kind Kind, o testserver.Options) testHTTP {
 	t.Helper()
-	s := testserver.New(o)
-	hl := &headerLog{}
-	var ts *httptest.Server
-	spec := Spec{Name: kind.String() + "-test", Kind: kind, Timeout: 5 * time.Second}
-	switch kind {
-	case SSE:
-		sse := server.NewSSEServer(s)
-		ts = httptest.NewServer(hl.wrap(sse))
-		server.WithBaseURL(ts.URL)(sse)
-		spec.URL = ts.URL + "/sse"
-		t.Cleanup(func() { _ = sse.Shutdown(context.Background()) })
-	case StreamableHTTP:
-		h := server.NewStreamableHTTPServer(s)
-		ts = httptest.NewServer(hl.wrap(h))
-		spec.URL = ts.URL + "/mcp"
-		t.Cleanup(func() { _ = h.Shutdown(context.Background()) })
-	default:
+	if kind != SSE && kind != StreamableHTTP {
 		t.Fatalf("httpServer(%v): not an HTTP kind", kind)
 	}
-	t.Cleanup(func() {
-		ts.CloseClientConnections()
-		ts.Close()
-	})
-	return testHTTP{spec, hl, s, ts}
+	h := testserver.ServeHTTP(t, o, kind == SSE)
+	return testHTTP{Spec{Name: kind.String() + "-test", Kind: kind, Timeout: 5 * time.Second, URL: h.URL}, h}
 }
 
 // specFor returns a spec reaching a test server with o over kind.
@@ -292,7 +243,7 @@ func TestToolsListChangedOutOfBand(t *testing.T) {
 	for _, kind := range []Kind{SSE, StreamableHTTP} {
 		t.Run(kind.String(), func(t *testing.T) {
 			h := httpServer(t, kind, testserver.Options{})
-			s, srv := h.spec, h.mcp
+			s, srv := h.spec, h.MCP
 			changed := make(chan struct{}, 10)
 			s.OnToolsChanged = func() { changed <- struct{}{} }
 			c := dialT(t, s)
@@ -330,14 +281,14 @@ func TestHeadersSent(t *testing.T) {
 	for _, kind := range []Kind{SSE, StreamableHTTP} {
 		t.Run(kind.String(), func(t *testing.T) {
 			h := httpServer(t, kind, testserver.Options{})
-			s, hl := h.spec, h.headers
+			s, hl := h.spec, h.HTTP
 			s.Headers = map[string]string{"X-Api-Key": "k123", "Authorization": "Bearer tok"}
 			c := dialT(t, s)
 			if _, err := c.ListTools(context.Background()); err != nil {
 				t.Fatalf("ListTools() = %v", err)
 			}
 			for name, want := range s.Headers {
-				got := hl.values(name)
+				got := hl.Header(name)
 				if len(got) == 0 {
 					t.Errorf("server saw header %s = none, want %q", name, want)
 				}
@@ -474,7 +425,7 @@ func TestToolsChangedCoalesced(t *testing.T) {
 	mu.Lock()
 	after := calls
 	mu.Unlock()
-	h.mcp.AddTool(mcp.NewTool("after_close"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	h.MCP.AddTool(mcp.NewTool("after_close"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("x"), nil
 	})
 	time.Sleep(100 * time.Millisecond)

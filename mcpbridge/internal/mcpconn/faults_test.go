@@ -189,8 +189,8 @@ func TestHTTPServerDies(t *testing.T) {
 			closed := make(chan error, 2)
 			h.spec.OnClose = func(err error) { closed <- err }
 			c := dialT(t, h.spec)
-			h.ts.CloseClientConnections()
-			h.ts.Close()
+			h.Server.CloseClientConnections()
+			h.Server.Close()
 			// No request: the lost SSE stream, or the failed reconnect of
 			// the HTTP listening stream, tells that the server is gone.
 			select {

@@ -1,0 +1,71 @@
+package testserver
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// HTTP is a test server running in-process behind SSE or streamable HTTP on
+// a loopback httptest.Server, recording the request headers it received.
+type HTTP struct {
+	// URL is the MCP endpoint: ".../sse" for SSE, ".../mcp" for streamable
+	// HTTP.
+	URL string
+	// MCP is the server itself, for adding tools while it runs.
+	MCP *server.MCPServer
+	// Server is the HTTP server, for closing client connections.
+	Server *httptest.Server
+
+	mu   sync.Mutex
+	seen []http.Header
+}
+
+// ServeHTTP starts a server with o behind SSE (sse true) or streamable
+// HTTP. Everything stops at the end of t.
+func ServeHTTP(t testing.TB, o Options, sse bool) *HTTP {
+	t.Helper()
+	h := &HTTP{MCP: New(o)}
+	if sse {
+		s := server.NewSSEServer(h.MCP)
+		h.Server = httptest.NewServer(h.record(s))
+		server.WithBaseURL(h.Server.URL)(s)
+		h.URL = h.Server.URL + "/sse"
+		t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
+	} else {
+		s := server.NewStreamableHTTPServer(h.MCP)
+		h.Server = httptest.NewServer(h.record(s))
+		h.URL = h.Server.URL + "/mcp"
+		t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
+	}
+	t.Cleanup(func() {
+		h.Server.CloseClientConnections()
+		h.Server.Close()
+	})
+	return h
+}
+
+func (h *HTTP) record(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.mu.Lock()
+		h.seen = append(h.seen, r.Header.Clone())
+		h.mu.Unlock()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Header returns every value of the named request header the server has
+// received so far, in arrival order.
+func (h *HTTP) Header(name string) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for _, hd := range h.seen {
+		out = append(out, hd.Values(name)...)
+	}
+	return out
+}
