@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -30,10 +29,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	mcptest = filepath.Join(dir, "mcptest")
-	out, err := exec.Command("go", "build", "-o", mcptest, "github.com/mcpgenai/bridge/mcpbridge/internal/testserver/cmd/mcptest").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "build mcptest: %v\n%s", err, out)
+	if mcptest, err = testserver.BuildStdio(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	// Shorter grace periods keep fault tests fast; the logic is the same.
