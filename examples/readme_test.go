@@ -11,6 +11,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mcpgenai/bridge/mcpbridge"
 )
 
 // fences finds the fenced code blocks of a Markdown text, with their language.
@@ -87,5 +90,75 @@ func TestReadmeSetupCommands(t *testing.T) {
 	}
 	if !bytes.Contains(ci, []byte("readme_setup")) {
 		t.Error(".ci/run does not run the README's set-up commands")
+	}
+}
+
+// readmeBlocks returns the README's fenced blocks of language lang.
+func readmeBlocks(t *testing.T, lang string) []string {
+	t.Helper()
+	var out []string
+	for _, m := range fences.FindAllStringSubmatch(readme(t), -1) {
+		if m[1] == lang {
+			out = append(out, m[2])
+		}
+	}
+	return out
+}
+
+// TestReadmeSettingsBlock parses the README's settings.json example as a
+// settings file: it must be valid and mean what the README says.
+func TestReadmeSettingsBlock(t *testing.T) {
+	blocks := readmeBlocks(t, "json")
+	if len(blocks) != 1 {
+		t.Fatalf("README has %d json blocks, want the settings example", len(blocks))
+	}
+	env := map[string]string{"HOME": "/home/ada", "TRACKER_TOKEN": "s3cr3t"}
+	cfg, err := mcpbridge.ParseSettings([]byte(blocks[0]), "README.md", &mcpbridge.SettingsOptions{
+		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
+	})
+	if err != nil {
+		t.Fatalf("ParseSettings(README's example) = %v", err)
+	}
+	if len(cfg.Warnings) > 0 {
+		t.Errorf("README's example gives warnings: %q", cfg.Warnings)
+	}
+	var got []string
+	for _, s := range cfg.Servers {
+		got = append(got, s.Name+" "+s.Transport().String())
+	}
+	want := []string{"files stdio", "tracker http", "legacy sse"}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("servers = %q, want %q in the written order", got, want)
+	}
+	files := cfg.Servers[0]
+	if files.Args[2] != "/home/ada/notes" || !files.Trust || files.AllowsTool("write_file") || files.EffectiveTimeout().Milliseconds() != 30000 {
+		t.Errorf("files = %+v, want ${HOME} expanded, trusted, write_file excluded, 30 s timeout", files)
+	}
+	if h := cfg.Servers[1].Headers["Authorization"]; h != "Bearer s3cr3t" {
+		t.Errorf("tracker's Authorization header = %q, want $TRACKER_TOKEN expanded", h)
+	}
+}
+
+// TestReadmeStatusBlock renders the README's status example from real
+// values: it is the library's output, secrets redacted.
+func TestReadmeStatusBlock(t *testing.T) {
+	var shown string
+	for _, b := range readmeBlocks(t, "") {
+		if strings.HasPrefix(b, "MCP Servers Status:") {
+			shown = b
+		}
+	}
+	if shown == "" {
+		t.Fatal("README has no status example")
+	}
+	tracker := mcpbridge.NewServerStatus(mcpbridge.ServerConfig{
+		Name: "tracker", Command: "/usr/local/bin/tracker-mcp", Args: []string{"--token", "s3cr3t"}, Timeout: 15 * time.Second,
+	})
+	tracker.State, tracker.Tools = mcpbridge.Connected, []string{"search_issues", "set_priority"}
+	notes := mcpbridge.NewServerStatus(mcpbridge.ServerConfig{Name: "notes", Command: "node", Args: []string{"dist/server.js"}})
+	notes.Error = `mcp server "notes" (stdio): connect: exec: "node": executable file not found in $PATH`
+	st := mcpbridge.Status{Servers: []mcpbridge.ServerStatus{tracker, notes}, Discovery: mcpbridge.DiscoveryCompleted}
+	if got := st.String(); got != shown {
+		t.Errorf("README's status example differs from the library's output:\n--- README\n%s--- library\n%s", shown, got)
 	}
 }
