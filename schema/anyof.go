@@ -157,11 +157,34 @@ func (c *converter) flattenBranch(n, b *node, nullable bool, depth int) (*genai.
 // "5"); the first one kept is the one Restore would have chosen anyway.
 func sameBranch(kept []*genai.Schema, s *genai.Schema) bool {
 	for _, k := range kept {
+		if !mayBeEqual(k, s) {
+			continue
+		}
 		if reflect.DeepEqual(k, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// mayBeEqual is a cheap test that is false only for schemas that
+// reflect.DeepEqual finds different: a differing scalar field, list
+// length or property name.
+func mayBeEqual(a, b *genai.Schema) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Type != b.Type || a.Title != b.Title || a.Description != b.Description || a.Format != b.Format ||
+		a.Pattern != b.Pattern || len(a.Properties) != len(b.Properties) || len(a.Required) != len(b.Required) ||
+		len(a.Enum) != len(b.Enum) || len(a.AnyOf) != len(b.AnyOf) {
+		return false
+	}
+	for name := range a.Properties {
+		if _, ok := b.Properties[name]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // mergeEnumBranches merges anyOf branches that are all STRING enums with

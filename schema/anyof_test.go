@@ -1,6 +1,11 @@
 package schema
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+
+	"google.golang.org/genai"
+)
 
 func TestAnyOf(t *testing.T) {
 	cvRun(t, []cvCase{{
@@ -76,4 +81,40 @@ func TestAnyOf(t *testing.T) {
 		in:     `{"type":"object","properties":{"x":{"oneOf":[{"type":"string"},{"type":"integer"}],"default":"a"}}}`,
 		want:   `{"type":"object","properties":{"x":{"oneOf":[{"type":"string"},{"type":"integer"}],"default":"a"}}}`,
 	}})
+}
+
+func TestMayBeEqual(t *testing.T) {
+	obj := func(names ...string) *genai.Schema {
+		s := &genai.Schema{Type: genai.TypeObject, Properties: map[string]*genai.Schema{}}
+		for _, n := range names {
+			s.Properties[n] = &genai.Schema{Type: genai.TypeString}
+		}
+		return s
+	}
+	tests := []struct {
+		name string
+		a, b *genai.Schema
+	}{
+		{"both nil", nil, nil},
+		{"one nil", nil, obj()},
+		{"equal objects", obj("a", "b"), obj("a", "b")},
+		{"other names", obj("a", "b"), obj("a", "c")},
+		{"other count", obj("a"), obj("a", "b")},
+		{"other type", &genai.Schema{Type: genai.TypeString}, &genai.Schema{Type: genai.TypeNumber}},
+		{"other description", &genai.Schema{Description: "x"}, &genai.Schema{Description: "y"}},
+		{"other enum", &genai.Schema{Enum: []string{"a"}}, &genai.Schema{Enum: []string{"a", "b"}}},
+		{"same enum length", &genai.Schema{Enum: []string{"a"}}, &genai.Schema{Enum: []string{"b"}}},
+		{"nil and empty map", &genai.Schema{}, &genai.Schema{Properties: map[string]*genai.Schema{}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// mayBeEqual may only say false where reflect.DeepEqual does.
+			if eq := reflect.DeepEqual(tt.a, tt.b); eq && !mayBeEqual(tt.a, tt.b) {
+				t.Errorf("mayBeEqual(%s) = false, want true (the schemas are equal)", tt.name)
+			}
+			if got, want := sameBranch([]*genai.Schema{tt.a}, tt.b), reflect.DeepEqual(tt.a, tt.b); got != want {
+				t.Errorf("sameBranch(%s) = %v, want %v", tt.name, got, want)
+			}
+		})
+	}
 }

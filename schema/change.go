@@ -83,18 +83,31 @@ func comparePaths(a, b string) int {
 	if b == "" {
 		return 1
 	}
-	as, bs := strings.Split(a, "."), strings.Split(b, ".")
-	for i := 0; i < len(as) && i < len(bs); i++ {
-		if c := compareElems(as[i], bs[i]); c != 0 {
+	for {
+		ae, arest, amore := strings.Cut(a, ".")
+		be, brest, bmore := strings.Cut(b, ".")
+		if c := compareElems(ae, be); c != 0 {
 			return c
 		}
+		switch {
+		case amore && bmore:
+			a, b = arest, brest
+		case amore:
+			return 1 // b is a prefix of a
+		case bmore:
+			return -1
+		default:
+			return 0
+		}
 	}
-	return cmp.Compare(len(as), len(bs))
 }
 
 // compareElems compares two path elements, numerically when both are
 // list indexes.
 func compareElems(a, b string) int {
+	if !maybeInt(a) || !maybeInt(b) {
+		return strings.Compare(a, b) // strconv.Atoi would fail: skip its error
+	}
 	ai, aerr := strconv.Atoi(a)
 	bi, berr := strconv.Atoi(b)
 	if aerr == nil && berr == nil && ai >= 0 && bi >= 0 {
@@ -103,6 +116,12 @@ func compareElems(a, b string) int {
 		}
 	}
 	return strings.Compare(a, b)
+}
+
+// maybeInt reports whether strconv.Atoi(s) can succeed, judging by the
+// first byte (a digit or a sign).
+func maybeInt(s string) bool {
+	return s != "" && (s[0] >= '0' && s[0] <= '9' || s[0] == '+' || s[0] == '-')
 }
 
 // clone returns an independent copy of l.

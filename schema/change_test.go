@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -172,4 +173,51 @@ func pathExists(v any, path string) bool {
 		}
 	}
 	return false
+}
+
+// comparePathsSplit is the reference comparePaths: split both paths, then
+// compare element by element with strconv.Atoi for indexes.
+func comparePathsSplit(a, b string) int {
+	if a == b {
+		return 0
+	}
+	if a == "" {
+		return -1
+	}
+	if b == "" {
+		return 1
+	}
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		x, xerr := strconv.Atoi(as[i])
+		y, yerr := strconv.Atoi(bs[i])
+		if xerr == nil && yerr == nil && x >= 0 && y >= 0 && x != y {
+			return cmp.Compare(x, y)
+		}
+		if c := strings.Compare(as[i], bs[i]); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(as), len(bs))
+}
+
+func TestComparePathsMatchesSplit(t *testing.T) {
+	elems := []string{"", "a", "b", "0", "1", "2", "10", "007", "+1", "-1", "-0", "1a", "99999999999999999999", "$defs", "properties"}
+	var paths []string
+	for _, x := range elems {
+		paths = append(paths, x)
+		for _, y := range elems {
+			paths = append(paths, x+"."+y)
+			for _, z := range []string{"", "1", "b"} {
+				paths = append(paths, x+"."+y+"."+z)
+			}
+		}
+	}
+	for _, a := range paths {
+		for _, b := range paths {
+			if got, want := comparePaths(a, b), comparePathsSplit(a, b); got != want {
+				t.Errorf("comparePaths(%q, %q) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
 }

@@ -8,7 +8,7 @@ import (
 	"math"
 	"net/url"
 	"reflect"
-	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -286,7 +286,7 @@ func (c *genaiChecker) checkBounds(s *genai.Schema, path string) {
 		}
 	}
 	if s.Pattern != "" {
-		if _, err := regexp.Compile(s.Pattern); err != nil {
+		if _, err := syntax.Parse(s.Pattern, syntax.Perl); err != nil { // regexp.Compile's only error
 			c.add(path, "pattern: not a valid RE2 regular expression: %v", err)
 		}
 	}

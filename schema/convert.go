@@ -43,16 +43,20 @@ func Convert(raw []byte, opts *Options) (*Result, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return ConvertValue(nil, opts)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, fmt.Errorf("schema: decoding input schema: %w", err)
+	v, ok := decodeFast(raw)
+	if !ok {
+		// Slow path, for its errors (and whatever decodeFast declines).
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("schema: decoding input schema: %w", err)
+		}
+		if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+			return nil, errors.New("schema: decoding input schema: data after the top-level value")
+		}
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("schema: decoding input schema: data after the top-level value")
-	}
-	return ConvertValue(v, opts)
+	// v was just decoded and nothing else holds it: no copy needed.
+	return convertOwned(v, opts), nil
 }
 
 // ConvertValue is [Convert] for an already decoded JSON value: map[string]any,
@@ -61,6 +65,12 @@ func Convert(raw []byte, opts *Options) (*Result, error) {
 // shares no memory with it. The error is always nil today; it is kept for
 // inputs that may become unconvertible.
 func ConvertValue(v any, opts *Options) (*Result, error) {
+	return convertOwned(clone(v), opts), nil
+}
+
+// convertOwned is [ConvertValue] for a value in the generic JSON form that
+// the conversion may keep and share: a fresh decode or a private copy.
+func convertOwned(v any, opts *Options) *Result {
 	o := opts.normalized()
 	c := &converter{opts: o}
 	root := c.loadRoot(v)
@@ -72,7 +82,7 @@ func ConvertValue(v any, opts *Options) (*Result, error) {
 		res.Parameters, res.Restorer = c.genaiRoot(root)
 	}
 	res.Changes = c.log.sorted()
-	return res, nil
+	return res
 }
 
 // Declaration returns a function declaration named name with the converted

@@ -23,7 +23,7 @@ type enumMember struct {
 func (c *converter) stringifyEnum(origin string, vals []any) (members []enumMember, hadNull bool) {
 	texts := make([]string, len(vals))
 	keep := make([]bool, len(vals))
-	taken := map[string]any{}
+	taken := make(map[string]any, len(vals))
 	for i, v := range vals {
 		s, ok := v.(string)
 		if !ok {

@@ -2,7 +2,6 @@ package schema
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -418,7 +417,7 @@ func (c *converter) jsCheck(n *node, k string, v any, out map[string]any) (any, 
 			return drop("not a string")
 		}
 		if k == "pattern" {
-			if _, err := regexp.Compile(str); err != nil {
+			if !validRE2(str) {
 				c.log.add(n.origin, k, "not an RE2 expression: moved to the description")
 				d, _ := n.kw["description"].(string)
 				out["description"] = withNotes(d, []string{"pattern: " + str})
@@ -473,7 +472,7 @@ func (c *converter) jsCheck(n *node, k string, v any, out map[string]any) (any, 
 		m, _ := v.(map[string]any)
 		kept := make(map[string]any, len(m))
 		for _, re := range sortedKeys(m) {
-			if _, err := regexp.Compile(re); err != nil {
+			if !validRE2(re) {
 				c.log.add(n.origin, k, "pattern "+strconv.Quote(re)+" is not an RE2 expression: dropped")
 				continue
 			}

@@ -8,9 +8,9 @@ import (
 )
 
 // loadRoot builds the working tree for the whole document v, inlining
-// every resolvable local $ref.
+// every resolvable local $ref. v must be in the generic JSON form and owned
+// by the conversion (see convertOwned): the tree and the result share it.
 func (c *converter) loadRoot(v any) *node {
-	v = clone(v)
 	c.doc = v
 	c.ptrCache = map[string]resolved{}
 	c.refStack = map[string]int{}
@@ -52,7 +52,10 @@ func (c *converter) loadMap(m map[string]any, origin string, depth int) *node {
 	n := &node{origin: origin, kw: make(map[string]any, len(m))}
 	for _, k := range sortedKeys(m) {
 		v := m[k]
-		p := join(origin, k)
+		p := "" // join(origin, k), made only for keywords holding subschemas
+		if subschemaKeys[k] {
+			p = join(origin, k)
+		}
 		switch {
 		case k == "$defs" || k == "definitions":
 			c.log.add(origin, k, "removed (local references are inlined)")
@@ -104,6 +107,18 @@ func (c *converter) loadMap(m map[string]any, origin string, depth int) *node {
 	}
 	return n
 }
+
+// subschemaKeys are the keywords whose path loadMap needs: those that
+// hold subschemas.
+var subschemaKeys = func() map[string]bool {
+	m := map[string]bool{}
+	for _, class := range []map[string]bool{singleSchemaKeys, listSchemaKeys, mapSchemaKeys} {
+		for k := range class {
+			m[k] = true
+		}
+	}
+	return m
+}()
 
 // isSchemaValue reports whether v can be a schema (an object or a boolean).
 func isSchemaValue(v any) bool {

@@ -47,3 +47,53 @@ func medianFloat(xs []float64) float64 {
 	slices.Sort(xs)
 	return xs[len(xs)/2]
 }
+
+// smallToolSchema is a realistic ~520-byte MCP tool input schema: a
+// required string, an integer enum, an array of objects with a nullable
+// type array, and a nested object with a format and a default.
+const smallToolSchema = `{
+ "type": "object",
+ "properties": {
+  "query": {"type": "string", "description": "Search text.", "minLength": 1},
+  "priority": {"type": "integer", "enum": [1, 2, 3], "description": "Issue priority."},
+  "labels": {
+   "type": "array",
+   "items": {
+    "type": "object",
+    "properties": {
+     "name": {"type": "string"},
+     "color": {"type": ["string", "null"], "pattern": "^#[0-9a-f]{6}$"}
+    },
+    "required": ["name"]
+   },
+   "maxItems": 20
+  },
+  "options": {
+   "type": "object",
+   "properties": {
+    "since": {"type": "string", "format": "date-time"},
+    "limit": {"type": "integer", "default": 50, "minimum": 1}
+   }
+  }
+ },
+ "required": ["query"],
+ "additionalProperties": false
+}`
+
+// BenchmarkConvertSmall converts a typical small tool schema
+// (smallToolSchema) for each target: the per-tool cost of discovery.
+func BenchmarkConvertSmall(b *testing.B) {
+	raw := []byte(smallToolSchema)
+	for _, target := range allTargets {
+		b.Run(target.String(), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(raw)))
+			opts := &Options{Target: target}
+			for b.Loop() {
+				if _, err := Convert(raw, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -3,7 +3,7 @@ package schema
 import (
 	"fmt"
 	"math"
-	"regexp"
+	"regexp/syntax"
 	"strings"
 
 	"google.golang.org/genai"
@@ -345,6 +345,15 @@ func (c *converter) annotate(n *node, s *genai.Schema, used map[string]bool) {
 	}
 }
 
+// validRE2 reports whether p is an RE2 expression, exactly when
+// regexp.Compile(p) succeeds: Compile fails only when parsing does (the
+// size and nesting limits are checked while parsing), so the program and
+// matcher that Compile would build, and throw away here, are skipped.
+func validRE2(p string) bool {
+	_, err := syntax.Parse(p, syntax.Perl)
+	return err == nil
+}
+
 // stringKeys keeps a STRING node's length, pattern and safe format.
 func (c *converter) stringKeys(n *node, s *genai.Schema, used map[string]bool, notes *[]string) {
 	s.MinLength = c.count(n, "minLength", used)
@@ -353,7 +362,7 @@ func (c *converter) stringKeys(n *node, s *genai.Schema, used map[string]bool, n
 		used["pattern"] = true
 		if p, ok := v.(string); !ok {
 			c.log.add(n.origin, "pattern", "not a string: dropped")
-		} else if _, err := regexp.Compile(p); err != nil {
+		} else if !validRE2(p) {
 			c.log.add(n.origin, "pattern", "not an RE2 expression: moved to the description")
 			*notes = append(*notes, "pattern: "+p)
 		} else {

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -190,5 +191,18 @@ func TestMaxDepthWrappedLeafAtTheCap(t *testing.T) {
 		if got := cvOutput(t, again); got != out || len(again.Changes) > 0 {
 			t.Errorf("Convert(Convert(x)) = %s, %v; want %s and no changes", got, again.Changes, out)
 		}
+	}
+}
+
+func TestValidRE2(t *testing.T) {
+	for _, p := range []string{"", "^#[0-9a-f]{6}$", "a(b", `\d+`, `(?P<x>a)`, `(?=a)`, `a{1001}`, `a{2,1}`,
+		`\p{Greek}`, `\p{Nope}`, `[z-a]`, strings.Repeat("(", 1001) + strings.Repeat(")", 1001),
+		strings.Repeat("a{1000}", 3)} {
+		t.Run(p[:min(len(p), 20)], func(t *testing.T) {
+			_, err := regexp.Compile(p)
+			if got, want := validRE2(p), err == nil; got != want {
+				t.Errorf("validRE2(%q) = %v, want %v", p, got, want)
+			}
+		})
 	}
 }
