@@ -23,8 +23,14 @@ func weatherServer() (*httptest.Server, func()) {
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("sunny"), nil
 		})
+	return serveMCP(s)
+}
+
+// serveMCP serves s over streamable HTTP on loopback at URL + "/mcp"; stop
+// ends it.
+func serveMCP(s *server.MCPServer) (ts *httptest.Server, stop func()) {
 	h := server.NewStreamableHTTPServer(s)
-	ts := httptest.NewServer(h)
+	ts = httptest.NewServer(h)
 	return ts, func() {
 		_ = h.Shutdown(context.Background())
 		ts.CloseClientConnections()

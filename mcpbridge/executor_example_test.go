@@ -32,13 +32,7 @@ func shopServer() (*httptest.Server, func()) {
 			count := r.GetArguments()["count"]
 			return mcp.NewToolResultText(fmt.Sprintf("ordered %v %s (count sent as %T)", count, r.GetString("item", ""), count)), nil
 		})
-	h := server.NewStreamableHTTPServer(s)
-	ts := httptest.NewServer(h)
-	return ts, func() {
-		_ = h.Shutdown(context.Background())
-		ts.CloseClientConnections()
-		ts.Close()
-	}
+	return serveMCP(s)
 }
 
 // openShop returns a discovered Bridge for the shop server; policy decides
