@@ -1,13 +1,10 @@
 package mcpbridge
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"strconv"
 	"unicode/utf8"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // argsJSON returns what encodeArgs returns, the JSON sent to the server
@@ -17,14 +14,11 @@ import (
 // numbers as the json.Number that decoding would give. Anything else goes
 // through encodeArgs.
 func argsJSON(args any) (json.RawMessage, any, error) {
+	v, ok := instance(args)
+	if !ok {
+		return encodeArgs(args)
+	}
 	raw, err := json.Marshal(args)
-	if err != nil {
-		return nil, nil, err
-	}
-	if v, ok := instance(args); ok {
-		return raw, v, nil
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, nil, err
 	}
