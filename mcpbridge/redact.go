@@ -208,20 +208,36 @@ var (
 // error messages and stderr.
 func (r *Redactor) Text(s string) string {
 	s = r.replaceKnown(s)
-	s = urlPattern.ReplaceAllStringFunc(s, redactURL)
+	// URLs are redacted by their own rules and the text between them by
+	// the rules for prose, never both: a URL's query value may hold
+	// characters (",", "#") that end a name=value in prose, and redacting
+	// one span by both rules would not be idempotent.
+	var b strings.Builder
+	last := 0
+	for _, loc := range urlPattern.FindAllStringIndex(s, -1) {
+		b.WriteString(redactProse(s[last:loc[0]]))
+		b.WriteString(redactURL(s[loc[0]:loc[1]]))
+		last = loc[1]
+	}
+	b.WriteString(redactProse(s[last:]))
+	return wordPattern.ReplaceAllStringFunc(b.String(), func(w string) string {
+		if secretValue(w) {
+			return Redacted
+		}
+		return w
+	})
+}
+
+// redactProse applies the rules for text outside URLs: credentials after an
+// authorization scheme and values of secret-looking name=value pairs.
+func redactProse(s string) string {
 	s = schemePattern.ReplaceAllString(s, "$1 "+Redacted)
-	s = assignPattern.ReplaceAllStringFunc(s, func(m string) string {
+	return assignPattern.ReplaceAllStringFunc(s, func(m string) string {
 		name, _, _ := strings.Cut(m, "=")
 		if secretName(name) {
 			return name + "=" + Redacted
 		}
 		return m
-	})
-	return wordPattern.ReplaceAllStringFunc(s, func(w string) string {
-		if secretValue(w) {
-			return Redacted
-		}
-		return w
 	})
 }
 
