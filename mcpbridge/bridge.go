@@ -82,6 +82,7 @@ type Bridge struct {
 	sorted    []*Tool          // by registered name
 	subs      map[*subscriber]struct{}
 	closeOnce sync.Once
+	rejected  map[rejectKey]RejectedTool // tools the API refused (see heal.go)
 }
 
 // New returns a Bridge for cfg, validated with [Config.Validate]. It does
@@ -256,6 +257,10 @@ func (b *Bridge) Status() Status {
 			stderr = s.link.conn.Stderr()
 		}
 		ss.Stderr = s.redac.Text(stderrTail(stderr, statusStderrLimit))
+		for _, rt := range b.rejectedLocked(s.cfg.Name) {
+			rt.Message = s.redac.Text(rt.Message)
+			ss.Rejected = append(ss.Rejected, rt)
+		}
 		st.Servers = append(st.Servers, ss)
 	}
 	return st

@@ -84,6 +84,7 @@ func convertResult(raw json.RawMessage, opts convertOptions) (*CallResult, error
 		dec := json.NewDecoder(bytes.NewReader(s))
 		dec.UseNumber() // keep numbers exactly as the server wrote them
 		if err := dec.Decode(&r.structured); err == nil {
+			r.serverStructured = r.structured
 			r.textIsStructured = sameJSON(fullText, s)
 			if !r.textIsStructured {
 				display = append(display, jsonBlock(s, limit))

@@ -22,10 +22,19 @@ var ErrTooManyTools = errors.New("too many tools for one request")
 // list of declarations. With more than [MaxFunctionDeclarations] tools it
 // returns an error wrapping [ErrTooManyTools] that names the count.
 //
-// The slice and the genai.Tool are new on each call; the declarations are
-// the tools' own (see [Tool]) and must not be modified.
+// Tools the API rejected in a [Bridge.Run] are left out (see
+// [RejectedTool]). Everything returned is new on each call, declarations
+// and their schemas included: the caller may modify it, and no later
+// request sees the change.
 func (b *Bridge) GenAITools() ([]*genai.Tool, error) {
-	tools := b.Tools()
+	b.mu.Lock()
+	tools := make([]*Tool, 0, len(b.sorted))
+	for _, t := range b.sorted {
+		if !b.isRejectedLocked(t) {
+			tools = append(tools, t)
+		}
+	}
+	b.mu.Unlock()
 	switch n := len(tools); {
 	case n == 0:
 		return nil, nil
@@ -35,7 +44,7 @@ func (b *Bridge) GenAITools() ([]*genai.Tool, error) {
 	}
 	decls := make([]*genai.FunctionDeclaration, len(tools))
 	for i, t := range tools {
-		decls[i] = t.Declaration
+		decls[i] = cloneDeclaration(t.Declaration)
 	}
 	return []*genai.Tool{{FunctionDeclarations: decls}}, nil
 }

@@ -20,9 +20,14 @@ const (
 	// whose tool list changed; Update lists every added, removed and
 	// renamed tool of any server).
 	EventToolsChanged
+	// EventToolRejected: the Gemini API refused a tool's declaration and
+	// the tool was dropped from requests (Server, Tool, and Err holding
+	// the API's error; see [RejectedTool]).
+	EventToolRejected
 )
 
-// String returns "server-state", "discovery-state" or "tools-changed".
+// String returns "server-state", "discovery-state", "tools-changed" or
+// "tool-rejected".
 func (k EventKind) String() string {
 	switch k {
 	case EventServerState:
@@ -31,6 +36,8 @@ func (k EventKind) String() string {
 		return "discovery-state"
 	case EventToolsChanged:
 		return "tools-changed"
+	case EventToolRejected:
+		return "tool-rejected"
 	}
 	return "EventKind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -43,6 +50,7 @@ type Event struct {
 	Discovery DiscoveryState  // EventDiscoveryState: the new state
 	Err       error           // EventServerState to Disconnected: why, if it failed
 	Update    registry.Update // EventToolsChanged: what changed
+	Tool      string          // EventToolRejected: the server's name of the tool
 }
 
 // subscriber is one Subscribe channel fed from an unbounded queue, so that

@@ -40,6 +40,22 @@ type RunOptions struct {
 	// order, once all of the turn's calls have ended (for showing
 	// [CallResult.ReturnDisplay]).
 	OnResult func(r *CallResult)
+
+	// HostFunctions are the host's own functions, declared beside the
+	// Bridge's tools and run in the same turns (see [HostFunction]).
+	HostFunctions []HostFunction
+	// Fallback, if not nil, runs the calls that neither a HostFunction's
+	// Handler nor a Bridge tool owns: calls of the function declarations
+	// in the config's Tools, of HostFunctions without a Handler, and of
+	// unknown names. nil makes them unknown functions.
+	Fallback CallExecutor
+	// Selection chooses the Bridge tools each request carries; nil
+	// carries every tool up to the API's limit, ranked by
+	// [LexicalRanker] when there are more.
+	Selection *Selection
+	// OnRequest, if not nil, is called after each successful request with
+	// what it carried (also kept in [RunResult.Requests]).
+	OnRequest func(RequestReport)
 }
 
 // RunResult is what [Bridge.Run] did.
@@ -58,6 +74,10 @@ type RunResult struct {
 	Results []*CallResult
 	// Turns is the number of model requests made.
 	Turns int
+	// Requests says what each request carried and left out, in order;
+	// a request retried after the API rejected a declaration is one
+	// report.
+	Requests []RequestReport
 }
 
 // Run lets the model use the Bridge's tools until it answers without
@@ -67,14 +87,29 @@ type RunResult struct {
 // included) and one user turn holding the function responses in call
 // order, and sends again, at most opts.MaxTurns times.
 //
-// Each request's config is a shallow copy of config (nil means none) whose
-// Tools are config's followed by [Bridge.GenAITools], read again before
-// each request; config and history are never modified. If opts is nil,
-// the default options are used.
+// Each request's config is a shallow copy of config (nil means none). Its
+// Tools are config's tools other than function declarations, then one
+// [genai.Tool] declaring, in order, the function declarations of
+// config.Tools, opts.HostFunctions, and the Bridge's tools chosen by
+// opts.Selection (read again before each request, sorted by name). The
+// host's names win: a Bridge tool registered under one of them is declared
+// as "server__tool" for the request. Every declaration is a copy made for
+// the request; config, history and the host's declarations are never
+// modified. If opts is nil, the default options are used.
+//
+// The calls of a turn run concurrently, results in call order, each going
+// to its owner: a host function's Handler, a Bridge tool (one that the
+// request did not carry still runs), or opts.Fallback.
+//
+// When the API answers 400 and its message points at declarations of
+// Bridge tools (by index or by name), those tools are dropped for the
+// Bridge's lifetime (see [RejectedTool]) and the request is sent once more;
+// a 400 that blames no Bridge tool is returned as it is.
 //
 // Run returns the result and nil when the model answered without function
 // calls. Otherwise it returns what it has done so far with an error: ctx's
-// or gen's error, one of [Bridge.GenAITools], [ErrNoAnswer] (the prompt
+// or gen's error, [ErrTooManyTools] when the host's own declarations
+// exceed the limit, an invalid host function, [ErrNoAnswer] (the prompt
 // was blocked or the answer is empty), or [ErrTurnLimit] when the model
 // still called functions in its last allowed answer (those calls are not
 // run; they are in Response, not in History). The result is never nil.
@@ -91,24 +126,22 @@ func (b *Bridge) Run(ctx context.Context, gen ContentGenerator, model string, hi
 		o.MaxTurns = 1
 	}
 	res := &RunResult{History: slices.Clone(history)}
+	hosts, err := newHostSet(config, o.HostFunctions, o.Fallback)
+	if err != nil {
+		return res, err
+	}
 	for res.Turns < o.MaxTurns {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		tools, err := b.GenAITools()
-		if err != nil {
-			return res, err
-		}
-		cfg := &genai.GenerateContentConfig{}
-		if config != nil {
-			*cfg = *config
-		}
-		cfg.Tools = append(slices.Clone(cfg.Tools), tools...)
-
-		resp, err := gen.GenerateContent(ctx, model, res.History, cfg)
 		res.Turns++
+		resp, req, err := b.generate(ctx, gen, model, res.History, config, hosts, o.Selection, res.Turns)
 		if err != nil {
 			return res, fmt.Errorf("turn %d: %w", res.Turns, err)
+		}
+		res.Requests = append(res.Requests, req.report)
+		if o.OnRequest != nil {
+			o.OnRequest(req.report)
 		}
 		res.Response = resp
 		content, err := answer(resp)
@@ -128,7 +161,7 @@ func (b *Bridge) Run(ctx context.Context, gen ContentGenerator, model string, hi
 				o.OnCall(c)
 			}
 		}
-		results := b.ExecuteAll(ctx, calls)
+		results := b.runCalls(ctx, hosts, req, calls)
 		parts := make([]*genai.Part, len(results))
 		for i, r := range results {
 			parts[i] = r.Part()

@@ -119,11 +119,11 @@ func TestRunConfig(t *testing.T) {
 	local := &genai.Tool{FunctionDeclarations: []*genai.FunctionDeclaration{{Name: "local", Description: "the caller's own"}}}
 	config := &genai.GenerateContentConfig{Tools: []*genai.Tool{local}, SystemInstruction: genai.NewContentFromText("be brief", genai.RoleUser)}
 	srv := geminitest.New(t, func(req *geminitest.Request) geminitest.Response {
-		var names []string
-		for _, tool := range req.Tools {
-			names = append(names, tool.FunctionDeclarations[0].Name)
+		names, n := declNames(req)
+		if n != 1 {
+			t.Errorf("Run() sent declarations in %d tools, want one", n)
 		}
-		return geminitest.Response{Parts: []*genai.Part{{Text: strings.Join(names, ",")}}}
+		return geminitest.Response{Parts: []*genai.Part{{Text: strings.Join(names[:2], ",")}}}
 	})
 	res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), config, nil)
 	if err != nil {
@@ -149,16 +149,21 @@ func TestRunConfig(t *testing.T) {
 		t.Errorf("Run(no tools) sent tools %v, want none", tools)
 	}
 
-	// Too many tools: nothing is sent.
+	// More tools than the API takes: the request carries 512, and says
+	// which one it left out.
 	many := stdioServer("many", "-tools=513")
 	many.ExcludeTools = defaultToolNames
 	big := newBridge(t, nil, many)
 	discover(t, big)
-	srv = geminitest.New(t)
-	if _, err := big.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil); !errors.Is(err, ErrTooManyTools) {
-		t.Errorf("Run(513 tools) = %v, want ErrTooManyTools", err)
+	srv = geminitest.New(t, geminitest.Text("fine"))
+	res, err = big.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil)
+	if err != nil {
+		t.Fatalf("Run(513 tools) = %v, want the answer", err)
 	}
-	if n := len(srv.Requests()); n != 0 {
-		t.Errorf("Run(513 tools) sent %d requests, want 0", n)
+	if names, _ := declNames(srv.Requests()[0]); len(names) != MaxFunctionDeclarations {
+		t.Errorf("Run(513 tools) sent %d declarations, want %d", len(names), MaxFunctionDeclarations)
+	}
+	if r := res.Requests[0]; r.Declared != MaxFunctionDeclarations || len(r.Omitted) != 1 {
+		t.Errorf("Run(513 tools) report = %d declared, omitted %v, want 512 and one", r.Declared, r.Omitted)
 	}
 }

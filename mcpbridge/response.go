@@ -33,7 +33,8 @@ type CallResult struct {
 	// (isError), or the bridge could not make or finish the call.
 	Err error
 
-	structured       any  // decoded structuredContent (json.Number for numbers); nil when absent
+	structured       any  // decoded structuredContent (json.Number for numbers); nil when absent or sent as text
+	serverStructured any  // structuredContent as the server sent it, decoded; nil when absent
 	textIsStructured bool // the text is the JSON of structured, so it is not sent twice
 	serverError      bool // Err comes from the server's isError; its text is the message
 }
@@ -100,6 +101,21 @@ func (r *CallResult) FunctionResponse() *genai.FunctionResponse {
 	}
 	fr.Response = map[string]any{"output": output}
 	return fr
+}
+
+// StructuredContent returns the structuredContent of the tool's result,
+// decoded from JSON (objects as map[string]any, arrays as []any, numbers
+// as json.Number, exactly as written), or nil when the result had none or
+// the call failed in the bridge. It is the value as the server sent it,
+// even when it was too long for the text limit and reached the model as
+// cut text. The value is a new copy on each call. For a host function's
+// result it is the value its Handler returned, as JSON. A nil r returns
+// nil.
+func (r *CallResult) StructuredContent() any {
+	if r == nil {
+		return nil
+	}
+	return cloneJSON(r.serverStructured)
 }
 
 // Part returns a genai.Part holding FunctionResponse, ready to go into the

@@ -108,6 +108,9 @@ type ServerStatus struct {
 	Tools       []string      `json:"tools,omitempty"`  // registered names, in registration order
 	Error       string        `json:"error,omitempty"`  // the last error, if any
 	Stderr      string        `json:"stderr,omitempty"` // a bounded tail of a stdio server's stderr
+	// Rejected are the server's tools that the Gemini API refused and
+	// that requests no longer carry, sorted by tool.
+	Rejected []RejectedTool `json:"rejected,omitempty"`
 }
 
 type serverStatusJSON ServerStatus // no methods: no recursion
@@ -224,6 +227,9 @@ func (st Status) WriteText(w io.Writer) error {
 		}
 		line("Tools", strings.Join(s.Tools, ", "))
 		line("Error", s.Error)
+		for _, rt := range s.Rejected {
+			line("Rejected by the API", rt.Name+": "+rt.Message)
+		}
 		if s.State == Disconnected && strings.TrimSpace(s.Stderr) != "" {
 			b.WriteString("  Stderr:\n")
 			for _, l := range lastLines(s.Stderr, stderrLines) {

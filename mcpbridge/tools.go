@@ -51,6 +51,7 @@ type Tool struct {
 	Timeout time.Duration
 
 	def *toolDef
+	lex *lexicalCache // the tool's words, for LexicalRanker
 }
 
 // InputSchema returns a copy of the exact bytes of the tool's inputSchema as
@@ -136,5 +137,6 @@ func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 		Trust:       cfg.Trust,
 		Timeout:     cfg.EffectiveTimeout(),
 		def:         def,
+		lex:         &lexicalCache{},
 	}
 }

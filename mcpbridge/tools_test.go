@@ -64,7 +64,7 @@ func TestNewTool(t *testing.T) {
 		Entry:       e, Trust: true, Timeout: 3 * time.Second,
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(Tool{}), cmp.FilterPath(func(p cmp.Path) bool {
-		return p.Last().String() == ".def"
+		return p.Last().String() == ".def" || p.Last().String() == ".lex"
 	}, cmp.Ignore())); diff != "" {
 		t.Errorf("newTool() (-want +got):\n%s", diff)
 	}

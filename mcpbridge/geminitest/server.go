@@ -34,7 +34,25 @@ type Options struct {
 	// ModelVersion is the modelVersion of every answer; "" means the model
 	// named in the URL.
 	ModelVersion string
+	// DeclarationRules are extra rules for function declarations, for the
+	// backend's checks that the fake does not model itself. Each is called
+	// with every declaration the schema checks accept; a non-empty message
+	// rejects the request with a 400 that points at the declaration the
+	// way the API does: "* GenerateContentRequest.tools[0].
+	// function_declarations[3].<field>: <message>" (no ".<field>" when
+	// field is empty).
+	DeclarationRules []DeclarationRule
+	// MaxNestingDepth, when positive, rejects a request in which a
+	// declaration's parameters nest deeper than this many schemas, with
+	// the API's message, which names no declaration: "A
+	// FunctionDeclaration in the request exceeds the maximum allowed
+	// nesting depth."
+	MaxNestingDepth int
 }
+
+// A DeclarationRule returns the field and message of a problem with d, or
+// an empty message when d passes. See [Options.DeclarationRules].
+type DeclarationRule func(d *FunctionDeclaration) (field, message string)
 
 // Server is a fake Gemini Developer API endpoint serving generateContent and
 // streamGenerateContent (POST /v1beta/models/{model}:generateContent) over

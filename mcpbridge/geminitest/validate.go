@@ -91,7 +91,7 @@ func checkContents(req *Request, _ *Options) []violation {
 
 // checkTools enforces the limits on tools and checks every function
 // declaration with the schema package's checker for the Developer API.
-func checkTools(req *Request, _ *Options) []violation {
+func checkTools(req *Request, opts *Options) []violation {
 	var vs []violation
 	total := 0
 	for t, tool := range req.Tools {
@@ -125,6 +125,14 @@ func checkTools(req *Request, _ *Options) []violation {
 					path, msg = path+"."+snakeCase(m[1]), m[2]
 				}
 				vs = append(vs, violation{path, msg})
+			}
+			for _, rule := range opts.DeclarationRules {
+				if field, msg := rule(decl); msg != "" {
+					vs = append(vs, violation{joinPath(dpath, field), msg})
+				}
+			}
+			if opts.MaxNestingDepth > 0 && decl.Parameters.depth() > opts.MaxNestingDepth {
+				return []violation{{"", "A FunctionDeclaration in the request exceeds the maximum allowed nesting depth."}}
 			}
 			if first, dup := seen[decl.Name]; dup && decl.Name != "" {
 				vs = append(vs, violation{dpath + ".name",
@@ -203,6 +211,22 @@ func (s *Schema) genai() *genai.Schema {
 		out.AnyOf = append(out.AnyOf, b.genai())
 	}
 	return out
+}
+
+// depth returns how many schemas deep s nests: 0 for nil, 1 for a schema
+// without subschemas.
+func (s *Schema) depth() int {
+	if s == nil {
+		return 0
+	}
+	d := s.Items.depth()
+	for _, p := range s.Properties {
+		d = max(d, p.depth())
+	}
+	for _, b := range s.AnyOf {
+		d = max(d, b.depth())
+	}
+	return d + 1
 }
 
 // calls returns the function calls among c's parts, with their part index.

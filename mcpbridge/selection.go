@@ -1,0 +1,263 @@
+package mcpbridge
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"slices"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/registry"
+	"github.com/mcpgenai/bridge/schema"
+)
+
+// VertexMaxFunctionDeclarations is the most function declarations Vertex
+// AI's documentation allows in one request; the default limit of
+// [Selection.Limit] for a Bridge whose [Options.Target] is [schema.Vertex].
+const VertexMaxFunctionDeclarations = 128
+
+// Selection chooses which of the Bridge's tools each request of
+// [Bridge.Run] carries. The zero value carries every tool, up to the
+// limit.
+//
+// A tool is a candidate when it passes every criterion that is set:
+// Servers, Names and Filter. When the host's functions and the candidates
+// together are more than Limit, the candidates are ranked against the
+// conversation so far and the best ones fill what the host's functions
+// leave; the others are left out of that request (and reported in
+// [RequestReport.Omitted]). The host's own functions are always sent. A
+// tool that the model calls although it was not sent still runs.
+type Selection struct {
+	// Servers, if not empty, keeps only the tools of these servers
+	// (configured names).
+	Servers []string
+	// Names, if not empty, keeps only the tools registered under these
+	// names.
+	Names []string
+	// Filter, if not nil, keeps only the tools for which it returns true.
+	// It is called once per tool and request, from the goroutine running
+	// Run; it must not modify the Tool.
+	Filter func(t *Tool) bool
+	// Limit is the most function declarations one request carries, the
+	// host's own included. Zero means the API's limit:
+	// [MaxFunctionDeclarations], or [VertexMaxFunctionDeclarations] when
+	// the Bridge's target is [schema.Vertex]. A limit above the API's is
+	// lowered to it.
+	Limit int
+	// Ranker orders the candidates when they do not all fit. nil means
+	// [LexicalRanker].
+	Ranker Ranker
+}
+
+// Ranker scores tools against a conversation, for choosing which ones a
+// request carries when there are more than it may hold. [LexicalRanker]
+// works offline; a ranker built on embeddings (genai's EmbedContent, for
+// example) can do better.
+type Ranker interface {
+	// Rank returns one score per tool, in the order of tools: higher
+	// means more useful for the conversation's next step. conversation
+	// and tools must not be modified. An error makes Run fall back to
+	// [LexicalRanker] for that request (the error is logged).
+	Rank(ctx context.Context, conversation []*genai.Content, tools []*Tool) ([]float64, error)
+}
+
+// RequestReport says what one request of [Bridge.Run] carried.
+type RequestReport struct {
+	// Turn is the request's number, from 1.
+	Turn int
+	// Declared is how many function declarations it carried, the host's
+	// included.
+	Declared int
+	// Omitted are the registered names of the candidate tools (see
+	// [Selection]) that the limit left out, best ranked first.
+	Omitted []string
+	// Renamed maps a declared name to the registered name of a Bridge
+	// tool that a host function's name displaced for this request.
+	Renamed map[string]string
+	// Rejected are the tools that the API refused in this request; the
+	// request was sent again without them.
+	Rejected []RejectedTool
+}
+
+// request is what one model request declares.
+type request struct {
+	tools  []*genai.Tool    // the caller's non-function tools, then one Tool with every declaration
+	mcp    map[string]*Tool // declared name -> Bridge tool
+	report RequestReport
+}
+
+// limit returns the effective declaration limit of sel for the Bridge.
+func (b *Bridge) limit(sel *Selection) int {
+	api := MaxFunctionDeclarations
+	if b.target == schema.Vertex {
+		api = VertexMaxFunctionDeclarations
+	}
+	if sel == nil || sel.Limit <= 0 || sel.Limit > api {
+		return api
+	}
+	return sel.Limit
+}
+
+// buildRequest chooses and declares the tools of one request: the host's
+// declarations first, in their order, then the chosen Bridge tools sorted
+// by name, all in one genai.Tool after the caller's other tools. Every
+// declaration is a copy. It fails when the host's own declarations are
+// more than the limit.
+func (b *Bridge) buildRequest(ctx context.Context, history []*genai.Content, config *genai.GenerateContentConfig,
+	h *hostSet, sel *Selection) (*request, error) {
+	limit := b.limit(sel)
+	if len(h.decls) > limit {
+		return nil, fmt.Errorf("%w: the host declares %d functions, at most %d fit in one request", ErrTooManyTools, len(h.decls), limit)
+	}
+	cands := b.candidates(sel)
+	room := limit - len(h.decls)
+	req := &request{mcp: make(map[string]*Tool, min(len(cands), room))}
+	if len(cands) > room {
+		chosen, omitted := b.rank(ctx, history, cands, room, sel)
+		cands = chosen
+		req.report.Omitted = omitted
+		slices.SortFunc(cands, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
+	}
+
+	decls := make([]*genai.FunctionDeclaration, 0, len(h.decls)+len(cands))
+	taken := make(map[string]bool, len(h.decls)+len(cands))
+	for _, d := range h.decls {
+		decls = append(decls, cloneDeclaration(d))
+		taken[d.Name] = true
+	}
+	for _, t := range cands {
+		taken[t.Name] = true
+	}
+	for _, t := range cands {
+		name := t.Name
+		if h.has(name) {
+			name = aliasFor(t, taken)
+			taken[name] = true
+			if req.report.Renamed == nil {
+				req.report.Renamed = map[string]string{}
+			}
+			req.report.Renamed[name] = t.Name
+		}
+		d := cloneDeclaration(t.Declaration)
+		d.Name = name
+		decls = append(decls, d)
+		req.mcp[name] = t
+	}
+	if config != nil {
+		for _, t := range config.Tools {
+			if t == nil {
+				continue
+			}
+			if len(t.FunctionDeclarations) == 0 {
+				req.tools = append(req.tools, t)
+				continue
+			}
+			if !onlyFunctions(t) {
+				rest := *t
+				rest.FunctionDeclarations = nil
+				req.tools = append(req.tools, &rest)
+			}
+		}
+	}
+	if len(decls) > 0 {
+		req.tools = append(req.tools, &genai.Tool{FunctionDeclarations: decls})
+	}
+	req.report.Declared = len(decls)
+	return req, nil
+}
+
+// onlyFunctions reports whether t holds nothing but function declarations.
+func onlyFunctions(t *genai.Tool) bool {
+	c := *t
+	c.FunctionDeclarations = nil
+	data, err := json.Marshal(&c)
+	return err == nil && string(data) == "{}"
+}
+
+// aliasFor returns the name t is declared under when a host function has
+// its registered name: "server__tool" sanitized, or, when that is taken
+// too, a name with a short stable hash of the server and tool.
+func aliasFor(t *Tool, taken map[string]bool) string {
+	name := registry.SanitizeName(t.Server + "__" + t.ServerTool)
+	if !taken[name] {
+		return name
+	}
+	h := fnv.New32a()
+	h.Write([]byte(t.Server + "\x00" + t.ServerTool))
+	suffix := fmt.Sprintf("_%08x", h.Sum32())
+	base := name
+	if len(base)+len(suffix) > registry.MaxNameLen {
+		base = base[:registry.MaxNameLen-len(suffix)]
+	}
+	name = base + suffix
+	for i := 2; taken[name]; i++ {
+		name = fmt.Sprintf("%s%d", base[:len(base)-len(fmt.Sprint(i))], i) + suffix
+	}
+	return name
+}
+
+// candidates returns the registered tools that sel keeps and the API has
+// not rejected, sorted by name.
+func (b *Bridge) candidates(sel *Selection) []*Tool {
+	b.mu.Lock()
+	all := slices.Clone(b.sorted)
+	var out []*Tool
+	for _, t := range all {
+		if b.isRejectedLocked(t) {
+			continue
+		}
+		out = append(out, t)
+	}
+	b.mu.Unlock()
+	if sel == nil || (len(sel.Servers) == 0 && len(sel.Names) == 0 && sel.Filter == nil) {
+		return out
+	}
+	kept := out[:0]
+	for _, t := range out {
+		if len(sel.Servers) > 0 && !slices.Contains(sel.Servers, t.Server) {
+			continue
+		}
+		if len(sel.Names) > 0 && !slices.Contains(sel.Names, t.Name) {
+			continue
+		}
+		if sel.Filter != nil && !sel.Filter(t) {
+			continue
+		}
+		kept = append(kept, t)
+	}
+	return kept
+}
+
+// rank returns the n best of cands for history and the names of the rest,
+// best first. Ties keep the order of cands.
+func (b *Bridge) rank(ctx context.Context, history []*genai.Content, cands []*Tool, n int, sel *Selection) (chosen []*Tool, omitted []string) {
+	var r Ranker = LexicalRanker{}
+	if sel != nil && sel.Ranker != nil {
+		r = sel.Ranker
+	}
+	scores, err := r.Rank(ctx, history, cands)
+	if err == nil && len(scores) != len(cands) {
+		err = fmt.Errorf("%d scores for %d tools", len(scores), len(cands))
+	}
+	if err != nil {
+		b.log.Warn("tool ranker failed; ranking lexically", "err", err)
+		scores, _ = LexicalRanker{}.Rank(ctx, history, cands)
+	}
+	order := make([]int, len(cands))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(scores[j], scores[i]) })
+	chosen = make([]*Tool, 0, n)
+	for _, i := range order[:n] {
+		chosen = append(chosen, cands[i])
+	}
+	omitted = make([]string, 0, len(cands)-n)
+	for _, i := range order[n:] {
+		omitted = append(omitted, cands[i].Name)
+	}
+	return chosen, omitted
+}
