@@ -463,3 +463,40 @@ func TestEveryConfigFieldAccepted(t *testing.T) {
 		t.Errorf("decoded request = %+v, generation config %+v, want the fields sent", r, g)
 	}
 }
+
+func TestOptionRules(t *testing.T) {
+	ctx := context.Background()
+	rule := func(d *FunctionDeclaration) (string, string) {
+		if d.Name == "search" {
+			return "parameters.properties[filter]", "too many states for serving"
+		}
+		return "", ""
+	}
+	tests := []struct {
+		name string
+		opts Options
+		want string // "" means accepted
+	}{
+		{"a rule names the declaration by index", Options{DeclarationRules: []DeclarationRule{rule}},
+			"* GenerateContentRequest.tools[0].function_declarations[1].parameters.properties[filter]: too many states for serving\n"},
+		{"nesting within the limit", Options{MaxNestingDepth: 3}, ""},
+		{"nesting over the limit names no declaration", Options{MaxNestingDepth: 2},
+			"A FunctionDeclaration in the request exceeds the maximum allowed nesting depth."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := NewWithOptions(t, &tt.opts, Text("ok"))
+			_, err := srv.Client(ctx).Models.GenerateContent(ctx, model, []*genai.Content{userText("hi")},
+				&genai.GenerateContentConfig{Tools: twoTools()})
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("GenerateContent() = %v, want accepted", err)
+				}
+				return
+			}
+			if got := asAPIError(t, err); got.Code != 400 || got.Message != tt.want {
+				t.Errorf("GenerateContent() = %d %q, want 400 %q", got.Code, got.Message, tt.want)
+			}
+		})
+	}
+}
