@@ -34,6 +34,10 @@ type Options struct {
 	// Exec adds the tools lookup, profile, pick, image, fail and loose
 	// (see addExecTools).
 	Exec bool
+	// Described adds one tool per entry, named by the key and described by
+	// the value, with an optional string parameter "query"; it returns its
+	// name.
+	Described map[string]string
 	// Blob adds the resource "test://blob" (image/png, BlobBase64) beside
 	// "test://hello".
 	Blob bool
@@ -126,6 +130,17 @@ func New(o Options) *server.MCPServer {
 		})
 	if o.Exec {
 		addExecTools(s)
+	}
+	described := make([]string, 0, len(o.Described))
+	for n := range o.Described {
+		described = append(described, n)
+	}
+	sort.Strings(described)
+	for _, n := range described {
+		s.AddTool(mcp.NewTool(n, mcp.WithDescription(o.Described[n]), mcp.WithString("query")),
+			func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText(n), nil
+			})
 	}
 	if o.OnCrash != nil {
 		s.AddTool(mcp.NewTool("crash"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -30,6 +30,15 @@ func main() {
 	_ = flag.String("token", "", "ignored (lets tests pass a secret-looking argument)")
 	delay := flag.Duration("delay", 0, "sleep this long before serving")
 	execTools := flag.Bool("exec", false, "add the executor test tools (lookup, profile, pick, image, fail, loose)")
+	described := map[string]string{}
+	flag.Func("described", "add a tool: name=description (repeatable)", func(v string) error {
+		n, d, ok := strings.Cut(v, "=")
+		if !ok || n == "" {
+			return fmt.Errorf("want name=description, got %q", v)
+		}
+		described[n] = d
+		return nil
+	})
 	flag.Parse()
 
 	time.Sleep(*delay)
@@ -69,7 +78,7 @@ func main() {
 			os.Exit(3)
 		}()
 	}
-	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, OnCrash: func() {
+	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Described: described, OnCrash: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: crash tool called")
 		os.Exit(3)
 	}})

@@ -1,0 +1,233 @@
+package mcpbridge
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/geminitest"
+	"github.com/mcpgenai/bridge/schema"
+)
+
+// topics are described tools spread over the servers of the selection
+// tests, two per server: realistic neighbours for the one a task needs.
+var topics = []string{
+	"convert_currency=Converts an amount of money between currencies at today's exchange rates",
+	"convert_units=Converts lengths, weights and temperatures between metric and imperial units",
+	"get_weather=Current weather and forecast for a city",
+	"search_issues=Searches the issue tracker for open and closed issues",
+	"create_issue=Opens a new issue in the tracker with a title and body",
+	"read_file=Reads a text file from the workspace",
+	"write_file=Writes text to a file in the workspace",
+	"list_directory=Lists the files of a directory",
+	"send_email=Sends an email message to a recipient",
+	"search_email=Searches the mailbox for messages",
+	"create_event=Adds an event to the calendar",
+	"list_events=Lists the calendar's events between two dates",
+	"query_database=Runs a read-only SQL query on the analytics database",
+	"translate_text=Translates text between languages",
+	"stock_quote=Latest stock price for a ticker symbol",
+	"crypto_price=Latest price of a cryptocurrency in dollars",
+	"geocode=Turns a street address into coordinates",
+	"directions=Driving, walking or transit directions between two places",
+	"web_search=Searches the web and returns result snippets",
+	"fetch_url=Downloads a web page as text",
+	"run_tests=Runs the project's unit tests",
+	"git_log=Shows the commit history of the repository",
+	"git_diff=Shows uncommitted changes in the repository",
+	"create_invoice=Creates an invoice for a customer in the billing system",
+	"refund_payment=Refunds a customer's payment",
+	"list_customers=Lists the customers of the billing system",
+	"summarize_pdf=Summarizes a PDF document",
+	"ocr_image=Extracts text from an image",
+	"resize_image=Resizes an image to the given width and height",
+	"play_music=Plays a song on the speakers",
+	"set_timer=Starts a countdown timer",
+	"smart_lights=Turns the lights of a room on or off",
+	"book_flight=Books a flight between two airports",
+	"hotel_search=Finds hotels in a city for given dates",
+	"tax_calculator=Computes income tax for a salary and country",
+	"loan_calculator=Monthly payment of a loan for an amount, rate and term",
+	"unit_price=Compares unit prices of grocery products",
+	"tip_calculator=Splits a restaurant bill and computes the tip",
+	"time_zone=Converts a time between time zones",
+	"dictionary=Definition and synonyms of an English word",
+}
+
+// manyServers configures n stdio servers with perServer tools each: the
+// numbered ones and two described ones from topics.
+func manyServers(n, perServer int) []ServerConfig {
+	servers := make([]ServerConfig, n)
+	for i := range servers {
+		name := fmt.Sprintf("s%02d", i)
+		c := stdioServer(name, "-name="+name, fmt.Sprintf("-tools=%d", perServer-2),
+			"-described="+topics[(2*i)%len(topics)], "-described="+topics[(2*i+1)%len(topics)])
+		c.Trust = true
+		c.ExcludeTools = defaultToolNames
+		servers[i] = c
+	}
+	return servers
+}
+
+func TestRunSelectsAmongThousands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 20 servers")
+	}
+	b := newBridge(t, nil, manyServers(20, 100)...)
+	discover(t, b)
+	if n := len(b.Tools()); n != 2000 {
+		t.Fatalf("registered %d tools, want 2000", n)
+	}
+	ctx := context.Background()
+	task := []*genai.Content{
+		genai.NewContentFromText("Hello!", genai.RoleUser),
+		genai.NewContentFromText("Hi, how can I help?", genai.RoleModel),
+		genai.NewContentFromText("How many euros do I get for 250 US dollars at today's exchange rate?", genai.RoleUser),
+	}
+
+	scores, err := LexicalRanker{}.Rank(ctx, task, b.Tools())
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := b.Tools()[slices.Index(scores, slices.Max(scores))]
+	if best.Name != "convert_currency" {
+		t.Errorf("LexicalRanker's best tool = %s, want convert_currency", best.Name)
+	}
+
+	host := HostFunction{Declaration: &genai.FunctionDeclaration{Name: "remember", Description: "notes a fact"},
+		Handler: func(context.Context, map[string]any) (any, error) { return "noted", nil }}
+	srv := geminitest.New(t,
+		func(req *geminitest.Request) geminitest.Response {
+			names, _ := declNames(req)
+			if len(names) != 128 || names[0] != "remember" || !slices.Contains(names, "convert_currency") {
+				t.Errorf("request declares %d functions (first %q), want 128 with remember first and convert_currency", len(names), names[0])
+			}
+			return geminitest.Response{Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{Name: "convert_currency", Args: map[string]any{"query": "250 USD in EUR"}}}}}
+		},
+		geminitest.Text("About 230 euros."),
+	)
+	res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, task, nil,
+		&RunOptions{HostFunctions: []HostFunction{host}, Selection: &Selection{Limit: 128}})
+	if err != nil {
+		t.Fatalf("Run() = %v", err)
+	}
+	for i, r := range res.Requests {
+		if r.Declared > 128 || r.Declared+len(r.Omitted) != 2001 {
+			t.Errorf("request %d: %d declared, %d omitted, want at most 128 of 2001", i+1, r.Declared, len(r.Omitted))
+		}
+	}
+	if r := res.Results[0]; r.Err != nil || r.Server != "s00" || joinText(r.LLMContent) != "convert_currency" {
+		t.Errorf("convert_currency ran on %q with %v: %q", r.Server, r.Err, joinText(r.LLMContent))
+	}
+	if reqs := srv.Requests(); len(reqs) != 2 {
+		t.Errorf("sent %d requests, want 2", len(reqs))
+	}
+}
+
+func TestSelectionFilters(t *testing.T) {
+	main := mcptestExec("main")
+	main.IncludeTools = []string{"lookup", "echo", "profile"}
+	other := stdioServer("other", "-name=other", "-described="+topics[2], "-described="+topics[3])
+	other.ExcludeTools = defaultToolNames
+	b := newBridge(t, nil, main, other)
+	discover(t, b)
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		sel  *Selection
+		want []string
+	}{
+		{"all", nil, []string{"echo", "get_weather", "lookup", "profile", "search_issues"}},
+		{"by server", &Selection{Servers: []string{"other"}}, []string{"get_weather", "search_issues"}},
+		{"by name", &Selection{Names: []string{"echo", "get_weather", "nothing"}}, []string{"echo", "get_weather"}},
+		{"by predicate", &Selection{Filter: func(t *Tool) bool { return t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint }}, []string{"echo", "lookup"}},
+		{"all criteria", &Selection{Servers: []string{"main"}, Names: []string{"echo", "profile"},
+			Filter: func(t *Tool) bool { return strings.HasPrefix(t.Name, "p") }}, []string{"profile"}},
+		{"limit ranks", &Selection{Limit: 2}, []string{"get_weather", "search_issues"}},
+	}
+	weather := []*genai.Content{genai.NewContentFromText("Search the open issues about the weather", genai.RoleUser)}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := geminitest.New(t, geminitest.Text("ok"))
+			res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, weather, nil, &RunOptions{Selection: tc.sel})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := declNames(srv.Requests()[0])
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("declared (-want +got):\n%s", diff)
+			}
+			omitted := slices.Sorted(slices.Values(res.Requests[0].Omitted))
+			wantOmitted := []string(nil)
+			if tc.name == "limit ranks" {
+				wantOmitted = []string{"echo", "lookup", "profile"}
+			}
+			if diff := cmp.Diff(wantOmitted, omitted); diff != "" {
+				t.Errorf("Omitted (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestRunCallsToolNotSent(t *testing.T) {
+	b := newBridge(t, nil, mcptestExec("main"))
+	discover(t, b)
+	ctx := context.Background()
+	var sent [][]string
+	turn := 0
+	// The fake API refuses a call of an undeclared function (a real model
+	// does not make one), so this model is a plain function: it calls
+	// lookup although the request carries only echo.
+	gen := generatorFunc(func(_ context.Context, _ string, _ []*genai.Content, cfg *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+		var names []string
+		for _, tool := range cfg.Tools {
+			for _, d := range tool.FunctionDeclarations {
+				names = append(names, d.Name)
+			}
+		}
+		sent = append(sent, names)
+		turn++
+		part := &genai.Part{Text: "done"}
+		if turn == 1 {
+			part = &genai.Part{FunctionCall: &genai.FunctionCall{ID: "c1", Name: "lookup", Args: map[string]any{"name": "ann"}}}
+		}
+		return &genai.GenerateContentResponse{Candidates: []*genai.Candidate{{Content: &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{part}}}}}, nil
+	})
+	res, err := b.Run(ctx, gen, e2eModel, prompt(), nil, &RunOptions{Selection: &Selection{Names: []string{"echo"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([][]string{{"echo"}, {"echo"}}, sent); diff != "" {
+		t.Errorf("declared (-want +got):\n%s", diff)
+	}
+	if r := res.Results[0]; r.Err != nil || joinText(r.LLMContent) != `{"id":"u-3"}` {
+		t.Errorf("lookup (not sent) = %v %q, want it run", r.Err, joinText(r.LLMContent))
+	}
+}
+
+func TestSelectionLimit(t *testing.T) {
+	tests := []struct {
+		target schema.Target
+		sel    *Selection
+		want   int
+	}{
+		{schema.Gemini, nil, 512},
+		{schema.JSONSchema, &Selection{}, 512},
+		{schema.Gemini, &Selection{Limit: 100}, 100},
+		{schema.Gemini, &Selection{Limit: 1000}, 512},
+		{schema.Vertex, nil, 128},
+		{schema.Vertex, &Selection{Limit: 512}, 128},
+		{schema.Vertex, &Selection{Limit: 20}, 20},
+	}
+	for _, tc := range tests {
+		b := newBridge(t, &Options{Target: tc.target})
+		if got := b.limit(tc.sel); got != tc.want {
+			t.Errorf("limit(%v, %+v) = %d, want %d", tc.target, tc.sel, got, tc.want)
+		}
+	}
+}
