@@ -29,25 +29,36 @@ const (
 // Rank implements [Ranker]. It never fails.
 func (LexicalRanker) Rank(_ context.Context, conversation []*genai.Content, tools []*Tool) ([]float64, error) {
 	scores := make([]float64, len(tools))
-	query := queryTerms(conversation)
-	if len(query) == 0 || len(tools) == 0 {
+	qTerms, qWeights := queryTerms(conversation)
+	if len(qTerms) == 0 || len(tools) == 0 {
 		return scores, nil
 	}
+	// One merge of two sorted lists of term hashes per tool: no map in
+	// the loop over tools.
 	type hit struct {
-		tool int
-		term string
-		tf   float64
+		tool, term int // indexes into tools and qTerms
+		tf         float64
 	}
 	var hits []hit
-	df := make(map[string]int, len(query))
+	df := make([]int, len(qTerms))
+	lengths := make([]int, len(tools))
 	total := 0
 	for i, t := range tools {
 		idx := t.lexical()
+		lengths[i] = idx.length
 		total += idx.length
-		for j, term := range idx.terms {
-			if _, ok := query[term]; ok {
-				hits = append(hits, hit{i, term, float64(idx.counts[j])})
-				df[term]++
+		a, q := 0, 0
+		for a < len(idx.terms) && q < len(qTerms) {
+			switch x, y := idx.terms[a], qTerms[q]; {
+			case x < y:
+				a++
+			case x > y:
+				q++
+			default:
+				hits = append(hits, hit{i, q, float64(idx.counts[a])})
+				df[q]++
+				a++
+				q++
 			}
 		}
 	}
@@ -59,16 +70,26 @@ func (LexicalRanker) Rank(_ context.Context, conversation []*genai.Content, tool
 	for _, h := range hits {
 		d := float64(df[h.term])
 		idf := math.Log(1 + (n-d+0.5)/(d+0.5))
-		length := float64(tools[h.tool].lexical().length)
-		scores[h.tool] += query[h.term] * idf * h.tf * (bm25K1 + 1) / (h.tf + bm25K1*(1-bm25B+bm25B*length/avg))
+		norm := 1 - bm25B + bm25B*float64(lengths[h.tool])/avg
+		scores[h.tool] += qWeights[h.term] * idf * h.tf * (bm25K1 + 1) / (h.tf + bm25K1*norm)
 	}
 	return scores, nil
 }
 
-// lexicalIndex is a tool's words for [LexicalRanker]: distinct terms,
-// sorted, with their counts.
+// termHash is the key of a word in an index: FNV-1a, 64 bits.
+func termHash(w string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(w); i++ {
+		h ^= uint64(w[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// lexicalIndex is a tool's words for [LexicalRanker]: the hashes of its
+// distinct words, sorted, with their counts.
 type lexicalIndex struct {
-	terms  []string
+	terms  []uint64
 	counts []int
 	length int // words in all
 }
@@ -91,11 +112,11 @@ func (t *Tool) lexical() *lexicalIndex {
 }
 
 func buildLexical(t *Tool) *lexicalIndex {
-	counts := map[string]int{}
+	counts := map[uint64]int{}
 	length := 0
 	add := func(s string) {
 		for _, w := range words(s) {
-			counts[w]++
+			counts[termHash(w)]++
 			length++
 		}
 	}
@@ -126,7 +147,7 @@ func buildLexical(t *Tool) *lexicalIndex {
 			}
 		}
 	}
-	idx := &lexicalIndex{length: length, terms: make([]string, 0, len(counts))}
+	idx := &lexicalIndex{length: length, terms: make([]uint64, 0, len(counts))}
 	for w := range counts {
 		idx.terms = append(idx.terms, w)
 	}
@@ -139,9 +160,10 @@ func buildLexical(t *Tool) *lexicalIndex {
 }
 
 // queryTerms weighs the words of a conversation: the latest user text three
-// times, every other text and called function name once.
-func queryTerms(conversation []*genai.Content) map[string]float64 {
-	q := map[string]float64{}
+// times, every other text and called function name once. It returns the
+// words' hashes, sorted, and their weights.
+func queryTerms(conversation []*genai.Content) (terms []uint64, weights []float64) {
+	q := map[uint64]float64{}
 	last := -1
 	for i, c := range conversation {
 		if c != nil && c.Role != genai.RoleModel && hasText(c) {
@@ -168,11 +190,20 @@ func queryTerms(conversation []*genai.Content) map[string]float64 {
 				continue
 			}
 			for _, word := range words(s) {
-				q[word] += w
+				q[termHash(word)] += w
 			}
 		}
 	}
-	return q
+	terms = make([]uint64, 0, len(q))
+	for h := range q {
+		terms = append(terms, h)
+	}
+	slices.Sort(terms)
+	weights = make([]float64, len(terms))
+	for i, h := range terms {
+		weights[i] = q[h]
+	}
+	return terms, weights
 }
 
 func hasText(c *genai.Content) bool {

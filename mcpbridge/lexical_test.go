@@ -1,0 +1,134 @@
+package mcpbridge
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/genai"
+)
+
+func TestWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"convert_currency", []string{"convert", "currency"}},
+		{"getWeatherForecast", []string{"get", "weather", "forecast"}},
+		{"Reads the files of a directory.", []string{"read", "file", "directory"}},
+		{"s3.listBuckets-v2", []string{"s3", "list", "bucket", "v2"}},
+		{"class address", []string{"class", "address"}},
+		{"Größe ändern", []string{"größe", "ändern"}},
+		{"", nil},
+	}
+	for _, tc := range tests {
+		if diff := cmp.Diff(tc.want, words(tc.in)); diff != "" {
+			t.Errorf("words(%q) mismatch (-want +got):\n%s", tc.in, diff)
+		}
+	}
+}
+
+func TestLexicalRanker(t *testing.T) {
+	tool := func(name, desc string, params ...string) *Tool {
+		p := &genai.Schema{Type: genai.TypeObject, Properties: map[string]*genai.Schema{}}
+		for _, n := range params {
+			p.Properties[n] = &genai.Schema{Type: genai.TypeString}
+		}
+		return &Tool{Name: name, ServerTool: name, Description: desc, Declaration: &genai.FunctionDeclaration{Name: name, Parameters: p}}
+	}
+	tools := []*Tool{
+		tool("send_email", "Sends an email message", "recipient", "subject"),
+		tool("get_weather", "Current weather for a city", "city"),
+		tool("convert_currency", "Converts money between currencies", "amount"),
+		tool("search", "Searches", "ticker"),
+	}
+	user := func(s string) *genai.Content { return genai.NewContentFromText(s, genai.RoleUser) }
+	tests := []struct {
+		name string
+		conv []*genai.Content
+		want string // the best tool
+	}{
+		{"by description", []*genai.Content{user("what's the weather in Oslo?")}, "get_weather"},
+		{"by name", []*genai.Content{user("convert 5 dollars")}, "convert_currency"},
+		{"by parameter name", []*genai.Content{user("price of ticker GOOG")}, "search"},
+		{"the latest message weighs most", []*genai.Content{user("email Bob about the weather"), user("actually, just the weather")}, "get_weather"},
+		{"a called function counts", []*genai.Content{
+			user("go on"),
+			{Role: genai.RoleModel, Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{Name: "send_email"}}}},
+		}, "send_email"},
+	}
+	for _, tc := range tests {
+		scores, err := LexicalRanker{}.Rank(context.Background(), tc.conv, tools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best := 0
+		for i, s := range scores {
+			if s > scores[best] {
+				best = i
+			}
+		}
+		if tools[best].Name != tc.want || scores[best] <= 0 {
+			t.Errorf("%s: best = %s (scores %v), want %s", tc.name, tools[best].Name, scores, tc.want)
+		}
+	}
+	// Nothing in common, or nothing to rank: all zero, no failure.
+	scores, err := LexicalRanker{}.Rank(context.Background(), []*genai.Content{user("the")}, tools)
+	if err != nil || !cmp.Equal(scores, make([]float64, len(tools))) {
+		t.Errorf("Rank(stop words only) = %v, %v, want zeros", scores, err)
+	}
+	if scores, err := (LexicalRanker{}).Rank(context.Background(), nil, nil); err != nil || len(scores) != 0 {
+		t.Errorf("Rank(nil, nil) = %v, %v", scores, err)
+	}
+}
+
+// syntheticTools returns n tools with descriptions of random words, built
+// the way the Bridge builds them (cached words).
+func syntheticTools(n int) []*Tool {
+	rng := rand.New(rand.NewPCG(1, 2))
+	vocab := make([]string, 3000)
+	for i := range vocab {
+		vocab[i] = fmt.Sprintf("w%dx", i)
+	}
+	tools := make([]*Tool, n)
+	for i := range tools {
+		desc := make([]string, 20)
+		for j := range desc {
+			desc[j] = vocab[rng.IntN(len(vocab))]
+		}
+		name := fmt.Sprintf("%s_%s_%d", vocab[rng.IntN(len(vocab))], vocab[rng.IntN(len(vocab))], i)
+		params := &genai.Schema{Type: genai.TypeObject, Properties: map[string]*genai.Schema{
+			vocab[rng.IntN(len(vocab))]: {Type: genai.TypeString, Description: vocab[rng.IntN(len(vocab))]},
+			vocab[rng.IntN(len(vocab))]: {Type: genai.TypeInteger},
+		}}
+		tools[i] = &Tool{Name: name, ServerTool: name, Description: strings.Join(desc, " "),
+			Declaration: &genai.FunctionDeclaration{Name: name, Parameters: params}, lex: &lexicalCache{}}
+	}
+	return tools
+}
+
+// BenchmarkLexicalRank ranks n tools against a conversation of a few
+// turns, as each request of Run does when the tools exceed the limit. The
+// tools' words are cached after the first request, as in a Bridge.
+func BenchmarkLexicalRank(b *testing.B) {
+	conv := []*genai.Content{
+		genai.NewContentFromText("w12x w400x w77x please look at w2999x", genai.RoleUser),
+		genai.NewContentFromText("Sure: w5x w6x w7x w8x", genai.RoleModel),
+		genai.NewContentFromText("now w1500x w1501x with w33x and w2000x", genai.RoleUser),
+	}
+	for _, n := range []int{1000, 5000, 10000} {
+		tools := syntheticTools(n)
+		ctx := context.Background()
+		_, _ = LexicalRanker{}.Rank(ctx, conv, tools) // build the caches
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := (LexicalRanker{}).Rank(ctx, conv, tools); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
