@@ -19,8 +19,10 @@ var ErrTooManyTools = errors.New("too many tools for one request")
 // [genai.GenerateContentConfig.Tools]: one [genai.Tool] holding the
 // declaration of every registered tool, sorted by name. With no tools
 // registered it returns nil and no error, since the API rejects an empty
-// list of declarations. With more than [MaxFunctionDeclarations] tools it
-// returns an error wrapping [ErrTooManyTools] that names the count.
+// list of declarations. With more tools than the target's limit
+// ([MaxDeclarations]: 512, or 128 for Vertex AI) it returns an error
+// wrapping [ErrTooManyTools] that names the count; [Bridge.Run] selects
+// the tools of each request instead (see [Selection]).
 //
 // Tools the API rejected in a [Bridge.Run] are left out (see
 // [RejectedTool]). Everything returned is new on each call, declarations
@@ -38,9 +40,9 @@ func (b *Bridge) GenAITools() ([]*genai.Tool, error) {
 	switch n := len(tools); {
 	case n == 0:
 		return nil, nil
-	case n > MaxFunctionDeclarations:
+	case n > MaxDeclarations(b.target):
 		return nil, fmt.Errorf("%w: %d tools are registered, at most %d fit in one request; "+
-			"narrow the servers' tools with includeTools or excludeTools", ErrTooManyTools, n, MaxFunctionDeclarations)
+			"narrow the servers' tools with includeTools or excludeTools, or let Run select them", ErrTooManyTools, n, MaxDeclarations(b.target))
 	}
 	decls := make([]*genai.FunctionDeclaration, len(tools))
 	for i, t := range tools {

@@ -11,7 +11,6 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/registry"
-	"github.com/mcpgenai/bridge/schema"
 )
 
 // VertexMaxFunctionDeclarations is the most function declarations Vertex
@@ -91,10 +90,7 @@ type request struct {
 
 // limit returns the effective declaration limit of sel for the Bridge.
 func (b *Bridge) limit(sel *Selection) int {
-	api := MaxFunctionDeclarations
-	if b.target == schema.Vertex {
-		api = VertexMaxFunctionDeclarations
-	}
+	api := MaxDeclarations(b.target)
 	if sel == nil || sel.Limit <= 0 || sel.Limit > api {
 		return api
 	}

@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -269,5 +270,34 @@ func BenchmarkSelection(b *testing.B) {
 			}
 		})
 		_ = br.Close()
+	}
+}
+
+func TestRunVertexLimit(t *testing.T) {
+	many := stdioServer("many", "-tools=200")
+	many.ExcludeTools = defaultToolNames
+	b := newBridge(t, &Options{Target: schema.Vertex}, many)
+	discover(t, b)
+	if _, err := b.GenAITools(); !errors.Is(err, ErrTooManyTools) || !strings.Contains(err.Error(), "200 tools are registered, at most 128") {
+		t.Errorf("GenAITools(Vertex, 200 tools) = %v, want ErrTooManyTools at 128", err)
+	}
+	ctx := context.Background()
+	srv := geminitest.New(t, geminitest.Text("ok"))
+	models := srv.Client(ctx).Models
+	var sent []*genai.Tool
+	gen := generatorFunc(func(ctx context.Context, model string, contents []*genai.Content, cfg *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+		sent = cfg.Tools
+		return models.GenerateContent(ctx, model, contents, cfg)
+	})
+	res, err := b.Run(ctx, gen, e2eModel, prompt(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, _ := declNames(srv.Requests()[0])
+	if len(names) != 128 || res.Requests[0].Declared != 128 || len(res.Requests[0].Omitted) != 72 {
+		t.Errorf("Run(Vertex, 200 tools) declared %d (report %d, omitted %d), want 128 and 72", len(names), res.Requests[0].Declared, len(res.Requests[0].Omitted))
+	}
+	if vs := CheckTools(sent, schema.Vertex); len(vs) > 0 {
+		t.Errorf("CheckTools(sent, Vertex) = %v", vs)
 	}
 }
