@@ -70,11 +70,15 @@
 // tools of servers with trust: true run; give a [confirm.Policy] with a
 // Confirmer to ask a person.
 //
-// [Bridge.Run] is the multi-turn loop: it sends the history with
-// [Bridge.GenAITools], runs the model's calls ([Bridge.ExecuteAll],
-// concurrently, results in call order), appends the model's turn and the
-// function responses, and repeats until the model answers in text or
-// [RunOptions.MaxTurns] is reached.
+// [Bridge.Run] is the multi-turn loop: it sends the history with the
+// Bridge's tools and the host's own functions ([HostFunction]) in one
+// genai.Tool, runs the model's calls concurrently, results in call order,
+// appends the model's turn and the function responses, and repeats until
+// the model answers in text or [RunOptions.MaxTurns] is reached. With more
+// tools than a request may carry, each request carries those that a
+// [Ranker] ([LexicalRanker] by default) finds closest to the conversation
+// ([Selection], [RequestReport]); a declaration the API rejects with a 400
+// is dropped and the request sent again ([RejectedTool]).
 //
 //	client, err := genai.NewClient(ctx, nil)
 //	if err != nil {
