@@ -145,3 +145,26 @@ func TestBlamedDeclarations(t *testing.T) {
 		}
 	}
 }
+
+// FuzzBlamedDeclarations: any message, however it is worded, gives names
+// of declarations the request holds, each once, and never panics.
+func FuzzBlamedDeclarations(f *testing.F) {
+	f.Add("* GenerateContentRequest.tools[1].function_declarations[2].parameters: x")
+	f.Add("tools[99999999999999999999].function_declarations[0]")
+	f.Add("function declaration `a` and function declaration 'b'")
+	f.Add(`Unknown name "x" at 'tools[1].functionDeclarations[0].parameters'`)
+	tools := []*genai.Tool{
+		nil,
+		{FunctionDeclarations: []*genai.FunctionDeclaration{{Name: "a"}, nil, {Name: "b"}}},
+	}
+	f.Fuzz(func(t *testing.T, msg string) {
+		got := blamedDeclarations(msg, tools)
+		seen := map[string]bool{}
+		for _, n := range got {
+			if (n != "a" && n != "b") || seen[n] {
+				t.Fatalf("blamedDeclarations(%q) = %v, want distinct declared names", msg, got)
+			}
+			seen[n] = true
+		}
+	})
+}

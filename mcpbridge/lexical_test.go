@@ -3,9 +3,11 @@ package mcpbridge
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genai"
@@ -131,4 +133,61 @@ func BenchmarkLexicalRank(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzLexicalRanker: any text, in the conversation or in a tool, gives one
+// finite, non-negative score per tool, and words are never empty.
+func FuzzLexicalRanker(f *testing.F) {
+	f.Add("convert 5 dollars", "convert_currency", "Converts money")
+	f.Add("getHTTPResponse\x00\xff", "ÀÉ_x", "ß")
+	f.Fuzz(func(t *testing.T, query, name, desc string) {
+		for _, w := range words(query + " " + name + " " + desc) {
+			if w == "" {
+				t.Fatalf("words() gave an empty word")
+			}
+		}
+		tools := []*Tool{
+			{Name: name, ServerTool: name, Description: desc, Declaration: &genai.FunctionDeclaration{Name: name}, lex: &lexicalCache{}},
+			{Name: "other", Description: query},
+		}
+		conv := []*genai.Content{genai.NewContentFromText(query, genai.RoleUser), genai.NewContentFromText(desc, genai.RoleModel)}
+		scores, err := LexicalRanker{}.Rank(context.Background(), conv, tools)
+		if err != nil || len(scores) != len(tools) {
+			t.Fatalf("Rank() = %v, %v", scores, err)
+		}
+		for _, s := range scores {
+			if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
+				t.Fatalf("Rank(%q) score %v", query, s)
+			}
+		}
+	})
+}
+
+// BenchmarkLexicalRankLinearity ranks 1,000 and 5,000 tools alternately in
+// one loop, so that both see the same machine load, and reports the
+// medians (ms-5000 is the figure of the target: under 5 ms) and ratio =
+// (median ns per tool at 5,000) / (median ns per tool at 1,000): 1 is
+// linear.
+func BenchmarkLexicalRankLinearity(b *testing.B) {
+	conv := []*genai.Content{
+		genai.NewContentFromText("w12x w400x w77x please look at w2999x", genai.RoleUser),
+		genai.NewContentFromText("Sure: w5x w6x w7x w8x", genai.RoleModel),
+		genai.NewContentFromText("now w1500x w1501x with w33x and w2000x", genai.RoleUser),
+	}
+	ctx := context.Background()
+	small, large := syntheticTools(1000), syntheticTools(5000)
+	_, _ = LexicalRanker{}.Rank(ctx, conv, small)
+	_, _ = LexicalRanker{}.Rank(ctx, conv, large)
+	var ts, tl []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		_, _ = LexicalRanker{}.Rank(ctx, conv, small)
+		mid := time.Now()
+		_, _ = LexicalRanker{}.Rank(ctx, conv, large)
+		ts, tl = append(ts, mid.Sub(start)), append(tl, time.Since(mid))
+	}
+	ms, ml := median(ts), median(tl)
+	b.ReportMetric(float64(ml)/1e6, "ms-5000")
+	b.ReportMetric(float64(ms)/1e6, "ms-1000")
+	b.ReportMetric((float64(ml)/5000)/(float64(ms)/1000), "ratio")
 }

@@ -119,17 +119,16 @@ func (b *Bridge) buildRequest(ctx context.Context, history []*genai.Content, con
 	}
 
 	decls := make([]*genai.FunctionDeclaration, 0, len(h.decls)+len(cands))
-	taken := make(map[string]bool, len(h.decls)+len(cands))
 	for _, d := range h.decls {
 		decls = append(decls, cloneDeclaration(d))
-		taken[d.Name] = true
 	}
-	for _, t := range cands {
-		taken[t.Name] = true
-	}
+	var taken map[string]bool // every name in use, built on the first conflict
 	for _, t := range cands {
 		name := t.Name
 		if h.has(name) {
+			if taken == nil {
+				taken = b.namesInUse(h)
+			}
 			name = aliasFor(t, taken)
 			taken[name] = true
 			if req.report.Renamed == nil {
@@ -193,6 +192,21 @@ func aliasFor(t *Tool, taken map[string]bool) string {
 		name = fmt.Sprintf("%s%d", base[:len(base)-len(fmt.Sprint(i))], i) + suffix
 	}
 	return name
+}
+
+// namesInUse returns the host's names and every registered name, so that
+// an alias never hides another tool.
+func (b *Bridge) namesInUse(h *hostSet) map[string]bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	taken := make(map[string]bool, len(h.decls)+len(b.tools))
+	for _, d := range h.decls {
+		taken[d.Name] = true
+	}
+	for n := range b.tools {
+		taken[n] = true
+	}
+	return taken
 }
 
 // candidates returns the registered tools that sel keeps and the API has

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/mcpbridge/geminitest"
+	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
 
@@ -301,3 +303,37 @@ func TestRunVertexLimit(t *testing.T) {
 		t.Errorf("CheckTools(sent, Vertex) = %v", vs)
 	}
 }
+
+func TestAliasFor(t *testing.T) {
+	tool := &Tool{Name: "lookup", Server: "main", ServerTool: "lookup"}
+	long := &Tool{Name: "x", Server: strings.Repeat("s", 40), ServerTool: strings.Repeat("t", 40)}
+	tests := []struct {
+		name  string
+		tool  *Tool
+		taken []string
+		want  string
+	}{
+		{"prefixed", tool, []string{"lookup"}, "main__lookup"},
+		{"prefixed name taken: hashed", tool, []string{"lookup", "main__lookup"}, "main__lookup_" + hash8("main", "lookup")},
+		{"hashed taken too: numbered", tool, []string{"main__lookup", "main__lookup_" + hash8("main", "lookup")}, "main__looku2_" + hash8("main", "lookup")},
+		{"long names stay within 63", long, []string{registrySanitized(long)}, registrySanitized(long)[:54] + "_" + hash8(long.Server, long.ServerTool)},
+	}
+	for _, tc := range tests {
+		taken := map[string]bool{}
+		for _, n := range tc.taken {
+			taken[n] = true
+		}
+		got := aliasFor(tc.tool, taken)
+		if got != tc.want || len(got) > 63 {
+			t.Errorf("aliasFor(%s) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func hash8(server, tool string) string {
+	h := fnv.New32a()
+	h.Write([]byte(server + "\x00" + tool))
+	return fmt.Sprintf("%08x", h.Sum32())
+}
+
+func registrySanitized(t *Tool) string { return registry.SanitizeName(t.Server + "__" + t.ServerTool) }
