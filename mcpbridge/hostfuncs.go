@@ -48,6 +48,7 @@ func (f CallExecutorFunc) Execute(ctx context.Context, call *genai.FunctionCall)
 // GenerateContentConfig.Tools.
 type hostSet struct {
 	decls    []*genai.FunctionDeclaration // in declaration order
+	names    map[string]bool              // the names of decls
 	handlers map[string]*HostFunction     // by name; nil Handler means the fallback
 	fallback CallExecutor
 }
@@ -55,8 +56,8 @@ type hostSet struct {
 // newHostSet collects the host's declarations: config's first, then fns.
 // Every name must be valid and appear once.
 func newHostSet(config *genai.GenerateContentConfig, fns []HostFunction, fallback CallExecutor) (*hostSet, error) {
-	h := &hostSet{handlers: map[string]*HostFunction{}, fallback: fallback}
-	seen := map[string]bool{}
+	h := &hostSet{names: map[string]bool{}, handlers: map[string]*HostFunction{}, fallback: fallback}
+	seen := h.names
 	add := func(d *genai.FunctionDeclaration, fn *HostFunction) error {
 		if d == nil {
 			return fmt.Errorf("host function declaration: %w", errNilDeclaration)
@@ -97,14 +98,7 @@ func newHostSet(config *genai.GenerateContentConfig, fns []HostFunction, fallbac
 var errNilDeclaration = fmt.Errorf("nil declaration")
 
 // has reports whether name is one of the host's functions.
-func (h *hostSet) has(name string) bool {
-	for _, d := range h.decls {
-		if d.Name == name {
-			return true
-		}
-	}
-	return false
-}
+func (h *hostSet) has(name string) bool { return h.names[name] }
 
 // runCalls runs the calls of one model turn concurrently (at most
 // maxParallelCalls at a time) and returns their results in call order. A
