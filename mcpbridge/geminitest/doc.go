@@ -12,6 +12,10 @@
 // turn answered in the next user turn, each response echoing its call's
 // name and ID. A rejected request reaches the caller as a genai.APIError
 // with Code 400, Status "INVALID_ARGUMENT" and the message.
+// [Options.DeclarationRules] and [Options.MaxNestingDepth] add the
+// backend's rejections that no schema rule foresees ("too many states for
+// serving", nesting depth), worded as the API words them, so that a
+// program's handling of a rejected declaration can be tested.
 //
 //	srv := geminitest.New(t,
 //		geminitest.Calls(geminitest.Call{Name: "get_weather", Args: map[string]any{"city": "Oslo"}}),
