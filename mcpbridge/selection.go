@@ -41,10 +41,9 @@ type Selection struct {
 	// Run; it must not modify the Tool.
 	Filter func(t *Tool) bool
 	// Limit is the most function declarations one request carries, the
-	// host's own included. Zero means the API's limit:
-	// [MaxFunctionDeclarations], or [VertexMaxFunctionDeclarations] when
-	// the Bridge's target is [schema.Vertex]. A limit above the API's is
-	// lowered to it.
+	// host's own included. Zero or a negative value means the API's
+	// limit, [MaxDeclarations] of the Bridge's target (512, or 128 for
+	// Vertex AI); a limit above the API's is lowered to it.
 	Limit int
 	// Ranker orders the candidates when they do not all fit. nil means
 	// [LexicalRanker].
