@@ -1,0 +1,94 @@
+package login
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/mcpgenai/bridge/mcpbridge/auth"
+)
+
+// refreshEarly is how long before its expiry a token counts as expired, so
+// that it is refreshed before a request can meet the deadline.
+const refreshEarly = 30 * time.Second
+
+// tokenStore adapts an auth.Store entry to mcp-go's TokenStore. It makes a
+// token look expired refreshEarly before its expiry, or at once after the
+// server refused it (see refuse), so that mcp-go's handler refreshes it,
+// once for all callers waiting.
+type tokenStore struct {
+	store auth.Store
+	key   string
+
+	mu      sync.Mutex
+	client  func() (id, secret string) // the handler's client credentials
+	refused string                     // an access token the server refused
+}
+
+func (s *tokenStore) GetToken(ctx context.Context) (*transport.Token, error) {
+	t, err := s.store.Load(ctx, s.key)
+	if err != nil {
+		return nil, err
+	}
+	if t == nil || t.AccessToken == "" {
+		return nil, transport.ErrNoToken
+	}
+	out := &transport.Token{
+		AccessToken:  t.AccessToken,
+		TokenType:    t.TokenType,
+		RefreshToken: t.RefreshToken,
+	}
+	if !t.Expiry.IsZero() {
+		out.ExpiresAt = t.Expiry.Add(-refreshEarly)
+	}
+	s.mu.Lock()
+	if s.refused != "" && s.refused == t.AccessToken {
+		out.ExpiresAt = time.Unix(1, 0)
+	}
+	s.mu.Unlock()
+	return out, nil
+}
+
+func (s *tokenStore) SaveToken(ctx context.Context, t *transport.Token) error {
+	s.mu.Lock()
+	client := s.client
+	s.mu.Unlock()
+	var id, secret string
+	if client != nil {
+		id, secret = client()
+	}
+	var exp time.Time
+	if !t.ExpiresAt.IsZero() {
+		// mcp-go computed ExpiresAt from expires_in; keep the real expiry.
+		exp = t.ExpiresAt
+	}
+	return s.store.Save(ctx, s.key, &auth.Token{
+		AccessToken:  t.AccessToken,
+		TokenType:    t.TokenType,
+		RefreshToken: t.RefreshToken,
+		Expiry:       exp,
+		ClientID:     id,
+		ClientSecret: secret,
+	})
+}
+
+// refuse records that the server refused access token tok: it counts as
+// expired from now on.
+func (s *tokenStore) refuse(tok string) {
+	s.mu.Lock()
+	s.refused = tok
+	s.mu.Unlock()
+}
+
+// forget drops the tokens but keeps the client credentials, after a
+// refresh failed: the next request goes without a token and a login is
+// asked for.
+func (s *tokenStore) forget(ctx context.Context) error {
+	t, err := s.store.Load(ctx, s.key)
+	if err != nil || t == nil {
+		return err
+	}
+	return s.store.Save(ctx, s.key, &auth.Token{ClientID: t.ClientID, ClientSecret: t.ClientSecret})
+}
