@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpgenai/bridge/confirm"
+	"github.com/mcpgenai/bridge/mcpbridge/auth"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -45,6 +46,15 @@ type Options struct {
 	// note saying how much was cut. Zero means 100,000; a negative value
 	// means no limit.
 	TextLimit int
+	// LoginURL is given the authorization URL when [Bridge.Login] logs in
+	// to a server that asked for OAuth: the host shows it to the person
+	// (and may open a browser; the library never does). It should return
+	// at once; the login then waits for the browser's redirect to a
+	// loopback listener. nil means logins fail with an error saying so.
+	LoginURL func(ctx context.Context, server, authURL string) error
+	// TokenStore keeps OAuth tokens, one per server URL. nil means an
+	// [auth.FileStore] at [auth.DefaultPath] (mode 0600).
+	TokenStore auth.Store
 }
 
 // Bridge connects the configured MCP servers and keeps their tools
@@ -126,6 +136,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 	order := make([]string, len(b.cfg.Servers))
 	for i, sc := range b.cfg.Servers {
 		s := &server{cfg: sc, redac: NewRedactor(sc)}
+		s.creds, s.login = b.credentials(sc, &o)
 		b.servers = append(b.servers, s)
 		b.byName[sc.Name] = s
 		order[i] = sc.Name
@@ -146,6 +157,7 @@ func copyConfig(c *Config) Config {
 		s.ExcludeTools = slices.Clone(s.ExcludeTools)
 		s.Env = cloneMap(s.Env)
 		s.Headers = cloneMap(s.Headers)
+		s.OAuth = cloneOAuth(s.OAuth)
 	}
 	out.Files = slices.Clone(c.Files)
 	out.Warnings = slices.Clone(c.Warnings)
@@ -246,6 +258,9 @@ func (b *Bridge) Status() Status {
 	for _, s := range b.servers {
 		ss := NewServerStatus(s.cfg)
 		ss.State = s.state
+		if s.login != nil {
+			ss.Auth = s.login.State()
+		}
 		for _, e := range b.reg.ServerEntries(s.cfg.Name) {
 			ss.Tools = append(ss.Tools, e.Name)
 		}

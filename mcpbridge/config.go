@@ -57,6 +57,14 @@ type ServerConfig struct {
 
 	// Description is free text shown in the status.
 	Description string
+
+	// OAuth, AuthProviderType, TargetAudience and TargetServiceAccount say
+	// how a remote server's requests get credentials; see [OAuthConfig]
+	// and [AuthProviderType].
+	OAuth                *OAuthConfig
+	AuthProviderType     AuthProviderType
+	TargetAudience       string
+	TargetServiceAccount string
 }
 
 // Transport is the way a server is reached. The zero value,
@@ -241,6 +249,9 @@ func (s ServerConfig) Validate() error {
 	}
 	if s.Timeout < 0 {
 		return bad("timeout", "must not be negative")
+	}
+	if err := s.validateAuth(); err != nil {
+		return err
 	}
 	for _, name := range sortedKeys(s.Env) {
 		if name == "" || strings.ContainsAny(name, "=\x00") {

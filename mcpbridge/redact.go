@@ -58,6 +58,9 @@ func NewRedactor(cfg ServerConfig) *Redactor {
 	for _, name := range sortedKeys(cfg.Headers) {
 		add(name, cfg.Headers[name])
 	}
+	if cfg.OAuth != nil {
+		add("clientSecret", cfg.OAuth.ClientSecret)
+	}
 	slices.SortFunc(secrets, func(a, b string) int {
 		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
 	})

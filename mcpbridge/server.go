@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/login"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 )
 
@@ -43,6 +44,11 @@ type server struct {
 	defs []*toolDef
 	// lastReconnect is when the last reconnect on use began; zero before.
 	lastReconnect time.Time
+
+	// creds give the server's HTTP requests their credentials; login is
+	// the OAuth login among them. Both nil when the server needs neither.
+	creds mcpconn.Authorizer
+	login *login.Client
 }
 
 // link is one connection of a server. Callbacks of the connection refer to
@@ -81,6 +87,10 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 	}
 	if sp.Kind != mcpconn.Stdio {
 		sp.URL, sp.Headers = cfg.Endpoint(), cfg.Headers
+		sp.Auth = s.creds
+		if cfg.OAuth != nil {
+			sp.TokenParam = cfg.OAuth.TokenParamName
+		}
 	}
 	return sp
 }
@@ -100,7 +110,7 @@ func (b *Bridge) dial(ctx context.Context, s *server) attempt {
 	l := &link{}
 	conn, err := mcpconn.Dial(ctx, b.spec(s, l))
 	if err != nil {
-		return attempt{err: err}
+		return attempt{err: loginError(s, err)}
 	}
 	l.conn = conn
 	listed, err := conn.ListTools(ctx)

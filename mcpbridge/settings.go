@@ -417,6 +417,20 @@ func (p *settingsParser) field(s *ServerConfig, key string, v any, keyOff, off i
 		return true
 	case "timeout":
 		return p.timeout(s, v, off)
+	case "oauth":
+		return p.oauth(s, v, off)
+	case "authProviderType":
+		var t string
+		ok := str(&t, false)
+		s.AuthProviderType = AuthProviderType(t)
+		if t == "dynamic_discovery" {
+			s.AuthProviderType = AuthDynamicDiscovery
+		}
+		return ok
+	case "targetAudience":
+		return str(&s.TargetAudience, true)
+	case "targetServiceAccount":
+		return str(&s.TargetServiceAccount, true)
 	}
 	if geminiOnlyKeys[key] {
 		p.warnAt(keyOff, "server %q: ignoring Gemini CLI key %q, which mcpbridge does not support", s.Name, key)
@@ -429,8 +443,7 @@ func (p *settingsParser) field(s *ServerConfig, key string, v any, keyOff, off i
 // geminiOnlyKeys are server keys newer Gemini CLI versions know and this
 // package does not implement.
 var geminiOnlyKeys = map[string]bool{
-	"oauth": true, "authProviderType": true, "tcp": true, "targetAudience": true,
-	"targetServiceAccount": true, "extensionName": true,
+	"tcp": true, "extensionName": true,
 }
 
 func (p *settingsParser) timeout(s *ServerConfig, v any, off int) bool {

@@ -264,7 +264,7 @@ func TestParseSettingsErrorKinds(t *testing.T) {
 func TestParseSettingsWarnings(t *testing.T) {
 	data := `{
   "mcpServers": {
-    "a": {"command": "run", "args": ["$NOPE", "${ALSO:-fine}", "${GONE}$NOPE"], "oauth": {"enabled": true}, "future": 1},
+    "a": {"command": "run", "args": ["$NOPE", "${ALSO:-fine}", "${GONE}$NOPE"], "tcp": "localhost:1234567", "future": 1},
     "b": {"url": "https://h/sse", "headers": {"Authorization": "Bearer $TOKEN"}, "url": "https://h2/sse"},
     "a": {"command": "run2", "env": {"K": "${MISSING_VAR}"}, "args": null}
   },
@@ -283,7 +283,7 @@ func TestParseSettingsWarnings(t *testing.T) {
 		`w.json:3:37: server "a": args[0]: environment variable "NOPE" is not set; using ""`,
 		`w.json:3:37: server "a": args[2]: environment variable "GONE" is not set; using ""`,
 		`w.json:3:37: server "a": args[2]: environment variable "NOPE" is not set; using ""`,
-		`w.json:3:81: server "a": ignoring Gemini CLI key "oauth", which mcpbridge does not support`,
+		`w.json:3:81: server "a": ignoring Gemini CLI key "tcp", which mcpbridge does not support`,
 		`w.json:3:109: server "a": ignoring unknown key "future"`,
 		`w.json:4:46: server "b": headers.Authorization: environment variable "TOKEN" is not set; using ""`,
 		`w.json:4:82: server "b": key "url" given twice; the later value wins`,

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/mcpgenai/bridge/mcpbridge/auth"
 )
 
 // ServerState is the connection state of one server, as Gemini CLI's
@@ -111,6 +113,8 @@ type ServerStatus struct {
 	// Rejected are the server's tools that the Gemini API refused and
 	// that requests no longer carry, sorted by tool.
 	Rejected []RejectedTool `json:"rejected,omitempty"`
+	// Auth is where the server's login stands; never a token.
+	Auth auth.State `json:"auth,omitempty"`
 }
 
 type serverStatusJSON ServerStatus // no methods: no recursion
@@ -226,6 +230,7 @@ func (st Status) WriteText(w io.Writer) error {
 			line("Trusted", "yes")
 		}
 		line("Tools", strings.Join(s.Tools, ", "))
+		line("Auth", s.Auth.String())
 		line("Error", s.Error)
 		for _, rt := range s.Rejected {
 			line("Rejected by the API", rt.Name+": "+rt.Message)

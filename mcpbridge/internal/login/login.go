@@ -45,6 +45,10 @@ type Config struct {
 	// listener on a free port, http://127.0.0.1:PORT/oauth/callback.
 	RedirectURI string
 
+	// Eager sends a stored token from the first request on; otherwise the
+	// store is consulted only after the server answered 401.
+	Eager bool
+
 	Store   auth.Store
 	ShowURL func(ctx context.Context, server, authURL string) error
 	// HTTPClient makes the requests to the authorization server; nil means
@@ -70,6 +74,7 @@ type Client struct {
 
 	mu        sync.Mutex
 	handler   *transport.OAuthHandler
+	active    bool        // Eager, or a 401 was seen
 	challenge http.Header // WWW-Authenticate of the last 401
 	state     auth.State
 	lastErr   error
@@ -84,7 +89,7 @@ func New(cfg Config) *Client {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	c := &Client{cfg: cfg, http: hc}
+	c := &Client{cfg: cfg, http: hc, active: cfg.Eager}
 	c.store = &tokenStore{store: cfg.Store, key: cfg.ServerURL}
 	return c
 }
@@ -147,7 +152,7 @@ func (c *Client) current(ctx context.Context) (*transport.OAuthHandler, error) {
 	if h != nil {
 		return h, nil
 	}
-	t, err := c.cfg.Store.Load(ctx, c.cfg.ServerURL)
+	t, err := c.store.load(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -170,11 +175,17 @@ func (c *Client) current(ctx context.Context) (*transport.OAuthHandler, error) {
 // first, once for all concurrent callers; a refresh that fails makes the
 // state [auth.StateExpired] and forgets the tokens.
 func (c *Client) Authorization(ctx context.Context) (string, error) {
+	c.mu.Lock()
+	active := c.active
+	c.mu.Unlock()
+	if !active {
+		return "", nil
+	}
 	h, err := c.current(ctx)
 	if err != nil {
 		return "", fmt.Errorf("token store: %w", err)
 	}
-	before, _ := c.cfg.Store.Load(ctx, c.cfg.ServerURL)
+	before, _ := c.store.load(ctx)
 	v, err := h.GetAuthorizationHeader(ctx)
 	switch {
 	case err == nil:
@@ -200,13 +211,19 @@ func (c *Client) Authorization(ctx context.Context) (string, error) {
 func (c *Client) Unauthorized(ctx context.Context, resp *http.Response, sent string) bool {
 	c.mu.Lock()
 	c.challenge = resp.Header.Clone()
+	c.active = true
 	h := c.handler
 	c.mu.Unlock()
 	if h != nil {
 		h.HandleUnauthorizedResponse(resp)
 	}
+	if sent == "" {
+		if t, _ := c.store.load(ctx); t != nil && t.AccessToken != "" {
+			return true // a stored token from an earlier run
+		}
+	}
 	if tok, ok := strings.CutPrefix(sent, "Bearer "); ok && tok != "" {
-		t, _ := c.cfg.Store.Load(ctx, c.cfg.ServerURL)
+		t, _ := c.store.load(ctx)
 		if t != nil && t.AccessToken == tok && t.RefreshToken != "" {
 			c.store.refuse(tok)
 			if v, err := c.Authorization(ctx); err == nil && v != "" && v != sent {

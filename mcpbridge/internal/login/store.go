@@ -25,10 +25,39 @@ type tokenStore struct {
 	mu      sync.Mutex
 	client  func() (id, secret string) // the handler's client credentials
 	refused string                     // an access token the server refused
+	loaded  bool                       // cached is what the store holds
+	cached  *auth.Token
+}
+
+// load returns the stored token (nil when none), read from the store once
+// and then kept: this process is the one that changes it.
+func (s *tokenStore) load(ctx context.Context) (*auth.Token, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.loaded {
+		return s.cached, nil
+	}
+	t, err := s.store.Load(ctx, s.key)
+	if err != nil {
+		return nil, err
+	}
+	s.cached, s.loaded = t, true
+	return t, nil
+}
+
+// save stores t and keeps it.
+func (s *tokenStore) save(ctx context.Context, t *auth.Token) error {
+	if err := s.store.Save(ctx, s.key, t); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.cached, s.loaded = t, true
+	s.mu.Unlock()
+	return nil
 }
 
 func (s *tokenStore) GetToken(ctx context.Context) (*transport.Token, error) {
-	t, err := s.store.Load(ctx, s.key)
+	t, err := s.load(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +93,7 @@ func (s *tokenStore) SaveToken(ctx context.Context, t *transport.Token) error {
 		// mcp-go computed ExpiresAt from expires_in; keep the real expiry.
 		exp = t.ExpiresAt
 	}
-	return s.store.Save(ctx, s.key, &auth.Token{
+	return s.save(ctx, &auth.Token{
 		AccessToken:  t.AccessToken,
 		TokenType:    t.TokenType,
 		RefreshToken: t.RefreshToken,
@@ -86,9 +115,9 @@ func (s *tokenStore) refuse(tok string) {
 // refresh failed: the next request goes without a token and a login is
 // asked for.
 func (s *tokenStore) forget(ctx context.Context) error {
-	t, err := s.store.Load(ctx, s.key)
+	t, err := s.load(ctx)
 	if err != nil || t == nil {
 		return err
 	}
-	return s.store.Save(ctx, s.key, &auth.Token{ClientID: t.ClientID, ClientSecret: t.ClientSecret})
+	return s.save(ctx, &auth.Token{ClientID: t.ClientID, ClientSecret: t.ClientSecret})
 }

@@ -73,6 +73,11 @@ type Spec struct {
 	// SSE and streamable HTTP: the endpoint and extra request headers.
 	URL     string
 	Headers map[string]string
+	// Auth, when not nil, gives every HTTP request its credentials (see
+	// auth.go); with TokenParam set they go in that query parameter
+	// instead of the Authorization header.
+	Auth       Authorizer
+	TokenParam string
 
 	// Timeout bounds each request: connecting with initialize, each page of
 	// a list, each tool call. 0 = DefaultTimeout.
@@ -251,7 +256,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		}
 		t, err := transport.NewSSE(s.URL,
 			transport.WithHeaders(s.Headers),
-			transport.WithHTTPClient(&http.Client{Transport: c.web}),
+			transport.WithHTTPClient(&http.Client{Transport: c.roundTripper()}),
 			transport.WithSSELogger(c.log),
 			transport.WithEndpointTimeout(min(wait, s.timeout())),
 			transport.WithResponseTimeout(s.timeout()))
@@ -263,7 +268,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		c.web = newWatchTransport(c.lost)
 		t, err := transport.NewStreamableHTTP(s.URL,
 			transport.WithHTTPHeaders(s.Headers),
-			transport.WithHTTPBasicClient(&http.Client{Transport: c.web}),
+			transport.WithHTTPBasicClient(&http.Client{Transport: c.roundTripper()}),
 			transport.WithHTTPLogger(c.log),
 			// Needed for list_changed outside requests on the legacy
 			// protocol we speak (see ProtocolVersion).

@@ -1,0 +1,146 @@
+package mcpbridge
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+)
+
+// OAuthConfig is the oauth entry of a server in a Gemini CLI settings.json.
+// A nil *OAuthConfig (no entry) still lets a server that answers 401 with a
+// WWW-Authenticate challenge ask for a login, as Gemini CLI does; an entry
+// with Enabled false turns OAuth off for the server.
+type OAuthConfig struct {
+	// Enabled turns OAuth on ("enabled"). Settings files default it to
+	// true when the entry is present.
+	Enabled bool
+	// ClientID and ClientSecret are a client registered beforehand with
+	// the authorization server ("clientId", "clientSecret"). Without
+	// ClientID the client is registered dynamically (RFC 7591) at every
+	// login. ClientSecret is a secret: it never appears in the status.
+	ClientID     string
+	ClientSecret string
+	// AuthorizationURL and TokenURL ("authorizationUrl", "tokenUrl"), when
+	// both are set, replace the discovery of the authorization server;
+	// RegistrationURL ("registrationUrl") lets such a server register the
+	// client dynamically.
+	AuthorizationURL string
+	TokenURL         string
+	RegistrationURL  string
+	// Scopes are requested at login ("scopes"); for google_credentials they
+	// are the scopes of the access token. Empty means none asked for (the
+	// authorization server's default), or cloud-platform for Google.
+	Scopes []string
+	// Audiences ("audiences") are sent, space-separated, as the audience
+	// parameter of the authorization request, as Gemini CLI does.
+	Audiences []string
+	// RedirectURI ("redirectUri") is where the browser comes back after the
+	// login; it must be an http loopback URL with a port, which mcpbridge
+	// listens on. Empty means a free port on 127.0.0.1, path
+	// /oauth/callback (authorization servers must accept any port for
+	// loopback redirects of native clients, RFC 8252 section 7.3).
+	RedirectURI string
+	// TokenParamName ("tokenParamName"), when set, sends the access token
+	// as that query parameter instead of the Authorization header, for SSE
+	// servers that ask for it so.
+	TokenParamName string
+}
+
+// AuthProviderType is the authProviderType of a server: how its requests
+// get credentials. The zero value, [AuthDynamicDiscovery], is OAuth as
+// configured or discovered from a 401.
+type AuthProviderType string
+
+const (
+	// AuthDynamicDiscovery ("dynamic_discovery", or absent): OAuth, with
+	// the authorization server discovered from the server's 401 or its
+	// well-known metadata.
+	AuthDynamicDiscovery AuthProviderType = ""
+	// AuthGoogleCredentials ("google_credentials"): Google Application
+	// Default Credentials, an access token for OAuthConfig.Scopes.
+	AuthGoogleCredentials AuthProviderType = "google_credentials"
+	// AuthServiceAccountImpersonation ("service_account_impersonation"): an
+	// ID token for ServerConfig.TargetAudience minted as
+	// ServerConfig.TargetServiceAccount with the Application Default
+	// Credentials, for servers behind Identity-Aware Proxy or Cloud Run.
+	AuthServiceAccountImpersonation AuthProviderType = "service_account_impersonation"
+)
+
+// validateAuth checks the login fields of s.
+func (s ServerConfig) validateAuth() error {
+	bad := func(field, format string, args ...any) error {
+		return &ConfigError{Server: s.Name, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	remote := s.URL != "" || s.HTTPURL != ""
+	switch s.AuthProviderType {
+	case AuthDynamicDiscovery, AuthGoogleCredentials:
+	case AuthServiceAccountImpersonation:
+		if s.TargetAudience == "" || s.TargetServiceAccount == "" {
+			return bad("authProviderType", "service_account_impersonation needs targetAudience and targetServiceAccount")
+		}
+	default:
+		return bad("authProviderType", `must be "dynamic_discovery", "google_credentials" or "service_account_impersonation", got %q`, string(s.AuthProviderType))
+	}
+	if s.AuthProviderType != "" && !remote {
+		return bad("authProviderType", "only allowed with url or httpUrl")
+	}
+	o := s.OAuth
+	if o == nil {
+		return nil
+	}
+	if !remote {
+		return bad("oauth", "only allowed with url or httpUrl")
+	}
+	for _, f := range []struct{ field, value string }{
+		{"oauth.authorizationUrl", o.AuthorizationURL},
+		{"oauth.tokenUrl", o.TokenURL},
+		{"oauth.registrationUrl", o.RegistrationURL},
+	} {
+		if f.value == "" {
+			continue
+		}
+		u, err := url.Parse(f.value)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return bad(f.field, "must be an absolute http or https URL")
+		}
+	}
+	if (o.AuthorizationURL == "") != (o.TokenURL == "") {
+		return bad("oauth", "authorizationUrl and tokenUrl go together")
+	}
+	if o.RedirectURI != "" {
+		u, err := url.Parse(o.RedirectURI)
+		if err != nil || u.Scheme != "http" || u.Port() == "" {
+			return bad("oauth.redirectUri", "must be an http loopback URL with a port, such as http://localhost:7777/oauth/callback")
+		}
+	}
+	return nil
+}
+
+// usesOAuth reports whether a login may be asked for s: a remote server
+// with authProviderType dynamic_discovery and OAuth not switched off.
+func (s ServerConfig) usesOAuth() bool {
+	if s.Transport() == TransportStdio || s.Transport() == TransportUnknown || s.AuthProviderType != AuthDynamicDiscovery {
+		return false
+	}
+	if s.OAuth != nil && !s.OAuth.Enabled {
+		return false
+	}
+	for name := range s.Headers {
+		if http.CanonicalHeaderKey(name) == "Authorization" {
+			return false // the configured header wins, as in Gemini CLI
+		}
+	}
+	return true
+}
+
+// cloneOAuth returns a deep copy of o.
+func cloneOAuth(o *OAuthConfig) *OAuthConfig {
+	if o == nil {
+		return nil
+	}
+	c := *o
+	c.Scopes = slices.Clone(o.Scopes)
+	c.Audiences = slices.Clone(o.Audiences)
+	return &c
+}

@@ -1,0 +1,121 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcpgenai/bridge/mcpbridge/auth"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/login"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+)
+
+// ErrNoLogin is wrapped by the error of [Bridge.Login] for a server that
+// does not use OAuth (stdio, oauth.enabled false, an Authorization header
+// configured, or Google credentials).
+var ErrNoLogin = errors.New("server does not use an OAuth login")
+
+// credentials returns what gives the requests of the server cfg their
+// credentials, and the OAuth login among them.
+func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, *login.Client) {
+	if !cfg.usesOAuth() {
+		return nil, nil
+	}
+	lc := login.Config{
+		Server:    cfg.Name,
+		ServerURL: cfg.Endpoint(),
+		Store:     o.TokenStore,
+		ShowURL:   o.LoginURL,
+		Logger:    b.log,
+	}
+	if lc.Store == nil {
+		lc.Store = defaultStore()
+	}
+	if oc := cfg.OAuth; oc != nil {
+		lc.Eager = true
+		lc.ClientID, lc.ClientSecret = oc.ClientID, oc.ClientSecret
+		lc.AuthorizationURL, lc.TokenURL, lc.RegistrationURL = oc.AuthorizationURL, oc.TokenURL, oc.RegistrationURL
+		lc.Scopes, lc.Audiences, lc.RedirectURI = oc.Scopes, oc.Audiences, oc.RedirectURI
+	}
+	c := login.New(lc)
+	return c, c
+}
+
+// defaultStore returns the file store at auth.DefaultPath, or a store that
+// fails with the reason there is none.
+func defaultStore() auth.Store {
+	fs, err := auth.NewFileStore("")
+	if err != nil {
+		return failingStore{err}
+	}
+	return fs
+}
+
+type failingStore struct{ err error }
+
+func (f failingStore) Load(context.Context, string) (*auth.Token, error) { return nil, f.err }
+func (f failingStore) Save(context.Context, string, *auth.Token) error   { return f.err }
+func (f failingStore) Delete(context.Context, string) error              { return f.err }
+
+// loginError marks the failed connection of a server that wants a login.
+func loginError(s *server, err error) error {
+	if s.login == nil || !s.login.State().NeedsLogin() {
+		return err
+	}
+	return fmt.Errorf("mcp server %q: %w (Bridge.Login connects it): %w", s.cfg.Name, auth.ErrLoginRequired, err)
+}
+
+// Login logs in to the named server and connects it. The authorization URL
+// goes to [Options.LoginURL]; Login then waits for the browser's redirect
+// (at most 5 minutes when ctx has no deadline), stores the token in
+// [Options.TokenStore], connects the server and registers its tools, as
+// [Bridge.Discover] does for one server. A server that is already
+// connected is logged in again and keeps its connection.
+//
+// Discovery never waits for a login: a server that answers 401 is
+// [Disconnected] with an error wrapping [auth.ErrLoginRequired] and its
+// [ServerStatus.Auth] says a login is needed; Login is the one call that
+// brings it in. Login is safe for concurrent use; logins of one server run
+// one at a time.
+func (b *Bridge) Login(ctx context.Context, name string) error {
+	s, done, err := b.use(name)
+	if err != nil {
+		return err
+	}
+	defer done()
+	if s.login == nil {
+		return fmt.Errorf("mcp server %q: %w", name, ErrNoLogin)
+	}
+	ctx, stop := b.bounded(ctx)
+	defer stop()
+	if err := s.login.Login(ctx); err != nil {
+		b.mu.Lock()
+		if s.link == nil {
+			b.setStateLocked(s, Disconnected, err)
+		}
+		b.mu.Unlock()
+		return err
+	}
+	s.dialMu.Lock()
+	defer s.dialMu.Unlock()
+	if c, err := b.current(s); c != nil || err != nil {
+		return err
+	}
+	b.mu.Lock()
+	b.setStateLocked(s, Connecting, nil)
+	b.mu.Unlock()
+	a := b.dial(ctx, s)
+	b.mu.Lock()
+	closeLink, relist := b.installLocked(s, a)
+	b.mu.Unlock()
+	if closeLink != nil {
+		_ = closeLink.conn.Close()
+	}
+	if a.err != nil {
+		return a.err
+	}
+	if relist {
+		b.relist(s, a.link)
+	}
+	return nil
+}
