@@ -20,6 +20,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -115,12 +116,18 @@ const configuredMetadataURL = "http://configured-endpoints.mcpbridge.invalid/met
 // credentials and redirect URI, primed with the last challenge.
 func (c *Client) newHandler(clientID, secret, redirect string) *transport.OAuthHandler {
 	hc := c.http
+	c.mu.Lock()
+	challenge := c.challenge
+	c.mu.Unlock()
+	scopes := c.cfg.Scopes
+	if len(scopes) == 0 {
+		scopes = challengeScopes(challenge)
+	}
 	oc := transport.OAuthConfig{
 		ClientID:     clientID,
 		ClientSecret: secret,
-		ClientURI:    "",
 		RedirectURI:  redirect,
-		Scopes:       c.cfg.Scopes,
+		Scopes:       scopes,
 		TokenStore:   c.store,
 		PKCEEnabled:  true,
 	}
@@ -131,9 +138,6 @@ func (c *Client) newHandler(clientID, secret, redirect string) *transport.OAuthH
 	oc.HTTPClient = hc
 	h := transport.NewOAuthHandler(oc)
 	h.SetBaseURL(c.cfg.ServerURL)
-	c.mu.Lock()
-	challenge := c.challenge
-	c.mu.Unlock()
 	if challenge != nil {
 		h.HandleUnauthorizedResponse(&http.Response{StatusCode: http.StatusUnauthorized, Header: challenge})
 	}
@@ -210,11 +214,14 @@ func (c *Client) Authorization(ctx context.Context) (string, error) {
 // whether the request should be sent once more, with a refreshed token.
 func (c *Client) Unauthorized(ctx context.Context, resp *http.Response, sent string) bool {
 	c.mu.Lock()
+	changed := !slices.Equal(c.challenge.Values("WWW-Authenticate"), resp.Header.Values("WWW-Authenticate"))
 	c.challenge = resp.Header.Clone()
 	c.active = true
 	h := c.handler
 	c.mu.Unlock()
-	if h != nil {
+	if h != nil && changed {
+		// Only a new challenge: the handler forgets the metadata it
+		// discovered, which would fail a refresh under way.
 		h.HandleUnauthorizedResponse(resp)
 	}
 	if sent == "" {
@@ -444,4 +451,33 @@ func (m configuredMetadata) RoundTrip(r *http.Request) (*http.Response, error) {
 		Body:       io.NopCloser(bytes.NewReader(body)),
 		Request:    r,
 	}, nil
+}
+
+// challengeScopes returns the scope parameter of a Bearer challenge in
+// WWW-Authenticate (the scopes the server asks for), split at spaces.
+func challengeScopes(h http.Header) []string {
+	for _, v := range h.Values("WWW-Authenticate") {
+		scheme, params, _ := strings.Cut(v, " ")
+		if !strings.EqualFold(scheme, "Bearer") {
+			continue
+		}
+		for params != "" {
+			var name, val string
+			params = strings.TrimLeft(params, " ,")
+			name, params, _ = strings.Cut(params, "=")
+			if strings.HasPrefix(params, `"`) {
+				end := strings.IndexByte(params[1:], '"')
+				if end < 0 {
+					break
+				}
+				val, params = params[1:1+end], params[2+end:]
+			} else {
+				val, params, _ = strings.Cut(params, ",")
+			}
+			if strings.EqualFold(strings.TrimSpace(name), "scope") {
+				return strings.Fields(val)
+			}
+		}
+	}
+	return nil
 }

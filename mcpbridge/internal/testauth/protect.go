@@ -1,0 +1,42 @@
+package testauth
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+)
+
+// ServeMCP starts an mcp-go server with o behind SSE (sse true) or
+// streamable HTTP, protected by a. authServer is the authorization server
+// its metadata names; "" means a.Issuer. Everything stops at the end of t.
+func (a *Server) ServeMCP(t testing.TB, o testserver.Options, sse bool, authServer string) *Protected {
+	t.Helper()
+	if authServer == "" {
+		authServer = a.Issuer
+	}
+	p := &Protected{as: a, authAS: authServer, seen: map[string]bool{}, expired: map[string]bool{}}
+	p.HTTP = httptest.NewServer(p)
+	mcp := testserver.New(o)
+	if sse {
+		s := server.NewSSEServer(mcp, server.WithBaseURL(p.HTTP.URL))
+		p.next, p.path = s, "/sse"
+		t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
+	} else {
+		s := server.NewStreamableHTTPServer(mcp)
+		p.next, p.path = s, "/mcp"
+		t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
+	}
+	p.URL = p.HTTP.URL + p.path
+	t.Cleanup(func() {
+		p.HTTP.CloseClientConnections()
+		p.HTTP.Close()
+	})
+	return p
+}
+
+var _ http.Handler = (*Protected)(nil)

@@ -1,0 +1,285 @@
+// Package testauth is a real OAuth 2.1 / OpenID authorization server on
+// loopback for tests, built on github.com/zitadel/oidc/v3's op package and
+// its example storage and login page, and MCP servers (mcp-go, SSE or
+// streamable HTTP) that it protects. The test plays the person with
+// [Server.Consent].
+//
+// The library's OP has no dynamic client registration; the server adds an
+// RFC 7591 registration endpoint (and advertises it in the discovery
+// document) that registers a native PKCE client in the example storage.
+// Everything else (authorize, login, token, refresh, revocation, userinfo,
+// discovery) is the library's.
+package testauth
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/zitadel/oidc/v3/example/server/exampleop"
+	"github.com/zitadel/oidc/v3/example/server/storage"
+	"github.com/zitadel/oidc/v3/pkg/op"
+)
+
+// Username and Password are those of the example storage's second user.
+const (
+	Username = "test-user2"
+	Password = "verysecure"
+)
+
+// Server is the authorization server.
+type Server struct {
+	Issuer string
+	HTTP   *httptest.Server
+	store  *clientStore
+
+	// Refreshes counts refresh_token grants; Registrations counts dynamic
+	// registrations; Tokens counts authorization_code grants.
+	Refreshes, Registrations, Codes atomic.Int64
+}
+
+// clientStore is the example storage with clients of the test's own: those
+// registered in Go and dynamically.
+type clientStore struct {
+	*storage.Storage
+	mu      sync.Mutex
+	clients map[string]*storage.Client
+}
+
+func (s *clientStore) GetClientByClientID(ctx context.Context, id string) (op.Client, error) {
+	s.mu.Lock()
+	c, ok := s.clients[id]
+	s.mu.Unlock()
+	if ok {
+		return c, nil
+	}
+	return s.Storage.GetClientByClientID(ctx, id)
+}
+
+func (s *clientStore) add(c *storage.Client) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clients[c.GetID()] = c
+}
+
+// Start runs an authorization server until the end of t.
+func Start(t testing.TB) *Server {
+	t.Helper()
+	a := &Server{}
+	var handler http.Handler
+	a.HTTP = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(a.HTTP.Close)
+	a.Issuer = a.HTTP.URL
+	a.store = &clientStore{
+		Storage: storage.NewStorageWithClients(storage.NewUserStore(a.Issuer), map[string]*storage.Client{}),
+		clients: map[string]*storage.Client{},
+	}
+	op := exampleop.SetupServer(a.Issuer, a.store, nil, false)
+	handler = a.wrap(op)
+	return a
+}
+
+// RegisterNative registers a public PKCE client with a loopback redirect
+// path (any port is accepted, RFC 8252).
+func (a *Server) RegisterNative(id, redirect string) {
+	a.store.add(storage.NativeClient(id, redirect))
+}
+
+// RevokeRefresh revokes a refresh token.
+func (a *Server) RevokeRefresh(t testing.TB, clientID, refresh string) {
+	t.Helper()
+	form := url.Values{"token": {refresh}, "token_type_hint": {"refresh_token"}, "client_id": {clientID}}
+	resp, err := http.PostForm(a.Issuer+"/revoke", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("revoke: %s %s", resp.Status, body)
+	}
+}
+
+// wrap adds the registration endpoint and counts grants.
+func (a *Server) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/.well-known/openid-configuration":
+			rec := httptest.NewRecorder()
+			next.ServeHTTP(rec, r)
+			var doc map[string]any
+			if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			doc["registration_endpoint"] = a.Issuer + "/register"
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(doc)
+			return
+		case r.URL.Path == "/register" && r.Method == http.MethodPost:
+			a.register(w, r)
+			return
+		case r.URL.Path == "/oauth/token":
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if q, _ := url.ParseQuery(string(body)); q.Get("grant_type") == "refresh_token" {
+				a.Refreshes.Add(1)
+			} else if q.Get("grant_type") == "authorization_code" {
+				a.Codes.Add(1)
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (a *Server) register(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		RedirectURIs []string `json:"redirect_uris"`
+		AuthMethod   string   `json:"token_endpoint_auth_method"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.RedirectURIs) == 0 {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, `{"error":"invalid_client_metadata"}`)
+		return
+	}
+	n := a.Registrations.Add(1)
+	id := fmt.Sprintf("dyn-%d", n)
+	a.store.add(storage.NativeClient(id, req.RedirectURIs...))
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusCreated)
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"client_id":                  id,
+		"redirect_uris":              req.RedirectURIs,
+		"token_endpoint_auth_method": "none",
+		"grant_types":                []string{"authorization_code", "refresh_token"},
+		"response_types":             []string{"code"},
+	})
+}
+
+// Consent plays the person: it opens authURL, logs in on the login page
+// and follows the redirects to the client's loopback listener, whose
+// answer it returns.
+func Consent(authURL string) (string, error) {
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	resp, err := c.Get(authURL)
+	if err != nil {
+		return "", err
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	id := resp.Request.URL.Query().Get("authRequestID")
+	if id == "" {
+		return "", fmt.Errorf("no login page at %s: %s %s", resp.Request.URL.Redacted(), resp.Status, body)
+	}
+	login := *resp.Request.URL
+	login.RawQuery = ""
+	resp, err = c.PostForm(login.String(), url.Values{"id": {id}, "username": {Username}, "password": {Password}})
+	if err != nil {
+		return "", err
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("after login: %s %s", resp.Status, body)
+	}
+	return string(body), nil
+}
+
+// Proxy is an origin of its own that forwards to a; its discovery document
+// names a's issuer, not its own.
+func (a *Server) Proxy(t testing.TB) string {
+	t.Helper()
+	u, _ := url.Parse(a.Issuer)
+	p := httptest.NewServer(httputil.NewSingleHostReverseProxy(u))
+	t.Cleanup(p.Close)
+	return p.URL
+}
+
+// Protected serves next (an MCP endpoint at path) behind bearer tokens that
+// the authorization server's userinfo endpoint accepts, with protected
+// resource metadata (RFC 9728) naming authServer (a.Issuer when "") at
+// /.well-known/oauth-protected-resource<path>. Tokens marked with Expire
+// are refused as the server would an expired one.
+type Protected struct {
+	URL    string // the MCP endpoint
+	HTTP   *httptest.Server
+	as     *Server
+	authAS string
+	path   string
+	next   http.Handler
+
+	mu      sync.Mutex
+	seen    map[string]bool
+	expired map[string]bool
+	Refused atomic.Int64
+}
+
+// Expire makes every access token seen so far be refused.
+func (p *Protected) Expire() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for tok := range p.seen {
+		p.expired[tok] = true
+	}
+}
+
+func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/.well-known/oauth-protected-resource"+p.path {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"resource":              p.URL,
+			"authorization_servers": []string{p.authAS},
+		})
+		return
+	}
+	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok || !p.valid(r.Context(), tok) {
+		p.Refused.Add(1)
+		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q, scope="openid offline_access"`, p.HTTP.URL+"/.well-known/oauth-protected-resource"+p.path))
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		return
+	}
+	p.next.ServeHTTP(w, r)
+}
+
+func (p *Protected) valid(ctx context.Context, tok string) bool {
+	if tok == "" {
+		return false
+	}
+	p.mu.Lock()
+	expired := p.expired[tok]
+	p.mu.Unlock()
+	if expired {
+		return false
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.as.Issuer+"/userinfo", nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return false
+	}
+	p.mu.Lock()
+	p.seen[tok] = true
+	p.mu.Unlock()
+	return true
+}
