@@ -19,6 +19,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 )
 
@@ -44,17 +45,18 @@ type Token struct {
 	ClientSecret string `json:"clientSecret,omitempty"`
 }
 
-// String returns a description of t that holds no secret.
-func (t *Token) String() string {
-	if t == nil {
-		return "<no token>"
-	}
+// String returns a description of t that holds no secret, so that
+// printing a Token with fmt's %v or %s shows no token.
+func (t Token) String() string {
 	exp := "unknown expiry"
 	if !t.Expiry.IsZero() {
 		exp = "expires " + t.Expiry.UTC().Format(time.RFC3339)
 	}
 	return fmt.Sprintf("token(%s, refreshable=%t)", exp, t.RefreshToken != "")
 }
+
+// LogValue logs t as its String.
+func (t Token) LogValue() slog.Value { return slog.StringValue(t.String()) }
 
 // Store keeps one Token per key; the Bridge uses each server's endpoint URL
 // as its key. Implementations must be safe for concurrent use. Load returns
