@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -55,6 +56,10 @@ type Options struct {
 	// TokenStore keeps OAuth tokens, one per server URL. nil means an
 	// [auth.FileStore] at [auth.DefaultPath] (mode 0600).
 	TokenStore auth.Store
+
+	// googleTransport, when set, carries the requests for Google tokens
+	// (tests point Google's fixed endpoints at loopback servers with it).
+	googleTransport http.RoundTripper
 }
 
 // Bridge connects the configured MCP servers and keeps their tools
@@ -258,9 +263,7 @@ func (b *Bridge) Status() Status {
 	for _, s := range b.servers {
 		ss := NewServerStatus(s.cfg)
 		ss.State = s.state
-		if s.login != nil {
-			ss.Auth = s.login.State()
-		}
+		ss.Auth = s.authState()
 		for _, e := range b.reg.ServerEntries(s.cfg.Name) {
 			ss.Tools = append(ss.Tools, e.Name)
 		}

@@ -18,6 +18,19 @@ var ErrNoLogin = errors.New("server does not use an OAuth login")
 // credentials returns what gives the requests of the server cfg their
 // credentials, and the OAuth login among them.
 func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, *login.Client) {
+	if cfg.Endpoint() != "" && (cfg.AuthProviderType == AuthGoogleCredentials || cfg.AuthProviderType == AuthServiceAccountImpersonation) {
+		gc := login.GoogleConfig{
+			Server:    cfg.Name,
+			Transport: o.googleTransport,
+		}
+		if cfg.OAuth != nil {
+			gc.Scopes = cfg.OAuth.Scopes
+		}
+		if cfg.AuthProviderType == AuthServiceAccountImpersonation {
+			gc.TargetAudience, gc.TargetServiceAccount = cfg.TargetAudience, cfg.TargetServiceAccount
+		}
+		return login.NewGoogle(gc), nil
+	}
 	if !cfg.usesOAuth() {
 		return nil, nil
 	}
@@ -56,6 +69,14 @@ type failingStore struct{ err error }
 func (f failingStore) Load(context.Context, string) (*auth.Token, error) { return nil, f.err }
 func (f failingStore) Save(context.Context, string, *auth.Token) error   { return f.err }
 func (f failingStore) Delete(context.Context, string) error              { return f.err }
+
+// authState returns where the login or credentials of s stand.
+func (s *server) authState() auth.State {
+	if st, ok := s.creds.(interface{ State() auth.State }); ok {
+		return st.State()
+	}
+	return auth.StateNone
+}
 
 // loginError marks the failed connection of a server that wants a login.
 func loginError(s *server, err error) error {
