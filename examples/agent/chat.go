@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/examples/internal/hostlogin"
 	"github.com/mcpgenai/bridge/mcpbridge"
 )
 
@@ -59,6 +60,8 @@ func (a *agent) discover(ctx context.Context) error {
 	if err := a.bridge.Discover(ctx); err != nil {
 		return err
 	}
+	// Servers that answered 401 wait for a login; the URL goes to stderr.
+	hostlogin.LoginAll(ctx, a.bridge, a.con.stderr)
 	st := a.bridge.Status()
 	if len(st.Servers) == 0 {
 		return nil

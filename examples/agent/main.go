@@ -24,6 +24,12 @@
 // another endpoint, GOOGLE_GENAI_USE_VERTEXAI with GOOGLE_CLOUD_PROJECT and
 // GOOGLE_CLOUD_LOCATION for Vertex AI.
 //
+// A remote server that asks for an OAuth login (it answers 401) gets one
+// after discovery: the authorization URL is printed on stderr and opened in
+// a browser when one is available, and the agent waits up to 5 minutes for
+// the redirect before the chat starts. Tokens are kept in the user's config
+// directory (mcpbridge/oauth-tokens.json, mode 0600) for the next run.
+//
 // Without -prompt the chat reads one message per line from stdin and keeps
 // the conversation across messages; /mcp prints the status of the servers,
 // /quit or the end of input ends the chat. Ctrl-C cancels the request in
@@ -61,6 +67,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/confirm"
+	"github.com/mcpgenai/bridge/examples/internal/hostlogin"
 	"github.com/mcpgenai/bridge/mcpbridge"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -191,7 +198,10 @@ func run(ctx context.Context, args []string, con *console) int {
 	}
 	// The bridge logs only problems, to stderr, so stdout keeps the answers.
 	logger := slog.New(slog.NewTextHandler(con.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	b, err := mcpbridge.New(cfg, &mcpbridge.Options{Target: target, Logger: logger, Policy: policy})
+	b, err := mcpbridge.New(cfg, &mcpbridge.Options{
+		Target: target, Logger: logger, Policy: policy,
+		LoginURL: hostlogin.ShowURL(con.stderr, hostlogin.BrowserAvailable()),
+	})
 	if err != nil {
 		fmt.Fprintf(con.stderr, "agent: %v\n", err)
 		return 2

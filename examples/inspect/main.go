@@ -12,6 +12,10 @@
 //	go run ./examples/inspect -target vertex        # Vertex AI's schema rules
 //	go run ./examples/inspect -json                 # one JSON document for machines
 //
+// A remote server that asks for an OAuth login gets one: the URL is printed
+// on stderr (and opened in a browser when one is available), and the
+// inspector waits up to 5 minutes for the login to finish before printing.
+//
 // The exit status is 0 when discovery completes, even when some servers
 // failed (they are shown DISCONNECTED with their error), and 2 with a
 // one-line reason for a bad flag or an unreadable settings file.
@@ -32,6 +36,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/examples/internal/hostlogin"
 	"github.com/mcpgenai/bridge/mcpbridge"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -103,7 +108,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(stderr, "inspect: warning: %s\n", w)
 	}
-	b, err := mcpbridge.New(cfg, &mcpbridge.Options{Target: o.target, Logger: logger})
+	b, err := mcpbridge.New(cfg, &mcpbridge.Options{
+		Target: o.target, Logger: logger,
+		LoginURL: hostlogin.ShowURL(stderr, hostlogin.BrowserAvailable()),
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "inspect: %v\n", err)
 		return 2
@@ -115,6 +123,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "inspect: discovery: %v\n", err)
 		return 1
 	}
+	// Servers that answered 401 wait for a login; the URL goes to stderr.
+	hostlogin.LoginAll(ctx, b, stderr)
 	if o.json {
 		err = writeJSON(stdout, b)
 	} else {
