@@ -126,7 +126,7 @@ func TestReadmeSettingsBlock(t *testing.T) {
 	for _, s := range cfg.Servers {
 		got = append(got, s.Name+" "+s.Transport().String())
 	}
-	want := []string{"files stdio", "tracker http", "legacy sse"}
+	want := []string{"files stdio", "tracker http", "docs http", "internal http", "legacy sse"}
 	if strings.Join(got, ", ") != strings.Join(want, ", ") {
 		t.Errorf("servers = %q, want %q in the written order", got, want)
 	}
@@ -136,6 +136,12 @@ func TestReadmeSettingsBlock(t *testing.T) {
 	}
 	if h := cfg.Servers[1].Headers["Authorization"]; h != "Bearer s3cr3t" {
 		t.Errorf("tracker's Authorization header = %q, want $TRACKER_TOKEN expanded", h)
+	}
+	if o := cfg.Servers[2].OAuth; o == nil || !o.Enabled || len(o.Scopes) != 1 || o.Scopes[0] != "docs.read" {
+		t.Errorf("docs' oauth = %+v, want enabled with scope docs.read", o)
+	}
+	if in := cfg.Servers[3]; in.AuthProviderType != mcpbridge.AuthServiceAccountImpersonation || in.TargetAudience == "" || in.TargetServiceAccount == "" {
+		t.Errorf("internal = %+v, want service-account impersonation with its targets", in)
 	}
 }
 
