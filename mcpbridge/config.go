@@ -215,7 +215,11 @@ func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig 
 // than "", "sse" and "http", or a Type without URL; a URL or HTTPURL that is
 // not an absolute http or https URL; a negative Timeout; an environment
 // name that is empty or holds '=' or NUL; a header name that is not an HTTP
-// token, or a header value holding CR, LF or NUL. s is not modified.
+// token, or a header value holding CR, LF or NUL; an oauth entry or
+// authProviderType on a stdio server, an unknown authProviderType,
+// service_account_impersonation without both targets, oauth endpoints that
+// are not http or https URLs (or authorizationUrl without tokenUrl), a
+// redirectUri that is not an http URL with a port. s is not modified.
 func (s ServerConfig) Validate() error {
 	bad := func(field, format string, args ...any) error {
 		return &ConfigError{Server: s.Name, Field: field, Msg: fmt.Sprintf(format, args...)}

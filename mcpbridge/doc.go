@@ -56,6 +56,18 @@
 //		fmt.Println(t.Name, t.Server, t.ServerTool) // t.Declaration is ready for genai
 //	}
 //
+// # Login
+//
+// A remote server that answers 401 asks for an OAuth 2.1 login (the oauth
+// and authProviderType settings of Gemini CLI, [OAuthConfig],
+// [AuthProviderType]). Discovery does not wait for it: the server is
+// [Disconnected] and its [ServerStatus.Auth] says a login is needed.
+// [Bridge.Login] runs the login, handing the authorization URL to
+// [Options.LoginURL] (the host shows it; the library never opens a
+// browser), waits for the redirect, stores the token ([auth.Store], by
+// default a 0600 file) and connects the server. Stored tokens are reused
+// and refreshed; Google credentials need no login.
+//
 // # Execution
 //
 // [Bridge.Execute] runs one function call of the model: it finds the tool,
