@@ -310,8 +310,8 @@ func TestLoginTokenReusedAndRefreshed(t *testing.T) {
 		ls.as.RevokeRefresh(t, tok.ClientID, tok.RefreshToken)
 		ls.remote.Expire()
 		_, err := call(t, b, "remote", "tool_00", nil)
-		if err == nil {
-			t.Fatal("call with a revoked refresh token succeeded")
+		if !errors.Is(err, auth.ErrLoginRequired) {
+			t.Fatalf("call with a revoked refresh token = %v, want ErrLoginRequired", err)
 		}
 		st := serverStatus(t, b, "remote")
 		if !st.Auth.NeedsLogin() {

@@ -337,6 +337,9 @@ func (b *Bridge) onServer(ctx context.Context, name string, op func(context.Cont
 		if err != nil && conn.Err() != nil {
 			_, _ = b.current(s)
 		}
+		if err != nil {
+			err = loginError(s, err)
+		}
 		if attempt == 0 && errors.Is(err, mcpconn.ErrNotSent) && ctx.Err() == nil {
 			continue
 		}

@@ -91,3 +91,22 @@ func TestCallbackHandler(t *testing.T) {
 		t.Errorf("other path: status %d, want 404", rec.Code)
 	}
 }
+
+// FuzzChallengeScopes feeds WWW-Authenticate values a server chose: the
+// parser never panics, and every scope it returns is a non-empty token
+// without spaces.
+func FuzzChallengeScopes(f *testing.F) {
+	for _, seed := range []string{
+		`Bearer resource_metadata="https://h/x", scope="openid offline_access"`,
+		`Bearer scope=read`, `Bearer scope="`, `Bearer ,,,=`, `bearer scope="a" scope="b"`, `Basic realm="x"`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		for _, s := range challengeScopes(http.Header{"Www-Authenticate": {v}}) {
+			if s == "" || strings.ContainsAny(s, " \t\n") {
+				t.Errorf("challengeScopes(%q) gave scope %q", v, s)
+			}
+		}
+	})
+}
