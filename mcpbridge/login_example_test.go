@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgenai/bridge/internal/testauth"
 	"github.com/mcpgenai/bridge/mcpbridge"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
-	"github.com/mcpgenai/bridge/mcpbridge/internal/testauth"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
 
@@ -37,7 +37,7 @@ func ExampleBridge_Login() {
 	tb := &exampleTB{}
 	defer tb.stop()
 	as := testauth.Start(tb)
-	remote := as.ServeMCP(tb, testserver.Options{Tools: 1}, false, "")
+	remote := as.ServeMCP(tb, testserver.New(testserver.Options{Tools: 1}), false, "")
 	dir, _ := os.MkdirTemp("", "example-login")
 	defer os.RemoveAll(dir)
 	store, _ := auth.NewFileStore(filepath.Join(dir, "tokens.json"))

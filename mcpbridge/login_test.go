@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgenai/bridge/internal/testauth"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
-	"github.com/mcpgenai/bridge/mcpbridge/internal/testauth"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
 
@@ -80,7 +80,7 @@ func newLoginSetup(t *testing.T, sse bool, authServer func(*testauth.Server) str
 	}
 	return &loginSetup{
 		as:     as,
-		remote: as.ServeMCP(t, testserver.Options{Tools: 1}, sse, issuer),
+		remote: as.ServeMCP(t, testserver.New(testserver.Options{Tools: 1}), sse, issuer),
 		store:  store,
 		logs:   &syncBuffer{},
 	}

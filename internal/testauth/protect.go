@@ -7,21 +7,18 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/server"
-
-	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
 
-// ServeMCP starts an mcp-go server with o behind SSE (sse true) or
-// streamable HTTP, protected by a. authServer is the authorization server
-// its metadata names; "" means a.Issuer. Everything stops at the end of t.
-func (a *Server) ServeMCP(t testing.TB, o testserver.Options, sse bool, authServer string) *Protected {
+// ServeMCP serves mcp behind SSE (sse true) or streamable HTTP, protected
+// by a. authServer is the authorization server its metadata names; ""
+// means a.Issuer. Everything stops at the end of t.
+func (a *Server) ServeMCP(t testing.TB, mcp *server.MCPServer, sse bool, authServer string) *Protected {
 	t.Helper()
 	if authServer == "" {
 		authServer = a.Issuer
 	}
 	p := &Protected{as: a, authAS: authServer, seen: map[string]bool{}, expired: map[string]bool{}}
 	p.HTTP = httptest.NewServer(p)
-	mcp := testserver.New(o)
 	if sse {
 		s := server.NewSSEServer(mcp, server.WithBaseURL(p.HTTP.URL))
 		p.next, p.path = s, "/sse"
