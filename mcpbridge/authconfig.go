@@ -33,7 +33,8 @@ type OAuthConfig struct {
 	// authorization server's default), or cloud-platform for Google.
 	Scopes []string
 	// Audiences ("audiences") are sent, space-separated, as the audience
-	// parameter of the authorization request, as Gemini CLI does.
+	// parameter of the authorization request and of the token requests
+	// (code exchange and refresh), as Gemini CLI does.
 	Audiences []string
 	// RedirectURI ("redirectUri") is where the browser comes back after the
 	// login; it must be an http loopback URL with a port, which mcpbridge

@@ -212,15 +212,20 @@ func TestLoginPreRegisteredClient(t *testing.T) {
 	ls := newLoginSetup(t, false, nil)
 	ls.as.RegisterNative("native-1", "http://127.0.0.1/oauth/callback")
 	p := &person{t: t}
-	b := ls.bridge(t, p.LoginURL, ls.config(false, &OAuthConfig{Enabled: true, ClientID: "native-1", Scopes: []string{"openid", "offline_access"}}))
+	b := ls.bridge(t, p.LoginURL, ls.config(false, &OAuthConfig{Enabled: true, ClientID: "native-1", Scopes: []string{"openid", "offline_access"}, Audiences: []string{"api://tracker", "api://other"}}))
 	discover(t, b)
 	doLogin(t, b, "remote")
 	p.done()
 	if got := ls.as.Registrations.Load(); got != 0 {
 		t.Errorf("dynamic registrations = %d, want 0 with a configured clientId", got)
 	}
-	if len(p.urls) != 1 || !strings.Contains(p.urls[0], "client_id=native-1") || !strings.Contains(p.urls[0], "scope=openid+offline_access") {
-		t.Errorf("authorization URLs = %v, want client_id=native-1 and the scopes", p.urls)
+	if len(p.urls) != 1 || !strings.Contains(p.urls[0], "client_id=native-1") || !strings.Contains(p.urls[0], "scope=openid+offline_access") ||
+		!strings.Contains(p.urls[0], "audience=api%3A%2F%2Ftracker+api%3A%2F%2Fother") {
+		t.Errorf("authorization URLs = %v, want client_id=native-1, the scopes and the audiences", p.urls)
+	}
+	if got := ls.as.LastTokenRequest(); got.Get("grant_type") != "authorization_code" || got.Get("audience") != "api://tracker api://other" || got.Get("code_verifier") == "" {
+		t.Errorf("token request grant_type %q, audience %q, code_verifier set %t; want the code exchange with the audiences and a PKCE verifier",
+			got.Get("grant_type"), got.Get("audience"), got.Get("code_verifier") != "")
 	}
 	if got, err := call(t, b, "remote", "tool_00", nil); err != nil || got != "tool_00" {
 		t.Errorf("call after login = %q, %v, want tool_00", got, err)

@@ -45,8 +45,18 @@ type Server struct {
 	store  *clientStore
 
 	// Refreshes counts refresh_token grants; Registrations counts dynamic
-	// registrations; Tokens counts authorization_code grants.
+	// registrations; Codes counts authorization_code grants.
 	Refreshes, Registrations, Codes atomic.Int64
+
+	mu        sync.Mutex
+	lastToken url.Values // the form of the last token request
+}
+
+// LastTokenRequest returns the form of the last token request.
+func (a *Server) LastTokenRequest() url.Values {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.lastToken
 }
 
 // clientStore is the example storage with clients of the test's own: those
@@ -135,7 +145,11 @@ func (a *Server) wrap(next http.Handler) http.Handler {
 		case r.URL.Path == "/oauth/token":
 			body, _ := io.ReadAll(r.Body)
 			r.Body = io.NopCloser(bytes.NewReader(body))
-			if q, _ := url.ParseQuery(string(body)); q.Get("grant_type") == "refresh_token" {
+			q, _ := url.ParseQuery(string(body))
+			a.mu.Lock()
+			a.lastToken = q
+			a.mu.Unlock()
+			if q.Get("grant_type") == "refresh_token" {
 				a.Refreshes.Add(1)
 			} else if q.Get("grant_type") == "authorization_code" {
 				a.Codes.Add(1)

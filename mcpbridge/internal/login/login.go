@@ -135,6 +135,9 @@ func (c *Client) newHandler(clientID, secret, redirect string) *transport.OAuthH
 		oc.AuthServerMetadataURL = configuredMetadataURL
 		hc = &http.Client{Timeout: hc.Timeout, Transport: configuredMetadata{cfg: &c.cfg, base: hc.Transport}}
 	}
+	if len(c.cfg.Audiences) > 0 {
+		hc = &http.Client{Timeout: hc.Timeout, Transport: audienceParam{audience: strings.Join(c.cfg.Audiences, " "), base: hc.Transport}}
+	}
 	oc.HTTPClient = hc
 	h := transport.NewOAuthHandler(oc)
 	h.SetBaseURL(c.cfg.ServerURL)
@@ -480,4 +483,40 @@ func challengeScopes(h http.Header) []string {
 		}
 	}
 	return nil
+}
+
+// audienceParam adds the audience parameter to token requests (form POSTs
+// with a grant_type: the code exchange and refreshes), as Gemini CLI does
+// with its audiences setting.
+type audienceParam struct {
+	audience string
+	base     http.RoundTripper
+}
+
+// maxTokenRequest bounds the token request bodies audienceParam rewrites.
+const maxTokenRequest = 64 << 10
+
+func (a audienceParam) RoundTrip(r *http.Request) (*http.Response, error) {
+	base := a.base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	if r.Method != http.MethodPost || r.Body == nil || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
+		return base.RoundTrip(r)
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxTokenRequest+1))
+	r.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	form, err := url.ParseQuery(string(body))
+	if err == nil && len(body) <= maxTokenRequest && form.Get("grant_type") != "" && !form.Has("audience") {
+		form.Set("audience", a.audience)
+		body = []byte(form.Encode())
+	}
+	c := r.Clone(r.Context())
+	c.Body = io.NopCloser(bytes.NewReader(body))
+	c.ContentLength = int64(len(body))
+	c.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	return base.RoundTrip(c)
 }
