@@ -365,3 +365,22 @@ func TestLoginNotOffered(t *testing.T) {
 		t.Errorf("Login(unknown) = %v, want ErrUnknownServer", err)
 	}
 }
+
+func TestLoginConfiguredEndpoints(t *testing.T) {
+	ls := newLoginSetup(t, false, nil)
+	ls.as.RegisterNative("native-2", "http://127.0.0.1/oauth/callback")
+	p := &person{t: t}
+	b := ls.bridge(t, p.LoginURL, ls.config(false, &OAuthConfig{
+		Enabled: true, ClientID: "native-2", Scopes: []string{"openid", "offline_access"},
+		AuthorizationURL: ls.as.Issuer + "/auth", TokenURL: ls.as.Issuer + "/oauth/token",
+	}))
+	discover(t, b)
+	doLogin(t, b, "remote")
+	p.done()
+	if len(p.urls) != 1 || !strings.HasPrefix(p.urls[0], ls.as.Issuer+"/auth?") {
+		t.Errorf("authorization URLs = %v, want the configured authorizationUrl", p.urls)
+	}
+	if got, err := call(t, b, "remote", "tool_00", nil); err != nil || got != "tool_00" {
+		t.Errorf("call after login = %q, %v, want tool_00", got, err)
+	}
+}
