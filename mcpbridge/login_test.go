@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -377,8 +378,11 @@ func TestLoginConfiguredEndpoints(t *testing.T) {
 	discover(t, b)
 	doLogin(t, b, "remote")
 	p.done()
-	if len(p.urls) != 1 || !strings.HasPrefix(p.urls[0], ls.as.Issuer+"/auth?") {
-		t.Errorf("authorization URLs = %v, want the configured authorizationUrl", p.urls)
+	if len(p.urls) != 1 || !strings.HasPrefix(p.urls[0], ls.as.Issuer+"/auth?") || !strings.Contains(p.urls[0], "resource="+url.QueryEscape(ls.remote.URL)) {
+		t.Errorf("authorization URLs = %v, want the configured authorizationUrl with the server as resource", p.urls)
+	}
+	if got := ls.as.LastTokenRequest().Get("resource"); got != ls.remote.URL {
+		t.Errorf("token request resource = %q, want %q", got, ls.remote.URL)
 	}
 	if got, err := call(t, b, "remote", "tool_00", nil); err != nil || got != "tool_00" {
 		t.Errorf("call after login = %q, %v, want tool_00", got, err)

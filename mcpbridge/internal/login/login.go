@@ -135,8 +135,8 @@ func (c *Client) newHandler(clientID, secret, redirect string) *transport.OAuthH
 		oc.AuthServerMetadataURL = configuredMetadataURL
 		hc = &http.Client{Timeout: hc.Timeout, Transport: configuredMetadata{cfg: &c.cfg, base: hc.Transport}}
 	}
-	if len(c.cfg.Audiences) > 0 {
-		hc = &http.Client{Timeout: hc.Timeout, Transport: audienceParam{audience: strings.Join(c.cfg.Audiences, " "), base: hc.Transport}}
+	if extra := c.extraParams(); len(extra) > 0 {
+		hc = &http.Client{Timeout: hc.Timeout, Transport: tokenParams{params: extra, base: hc.Transport}}
 	}
 	oc.HTTPClient = hc
 	h := transport.NewOAuthHandler(oc)
@@ -306,8 +306,17 @@ func (c *Client) login(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if len(c.cfg.Audiences) > 0 {
-		authURL += "&" + url.Values{"audience": {strings.Join(c.cfg.Audiences, " ")}}.Encode()
+	if extra := c.extraParams(); len(extra) > 0 {
+		if u, err := url.Parse(authURL); err == nil {
+			q := u.Query()
+			for k, v := range extra {
+				if !q.Has(k) {
+					q[k] = v
+				}
+			}
+			u.RawQuery = q.Encode()
+			authURL = u.String()
+		}
 	}
 	path := "/oauth/callback"
 	if u, err := url.Parse(redirect); err == nil && u.Path != "" {
@@ -485,18 +494,33 @@ func challengeScopes(h http.Header) []string {
 	return nil
 }
 
-// audienceParam adds the audience parameter to token requests (form POSTs
-// with a grant_type: the code exchange and refreshes), as Gemini CLI does
-// with its audiences setting.
-type audienceParam struct {
-	audience string
-	base     http.RoundTripper
+// extraParams are the parameters mcp-go's handler does not send and the
+// authorization and token requests need: the audiences, space-separated,
+// as Gemini CLI sends them; and, with configured endpoints (no discovery
+// that would name the resource), the server's URL as the resource
+// (RFC 8707).
+func (c *Client) extraParams() url.Values {
+	v := url.Values{}
+	if len(c.cfg.Audiences) > 0 {
+		v.Set("audience", strings.Join(c.cfg.Audiences, " "))
+	}
+	if c.cfg.AuthorizationURL != "" && c.cfg.TokenURL != "" {
+		v.Set("resource", c.cfg.ServerURL)
+	}
+	return v
 }
 
-// maxTokenRequest bounds the token request bodies audienceParam rewrites.
+// tokenParams adds params to token requests (form POSTs with a
+// grant_type: the code exchange and refreshes) that lack them.
+type tokenParams struct {
+	params url.Values
+	base   http.RoundTripper
+}
+
+// maxTokenRequest bounds the token request bodies tokenParams rewrites.
 const maxTokenRequest = 64 << 10
 
-func (a audienceParam) RoundTrip(r *http.Request) (*http.Response, error) {
+func (a tokenParams) RoundTrip(r *http.Request) (*http.Response, error) {
 	base := a.base
 	if base == nil {
 		base = http.DefaultTransport
@@ -510,8 +534,12 @@ func (a audienceParam) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	form, err := url.ParseQuery(string(body))
-	if err == nil && len(body) <= maxTokenRequest && form.Get("grant_type") != "" && !form.Has("audience") {
-		form.Set("audience", a.audience)
+	if err == nil && len(body) <= maxTokenRequest && form.Get("grant_type") != "" {
+		for k, v := range a.params {
+			if !form.Has(k) {
+				form[k] = v
+			}
+		}
 		body = []byte(form.Encode())
 	}
 	c := r.Clone(r.Context())
