@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 )
 
 // OAuthConfig is the oauth entry of a server in a Gemini CLI settings.json.
@@ -29,8 +30,8 @@ type OAuthConfig struct {
 	TokenURL         string
 	RegistrationURL  string
 	// Scopes are requested at login ("scopes"); for google_credentials they
-	// are the scopes of the access token. Empty means none asked for (the
-	// authorization server's default), or cloud-platform for Google.
+	// are the scopes of the access token and are required. Empty means the
+	// scopes of the server's WWW-Authenticate challenge, if any.
 	Scopes []string
 	// Audiences ("audiences") are sent, space-separated, as the audience
 	// parameter of the authorization request and of the token requests
@@ -59,7 +60,9 @@ const (
 	// well-known metadata.
 	AuthDynamicDiscovery AuthProviderType = ""
 	// AuthGoogleCredentials ("google_credentials"): Google Application
-	// Default Credentials, an access token for OAuthConfig.Scopes.
+	// Default Credentials, an access token for OAuthConfig.Scopes (which
+	// must be set). As in Gemini CLI, the token is sent only to https hosts
+	// under googleapis.com and luci.app; any other host fails to connect.
 	AuthGoogleCredentials AuthProviderType = "google_credentials"
 	// AuthServiceAccountImpersonation ("service_account_impersonation"): an
 	// ID token for ServerConfig.TargetAudience minted as
@@ -75,7 +78,11 @@ func (s ServerConfig) validateAuth() error {
 	}
 	remote := s.URL != "" || s.HTTPURL != ""
 	switch s.AuthProviderType {
-	case AuthDynamicDiscovery, AuthGoogleCredentials:
+	case AuthDynamicDiscovery:
+	case AuthGoogleCredentials:
+		if s.OAuth == nil || len(s.OAuth.Scopes) == 0 {
+			return bad("authProviderType", "google_credentials needs oauth.scopes")
+		}
 	case AuthServiceAccountImpersonation:
 		if s.TargetAudience == "" || s.TargetServiceAccount == "" {
 			return bad("authProviderType", "service_account_impersonation needs targetAudience and targetServiceAccount")
@@ -144,4 +151,16 @@ func cloneOAuth(o *OAuthConfig) *OAuthConfig {
 	c.Scopes = slices.Clone(o.Scopes)
 	c.Audiences = slices.Clone(o.Audiences)
 	return &c
+}
+
+// googleHost reports whether Google access tokens may go to endpoint: an
+// https URL whose host is under googleapis.com or luci.app, the hosts
+// Gemini CLI allows.
+func googleHost(endpoint string) bool {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Scheme != "https" {
+		return false
+	}
+	h := strings.ToLower(u.Hostname())
+	return strings.HasSuffix(h, ".googleapis.com") || h == "luci.app" || strings.HasSuffix(h, ".luci.app")
 }

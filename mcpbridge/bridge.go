@@ -60,6 +60,9 @@ type Options struct {
 	// googleTransport, when set, carries the requests for Google tokens
 	// (tests point Google's fixed endpoints at loopback servers with it).
 	googleTransport http.RoundTripper
+	// googleHost, when set, replaces the check of the hosts that may get
+	// Google access tokens (tests serve them on loopback).
+	googleHost func(endpoint string) bool
 }
 
 // Bridge connects the configured MCP servers and keeps their tools

@@ -207,7 +207,7 @@ func TestGoogleCredentials(t *testing.T) {
 		defer g.mu.Unlock()
 		return strings.Contains(g.access[tok], "https://www.googleapis.com/auth/userinfo.email")
 	})
-	b := newBridge(t, &Options{TokenStore: failingStore{fmt.Errorf("no store expected")}}, ServerConfig{
+	b := newBridge(t, &Options{TokenStore: failingStore{fmt.Errorf("no store expected")}, googleHost: func(string) bool { return true }}, ServerConfig{
 		Name: "gcp", HTTPURL: url, Timeout: 10 * time.Second,
 		AuthProviderType: AuthGoogleCredentials,
 		OAuth:            &OAuthConfig{Enabled: true, Scopes: []string{"https://www.googleapis.com/auth/userinfo.email"}},
@@ -255,7 +255,8 @@ func TestServiceAccountImpersonation(t *testing.T) {
 
 func TestGoogleCredentialsMissing(t *testing.T) {
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", filepath.Join(t.TempDir(), "missing.json"))
-	b := newBridge(t, nil, ServerConfig{Name: "gcp", HTTPURL: "http://127.0.0.1:1/mcp", Timeout: 5 * time.Second, AuthProviderType: AuthGoogleCredentials},
+	b := newBridge(t, &Options{googleHost: func(string) bool { return true }}, ServerConfig{Name: "gcp", HTTPURL: "http://127.0.0.1:1/mcp", Timeout: 5 * time.Second, AuthProviderType: AuthGoogleCredentials,
+		OAuth: &OAuthConfig{Enabled: true, Scopes: []string{"https://www.googleapis.com/auth/cloud-platform"}}},
 		stdioServer("plain", "-name=plain", "-tools=1"))
 	discover(t, b)
 	st := serverStatus(t, b, "gcp")
@@ -264,5 +265,37 @@ func TestGoogleCredentialsMissing(t *testing.T) {
 	}
 	if serverStatus(t, b, "plain").State != Connected {
 		t.Error("plain server not connected beside a server without credentials")
+	}
+}
+
+func TestGoogleCredentialsOnlyToGoogleHosts(t *testing.T) {
+	g := newFakeGoogle(t)
+	g.keyFile(t)
+	url, refused := bearerOnly(t, func(string) bool { return true })
+	b := newBridge(t, nil, ServerConfig{
+		Name: "elsewhere", HTTPURL: url, Timeout: 5 * time.Second, AuthProviderType: AuthGoogleCredentials,
+		OAuth: &OAuthConfig{Enabled: true, Scopes: []string{"https://www.googleapis.com/auth/cloud-platform"}},
+	})
+	discover(t, b)
+	st := serverStatus(t, b, "elsewhere")
+	if st.State != Disconnected || !strings.Contains(st.Error, "only to https hosts under googleapis.com") {
+		t.Errorf("state %v, error %q; want DISCONNECTED, refused host", st.State, st.Error)
+	}
+	if n := g.grants.Load(); n != 0 {
+		t.Errorf("token grants = %d, want none for a host that may not get the token", n)
+	}
+	if n := refused.Load(); n != 0 {
+		t.Errorf("server got %d requests, want none", n)
+	}
+	for _, tc := range []struct {
+		url  string
+		want bool
+	}{
+		{"https://x.googleapis.com/mcp", true}, {"https://luci.app/mcp", true}, {"https://a.b.luci.app/x", true},
+		{"http://x.googleapis.com/mcp", false}, {"https://googleapis.com.evil.example/mcp", false}, {"https://evilgoogleapis.com/", false},
+	} {
+		if got := googleHost(tc.url); got != tc.want {
+			t.Errorf("googleHost(%s) = %t, want %t", tc.url, got, tc.want)
+		}
 	}
 }

@@ -28,6 +28,8 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, 
 		}
 		if cfg.AuthProviderType == AuthServiceAccountImpersonation {
 			gc.TargetAudience, gc.TargetServiceAccount = cfg.TargetAudience, cfg.TargetServiceAccount
+		} else if allow := o.googleHost; (allow == nil && !googleHost(cfg.Endpoint())) || (allow != nil && !allow(cfg.Endpoint())) {
+			gc.Refuse = fmt.Errorf("google_credentials are sent only to https hosts under googleapis.com or luci.app, not to %s", NewRedactor(cfg).URL(cfg.Endpoint()))
 		}
 		return login.NewGoogle(gc), nil
 	}

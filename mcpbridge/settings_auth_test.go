@@ -82,7 +82,8 @@ func TestParseSettingsOAuthErrors(t *testing.T) {
 		{"bad redirect", `{"httpUrl": "https://h/mcp", "oauth": {"redirectUri": "https://app.example.com/cb"}}`, "oauth.redirectUri: must be an http loopback URL with a port"},
 		{"unknown provider", `{"httpUrl": "https://h/mcp", "authProviderType": "magic"}`, `authProviderType: must be "dynamic_discovery", "google_credentials" or "service_account_impersonation", got "magic"`},
 		{"impersonation without target", `{"httpUrl": "https://h/mcp", "authProviderType": "service_account_impersonation", "targetAudience": "a"}`, "needs targetAudience and targetServiceAccount"},
-		{"provider on stdio", `{"command": "x", "authProviderType": "google_credentials"}`, "authProviderType: only allowed with url or httpUrl"},
+		{"provider on stdio", `{"command": "x", "authProviderType": "google_credentials", "oauth": {"scopes": ["s"]}}`, "only allowed with url or httpUrl"},
+		{"google without scopes", `{"httpUrl": "https://x.googleapis.com/mcp", "authProviderType": "google_credentials"}`, "google_credentials needs oauth.scopes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -29,6 +29,9 @@ type GoogleConfig struct {
 	// Transport carries the requests for tokens; nil means
 	// http.DefaultTransport.
 	Transport http.RoundTripper
+	// Refuse, when set, is the error of every request: the credentials
+	// must not go to this server.
+	Refuse error
 }
 
 // CloudPlatformScope is the scope of Google credentials when none is
@@ -73,6 +76,9 @@ func (g *Google) load() (*gauth.Credentials, error) {
 }
 
 func (g *Google) detect() (*gauth.Credentials, error) {
+	if g.cfg.Refuse != nil {
+		return nil, g.cfg.Refuse
+	}
 	base := g.cfg.Transport
 	if base == nil {
 		base = http.DefaultTransport
