@@ -4,9 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -14,35 +12,6 @@ import (
 
 	"github.com/mcpgenai/bridge/internal/testauth"
 )
-
-// browser is the inspector's stderr: when the inspector prints a login
-// URL, it logs in there in the background, as a person would.
-type browser struct {
-	mu   sync.Mutex
-	text strings.Builder
-	wg   sync.WaitGroup
-	errs []error
-}
-
-var loginURL = regexp.MustCompile(`(?m)^  (http://\S+)$`)
-
-func (b *browser) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.text.Write(p)
-	for _, m := range loginURL.FindAllStringSubmatch(string(p), -1) {
-		b.wg.Add(1)
-		go func(u string) {
-			defer b.wg.Done()
-			if _, err := testauth.Consent(u); err != nil {
-				b.mu.Lock()
-				b.errs = append(b.errs, err)
-				b.mu.Unlock()
-			}
-		}(m[1])
-	}
-	return len(p), nil
-}
 
 func TestInspectLogsIn(t *testing.T) {
 	isolate(t)
@@ -63,18 +32,18 @@ func TestInspectLogsIn(t *testing.T) {
 	}
 
 	var out strings.Builder
-	br := &browser{}
+	br := &testauth.Browser{}
 	code := run(t.Context(), []string{"-config", settings}, strings.NewReader(""), &out, br)
-	br.wg.Wait()
+	errs := br.Wait()
 	if code != 0 {
-		t.Fatalf("inspect exit %d, stderr:\n%s", code, br.text.String())
+		t.Fatalf("inspect exit %d, stderr:\n%s", code, br.String())
 	}
-	for _, err := range br.errs {
+	for _, err := range errs {
 		t.Errorf("browser: %v", err)
 	}
 	for _, want := range []string{`MCP server "tracker" needs a login`, `logged in to "tracker"`} {
-		if !strings.Contains(br.text.String(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, br.text.String())
+		if !strings.Contains(br.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, br.String())
 		}
 	}
 	for _, want := range []string{"📡 tracker (CONNECTED)", "Auth: authenticated", "search_issues"} {
