@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
 	"github.com/mcpgenai/bridge/registry"
@@ -63,6 +65,27 @@ type Options struct {
 	// googleHost, when set, replaces the check of the hosts that may get
 	// Google access tokens (tests serve them on loopback).
 	googleHost func(endpoint string) bool
+	// ResourceTools, when true, registers two built-in tools that let the
+	// model list the resources and resource templates of the connected
+	// servers ([ListResourcesTool]) and read one ([ReadResourceTool]).
+	// They run under Policy like any tool, as tools of the server
+	// [ResourceToolsServer] annotated read-only, and their text is cut to
+	// TextLimit. The zero value registers none.
+	ResourceTools bool
+	// TracerProvider, if not nil, gives the tracer of the Bridge's
+	// OpenTelemetry spans: one per Discover, per connection attempt, per
+	// MCP request (with its trace context passed to the server in the
+	// request's _meta) and per tool call (execute_tool), named and
+	// attributed after OpenTelemetry's conventions for generative-AI tool
+	// execution and MCP. Spans never hold arguments, results or
+	// configuration values. nil means no spans.
+	TracerProvider trace.TracerProvider
+	// OnProgress, if not nil, receives the progress servers report on
+	// tool calls (see [Progress]); [RunOptions.OnProgress] replaces it for
+	// one Run. It is called on the goroutine reading the server's
+	// messages, so it must return quickly. nil means calls ask for no
+	// progress.
+	OnProgress func(Progress)
 }
 
 // Bridge connects the configured MCP servers and keeps their tools
@@ -88,6 +111,10 @@ type Bridge struct {
 
 	life     context.Context // ends at Close
 	stopLife context.CancelFunc
+
+	onProgress func(Progress) // Options.OnProgress
+	builtins   *server        // the built-in resource tools; nil without them
+	tracer     trace.Tracer   // nil: no spans
 
 	discoverMu sync.Mutex     // one Discover at a time
 	bg         sync.WaitGroup // discovery attempts, background closes
@@ -149,7 +176,23 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		b.byName[sc.Name] = s
 		order[i] = sc.Name
 	}
+	if o.ResourceTools {
+		if err := checkResourceToolsName(&b.cfg); err != nil {
+			return nil, err
+		}
+		builtins, err := resourceTools(b.target)
+		if err != nil {
+			return nil, err
+		}
+		b.builtins = builtins
+		order = append([]string{ResourceToolsServer}, order...)
+	}
 	b.reg = registry.New(order)
+	if b.builtins != nil {
+		b.setToolsLocked(b.builtins, b.builtins.defs)
+	}
+	b.onProgress = o.OnProgress
+	b.tracer = newTracer(o.TracerProvider)
 	b.life, b.stopLife = context.WithCancel(context.Background())
 	return b, nil
 }
@@ -231,6 +274,9 @@ func (b *Bridge) rebuildLocked() {
 	sorted := make([]*Tool, 0, len(entries))
 	for _, e := range entries {
 		s := b.byName[e.Server]
+		if s == nil {
+			s = b.builtins // the only tools of no configured server
+		}
 		m, ok := defs[s]
 		if !ok {
 			m = make(map[string]*toolDef, len(s.defs))
@@ -282,6 +328,7 @@ func (b *Bridge) Status() Status {
 			rt.Message = s.redac.Text(rt.Message)
 			ss.Rejected = append(ss.Rejected, rt)
 		}
+		ss.Instructions = s.redac.Text(s.instructions)
 		st.Servers = append(st.Servers, ss)
 	}
 	return st

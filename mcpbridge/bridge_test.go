@@ -82,6 +82,9 @@ func serverFor(t *testing.T, name string, tr Transport, o testserver.Options) Se
 		if o.PageSize > 0 {
 			flags = append(flags, fmt.Sprintf("-page=%d", o.PageSize))
 		}
+		if o.Offers {
+			flags = append(flags, "-offers")
+		}
 		return stdioServer(name, flags...)
 	}
 	cfg, _ := httpServer(t, name, tr, o)

@@ -44,6 +44,8 @@ func (b *Bridge) Discover(ctx context.Context) error {
 
 	ctx, stop := b.bounded(ctx)
 	defer stop()
+	ctx, endSpan := b.startDiscoverySpan(ctx)
+	defer endSpan()
 	results := make([]chan attempt, len(todo))
 	installed := make([]chan struct{}, len(todo))
 	for i, s := range todo {

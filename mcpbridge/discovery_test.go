@@ -24,7 +24,7 @@ func TestStatusAfterDiscovery(t *testing.T) {
 	web.Headers = map[string]string{"Authorization": "Bearer hdr-secret-42"}
 	web.HTTPURL += "?api_key=url-secret-77"
 	missing := ServerConfig{Name: "missing", Command: filepath.Join(t.TempDir(), "absent"), Args: []string{"--api-key=arg-secret-55"}}
-	empty := stdioServer("empty")
+	empty := stdioServer("empty", "-bare")
 	empty.ExcludeTools = []string{"add_tool", "crash", "echo", "env", "raw", "sleep", "weird"}
 	b := newBridge(t, nil, good, web, missing, empty)
 	discover(t, b)

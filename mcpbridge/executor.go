@@ -58,8 +58,10 @@ func (b *Bridge) Execute(ctx context.Context, call *genai.FunctionCall) *CallRes
 	if !ok {
 		return errorResult(name, id, b.unknownTool(name))
 	}
-	r := b.execute(ctx, tool, call, b.call)
+	ctx, endSpan := b.startToolSpan(ctx, tool, name, id)
+	r := b.execute(ctx, tool, call, b.sender(tool))
 	r.Name, r.ID, r.Server, r.Tool = name, id, tool.Server, tool.ServerTool
+	endSpan(r)
 	return r
 }
 
@@ -111,7 +113,7 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 		return fail(&DeniedError{Name: call.Name, Reason: d.Reason, Err: err})
 	}
 
-	out, timedOut, err := send(ctx, tool, raw)
+	out, timedOut, err := send(b.withProgress(ctx, tool, call.Name, call.ID), tool, raw)
 	if err != nil {
 		return fail(b.callError(ctx, tool, call.Name, timedOut, err))
 	}
@@ -123,6 +125,8 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 	}
 	if r.Err != nil {
 		r.Err = &toolError{err: r.Err}
+	} else if r.OutputErr = tool.def.out.check(tool, out, b.log); r.OutputErr != nil {
+		b.log.Warn("mcp tool result does not match its output schema", "server", tool.Server, "tool", tool.ServerTool, "err", r.OutputErr)
 	}
 	return r
 }

@@ -42,7 +42,7 @@ func TestDiscoveryFaults(t *testing.T) {
 		{"only garbage, never answers", withTimeout(stdioServer("bad", "-garbage=50", "-never-init"), 300*time.Millisecond),
 			4 * time.Second, Disconnected, []string{"timeout 300ms"}, 0},
 		{"offers no tools after filters", func() ServerConfig {
-			c := stdioServer("bad")
+			c := stdioServer("bad", "-bare")
 			c.IncludeTools = []string{"nothing_like_this"}
 			return c
 		}(), 5 * time.Second, Disconnected, []string{"no tools"}, 0},

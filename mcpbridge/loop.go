@@ -56,6 +56,13 @@ type RunOptions struct {
 	// OnRequest, if not nil, is called after each successful request with
 	// what it carried (also kept in [RunResult.Requests]).
 	OnRequest func(RequestReport)
+	// ServerInstructions, when true, adds the servers' instructions
+	// ([Bridge.SystemInstruction]) to each request's system instruction,
+	// after config's own parts.
+	ServerInstructions bool
+	// OnProgress, if not nil, receives the progress servers report on the
+	// calls Run makes, instead of [Options.OnProgress] (see [Progress]).
+	OnProgress func(Progress)
 }
 
 // RunResult is what [Bridge.Run] did.
@@ -130,12 +137,19 @@ func (b *Bridge) Run(ctx context.Context, gen ContentGenerator, model string, hi
 	if err != nil {
 		return res, err
 	}
+	if o.OnProgress != nil {
+		ctx = withProgressFunc(ctx, o.OnProgress)
+	}
 	for res.Turns < o.MaxTurns {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
+		reqConfig := config
+		if o.ServerInstructions {
+			reqConfig = b.withSystemInstruction(config)
+		}
 		res.Turns++
-		resp, req, err := b.generate(ctx, gen, model, res.History, config, hosts, o.Selection, res.Turns)
+		resp, req, err := b.generate(ctx, gen, model, res.History, reqConfig, hosts, o.Selection, res.Turns)
 		if err != nil {
 			return res, fmt.Errorf("turn %d: %w", res.Turns, err)
 		}

@@ -24,12 +24,14 @@ type Resource struct {
 
 // ListResources lists the resources of the named server, page by page until
 // the last cursor. A disconnected server is reconnected as for a tool call
-// (see [Bridge]); a server that offers no tools is not kept connected, so
-// its resources cannot be listed. Entries that are not objects or have no
-// URI are skipped.
+// (see [Bridge]); a server that declared no resources has none (no request
+// is sent). Entries that are not objects or have no URI are skipped.
 func (b *Bridge) ListResources(ctx context.Context, server string) ([]Resource, error) {
 	var raws []json.RawMessage
 	err := b.onServer(ctx, server, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
+		if !conn.Offers().Resources {
+			return nil
+		}
 		raws, err = conn.ListResources(ctx)
 		return err
 	})

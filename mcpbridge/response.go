@@ -32,6 +32,11 @@ type CallResult struct {
 	// Err is non-nil when the call failed: the server reported an error
 	// (isError), or the bridge could not make or finish the call.
 	Err error
+	// OutputErr is non-nil when the tool declared an outputSchema and the
+	// result's structuredContent is missing or does not match it (it wraps
+	// [ErrOutputSchema] and says where). The model still gets the content;
+	// OutputErr is for the host. It is nil when Err is set.
+	OutputErr error
 
 	structured       any  // decoded structuredContent (json.Number for numbers); nil when absent or sent as text
 	serverStructured any  // structuredContent as the server sent it, decoded; nil when absent

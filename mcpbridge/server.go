@@ -15,7 +15,8 @@ import (
 )
 
 // ErrNoTools is the error of a server that connected but offers no tools
-// after its includeTools and excludeTools filters; its connection is closed.
+// after its includeTools and excludeTools filters, and no prompts or
+// resources either; its connection is closed.
 var ErrNoTools = errors.New("server offers no tools (after includeTools/excludeTools)")
 
 // ErrNotConnected is wrapped by the error of a call to a server that is
@@ -49,6 +50,9 @@ type server struct {
 	// the OAuth login among them. Both nil when the server needs neither.
 	creds mcpconn.Authorizer
 	login *login.Client
+	// instructions are what the last connection's server said in
+	// initialize; they stay after the server dies.
+	instructions string
 }
 
 // link is one connection of a server. Callbacks of the connection refer to
@@ -68,6 +72,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		Timeout:  cfg.EffectiveTimeout(),
 		Logger:   b.log,
 		Fallback: cfg.AllowsHTTPFallback(),
+		Tracer:   b.tracer,
 		OnToolsChanged: func() {
 			b.toolsChanged(s, l)
 		},
@@ -104,22 +109,28 @@ type attempt struct {
 
 // dial connects to s, lists its tools page by page and converts them,
 // within ctx; connecting and each page are bounded by the server's timeout.
-// A server without tools after the filters is closed and reported with
-// [ErrNoTools]. On error nothing is left running.
-func (b *Bridge) dial(ctx context.Context, s *server) attempt {
+// A server without tools after the filters that offers no prompts or
+// resources either is closed and reported with [ErrNoTools]. On error
+// nothing is left running.
+func (b *Bridge) dial(ctx context.Context, s *server) (a attempt) {
+	ctx, end := b.startConnectSpan(ctx, s)
+	defer func() { end(a.err) }()
 	l := &link{}
 	conn, err := mcpconn.Dial(ctx, b.spec(s, l))
 	if err != nil {
 		return attempt{err: loginError(s, err)}
 	}
 	l.conn = conn
-	listed, err := conn.ListTools(ctx)
-	if err != nil {
-		_ = conn.Close()
-		return attempt{err: err}
+	var listed []mcpconn.Tool
+	if offersTools(conn) {
+		listed, err = conn.ListTools(ctx)
+		if err != nil {
+			_ = conn.Close()
+			return attempt{err: err}
+		}
 	}
 	defs := convertTools(&s.cfg, listed, b.target, b.log)
-	if len(defs) == 0 {
+	if len(defs) == 0 && !keepsWithoutTools(conn) {
 		_ = conn.Close()
 		return attempt{err: fmt.Errorf("mcp server %q: %w", s.cfg.Name, ErrNoTools)}
 	}
@@ -153,6 +164,7 @@ func (b *Bridge) installLocked(s *server, a attempt) (closeLink *link, relist bo
 	}
 	s.link = a.link
 	s.stderr = ""
+	s.instructions = a.link.conn.Instructions()
 	b.setToolsLocked(s, a.defs)
 	b.setStateLocked(s, Connected, nil)
 	return nil, a.link.changed.Load()

@@ -115,6 +115,9 @@ type ServerStatus struct {
 	Rejected []RejectedTool `json:"rejected,omitempty"`
 	// Auth is where the server's login stands; never a token.
 	Auth auth.State `json:"auth,omitempty"`
+	// Instructions are what the server said about itself when it last
+	// connected (MCP's initialize instructions), redacted like Error.
+	Instructions string `json:"instructions,omitempty"`
 }
 
 type serverStatusJSON ServerStatus // no methods: no recursion

@@ -36,7 +36,8 @@ type Tool struct {
 	Annotations confirm.Annotations
 	// Declaration is the function declaration for the Bridge's
 	// [Options.Target], named Name, with Description and the converted
-	// input schema.
+	// input schema; for [schema.JSONSchema], a tool's outputSchema,
+	// converted the same way, is its ResponseJsonSchema.
 	Declaration *genai.FunctionDeclaration
 	// Changes lists what the schema conversion rewrote; empty when the
 	// schema passed unchanged.
@@ -72,6 +73,10 @@ type toolDef struct {
 	// quick is the original schema's quick check (see quickSchema), built
 	// on first call.
 	quick quickOnce
+	// out is the tool's outputSchema; nil when it has none.
+	out *outputDef
+	// builtin marks a built-in resource tool, answered by the Bridge.
+	builtin bool
 }
 
 // convertTools filters listed by the server's include and exclude lists and
@@ -97,11 +102,12 @@ func convertTools(cfg *ServerConfig, listed []mcpconn.Tool, target schema.Target
 			}
 			log.Debug("mcp tool schema converted", "server", cfg.Name, "tool", t.Name, "target", target, "changes", changes)
 		}
-		// The whole tool object and its output schema are not used after
-		// listing: dropping them keeps a tool's retained memory to what
-		// calls need.
+		// The whole tool object is not used after listing, and the output
+		// schema is kept in out: dropping them keeps a tool's retained
+		// memory to what calls need.
+		out := newOutputDef(cfg, t.Name, t.OutputSchema, target, log)
 		t.Raw, t.OutputSchema = nil, nil
-		defs = append(defs, &toolDef{raw: t, conv: res})
+		defs = append(defs, &toolDef{raw: t, conv: res, out: out})
 	}
 	return defs
 }
@@ -118,6 +124,8 @@ func toolNames(defs []*toolDef) []string {
 // newTool builds the registered view of def under e.
 func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 	a := def.raw.Annotations
+	decl := def.conv.Declaration(e.Name, def.raw.Description)
+	def.out.declare(decl)
 	return &Tool{
 		Name:        e.Name,
 		Server:      e.Server,
@@ -131,7 +139,7 @@ func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 			IdempotentHint:  a.IdempotentHint,
 			OpenWorldHint:   a.OpenWorldHint,
 		},
-		Declaration: def.conv.Declaration(e.Name, def.raw.Description),
+		Declaration: decl,
 		Changes:     def.conv.Changes,
 		Entry:       e,
 		Trust:       cfg.Trust,

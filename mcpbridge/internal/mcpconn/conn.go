@@ -19,6 +19,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Kind is the transport of a connection.
@@ -97,6 +98,9 @@ type Spec struct {
 	// Logger receives stderr lines (debug) and transport events, with a
 	// "server" attribute. nil = slog.Default().
 	Logger *slog.Logger
+	// Tracer, if not nil, traces each request with a client span whose
+	// context reaches the server in the request's _meta (see startSpan).
+	Tracer trace.Tracer
 
 	// OnToolsChanged is called after notifications/tools/list_changed.
 	// Calls are coalesced, never concurrent, and never start after Close
@@ -279,7 +283,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		}
 		tr = httpTap{t}
 	}
-	c.client = client.NewClient(tr, client.WithProtocolVersion(ProtocolVersion))
+	c.client = client.NewClient(tr, append(s.clientOptions(), client.WithProtocolVersion(ProtocolVersion))...)
 	c.client.OnNotification(c.onNotification)
 	c.client.OnConnectionLost(c.lost)
 	if err := c.client.Start(c.life); err != nil {
@@ -389,6 +393,10 @@ func (c *Conn) watchProc() {
 func (c *Conn) onNotification(n mcp.JSONRPCNotification) {
 	if n.Method == string(mcp.MethodNotificationMessage) {
 		c.log.Debug("mcp server log message", "params", n.Params.AdditionalFields)
+		return
+	}
+	if n.Method == string(mcp.MethodNotificationProgress) {
+		c.onProgress(n)
 		return
 	}
 	if n.Method != mcp.MethodNotificationToolsListChanged {

@@ -175,11 +175,18 @@ func (c *Conn) pages(ctx context.Context, method string, send func(context.Conte
 // that marshals to a JSON object, or nil) and returns the raw CallToolResult
 // JSON, content blocks untouched. A result with isError is not an error
 // here. The call is bounded by ctx and Timeout; when ctx ends first on
-// stdio, mcp-go sends notifications/cancelled.
+// stdio, mcp-go sends notifications/cancelled. A ctx from [WithProgress]
+// sends a progress token and receives the server's progress.
 func (c *Conn) CallTool(ctx context.Context, name string, args any) (json.RawMessage, error) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args
+	ctx = c.withTarget(ctx, attrToolName, name)
+	token, done := c.askProgress(ctx)
+	defer done()
+	if token != "" {
+		req.Params.Meta = &mcp.Meta{ProgressToken: token}
+	}
 	return c.request(ctx, string(mcp.MethodToolsCall), func(rctx context.Context) error {
 		_, err := c.client.CallTool(rctx, req)
 		return err
@@ -196,10 +203,10 @@ func (c *Conn) ReadResource(ctx context.Context, uri string) (json.RawMessage, e
 	})
 }
 
-// request sends one request through send within Timeout and returns its raw
-// result. When the server answered, mcp-go's decoding errors are ignored:
+// exchange sends one request through send within Timeout and returns its
+// raw result. When the server answered, mcp-go's decoding errors are ignored:
 // the raw bytes are what counts.
-func (c *Conn) request(ctx context.Context, method string, send func(context.Context) error) (json.RawMessage, error) {
+func (c *Conn) exchange(ctx context.Context, method string, send func(context.Context) error) (json.RawMessage, error) {
 	if err := c.unsendable(ctx); err != nil {
 		return nil, c.wrap(method, err)
 	}

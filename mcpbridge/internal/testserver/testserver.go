@@ -41,6 +41,11 @@ type Options struct {
 	// Blob adds the resource "test://blob" (image/png, BlobBase64) beside
 	// "test://hello".
 	Blob bool
+	// Offers adds prompts, a resource template, the "progress" tool and
+	// tools with an output schema (see addOffers).
+	Offers bool
+	// Bare leaves out the resources (and their capability).
+	Bare bool
 }
 
 // New returns a server offering:
@@ -59,7 +64,10 @@ func New(o Options) *server.MCPServer {
 	if name == "" {
 		name = "mcptest"
 	}
-	opts := []server.ServerOption{server.WithToolCapabilities(true), server.WithResourceCapabilities(false, false), server.WithInstructions("test server " + name)}
+	opts := []server.ServerOption{server.WithToolCapabilities(true), server.WithInstructions("test server " + name)}
+	if !o.Bare {
+		opts = append(opts, server.WithResourceCapabilities(false, false))
+	}
 	if o.PageSize > 0 {
 		opts = append(opts, server.WithPaginationLimit(o.PageSize))
 	}
@@ -142,11 +150,17 @@ func New(o Options) *server.MCPServer {
 				return mcp.NewToolResultText(n), nil
 			})
 	}
+	if o.Offers {
+		addOffers(s)
+	}
 	if o.OnCrash != nil {
 		s.AddTool(mcp.NewTool("crash"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			o.OnCrash()
 			return mcp.NewToolResultText("crashed"), nil
 		})
+	}
+	if o.Bare {
+		return s
 	}
 	s.AddResource(mcp.NewResource("test://hello", "hello", mcp.WithMIMEType("text/plain")),
 		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {

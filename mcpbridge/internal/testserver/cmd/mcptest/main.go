@@ -39,6 +39,9 @@ func main() {
 		described[n] = d
 		return nil
 	})
+	offers := flag.Bool("offers", false, "add prompts, a resource template, progress and output-schema tools")
+	bare := flag.Bool("bare", false, "offer no resources")
+	offersOnly := flag.Bool("offers-only", false, "offer only prompts and resources, no tools")
 	flag.Parse()
 
 	time.Sleep(*delay)
@@ -78,10 +81,13 @@ func main() {
 			os.Exit(3)
 		}()
 	}
-	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Described: described, OnCrash: func() {
+	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Described: described, Offers: *offers, Bare: *bare, OnCrash: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: crash tool called")
 		os.Exit(3)
 	}})
+	if *offersOnly {
+		s = testserver.NewOffersOnly()
+	}
 	fmt.Fprintln(os.Stderr, "mcptest: serving")
 	if err := server.ServeStdio(s); err != nil {
 		fmt.Fprintln(os.Stderr, "mcptest:", err)

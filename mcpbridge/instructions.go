@@ -1,0 +1,95 @@
+package mcpbridge
+
+import (
+	"fmt"
+	"strings"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+)
+
+// ServerInstructions are the instructions one server gave about itself
+// when it connected: how to use its tools, prompts and resources.
+type ServerInstructions struct {
+	// Server is the configured server name.
+	Server string
+	// Text is the server's text, redacted with the server's [Redactor].
+	Text string
+}
+
+// Instructions returns the instructions of every server that gave some, in
+// configuration order. A server's instructions are those of its last
+// connection; they stay when it disconnects. The slice is the caller's.
+func (b *Bridge) Instructions() []ServerInstructions {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []ServerInstructions
+	for _, s := range b.servers {
+		if strings.TrimSpace(s.instructions) == "" {
+			continue
+		}
+		out = append(out, ServerInstructions{Server: s.cfg.Name, Text: s.redac.Text(s.instructions)})
+	}
+	return out
+}
+
+// SystemInstruction returns the instructions of every server (see
+// [Bridge.Instructions]) as one text part for a request's system
+// instruction, as Gemini CLI adds them to its system prompt: each server's
+// text in a block that names the server and marks where the text begins
+// and ends. It returns nil when no server gave instructions.
+func (b *Bridge) SystemInstruction() *genai.Part {
+	ins := b.Instructions()
+	if len(ins) == 0 {
+		return nil
+	}
+	var sb strings.Builder
+	for i, in := range ins {
+		if i > 0 {
+			sb.WriteString("\n\n")
+		}
+		fmt.Fprintf(&sb, "The MCP server %q gave these instructions for using its tools, prompts and resources:\n", in.Server)
+		sb.WriteString("<server-instructions>\n")
+		sb.WriteString(strings.TrimSpace(in.Text))
+		sb.WriteString("\n</server-instructions>")
+	}
+	return genai.NewPartFromText(sb.String())
+}
+
+// withSystemInstruction returns cfg (not modified) with the servers'
+// instructions appended to its system instruction as one more part; cfg
+// itself when there are none. cfg may be nil.
+func (b *Bridge) withSystemInstruction(cfg *genai.GenerateContentConfig) *genai.GenerateContentConfig {
+	part := b.SystemInstruction()
+	if part == nil {
+		return cfg
+	}
+	out := &genai.GenerateContentConfig{}
+	if cfg != nil {
+		*out = *cfg
+	}
+	si := &genai.Content{Role: genai.RoleUser}
+	if out.SystemInstruction != nil {
+		*si = *out.SystemInstruction
+		si.Parts = append(si.Parts[:len(si.Parts):len(si.Parts)], part)
+	} else {
+		si.Parts = []*genai.Part{part}
+	}
+	out.SystemInstruction = si
+	return out
+}
+
+// keepsWithoutTools reports whether a server that offers no tools stays
+// connected: it offers prompts or resources.
+func keepsWithoutTools(conn *mcpconn.Conn) bool {
+	o := conn.Offers()
+	return o.Prompts || o.Resources
+}
+
+// offersTools reports whether a server is asked for tools: it declared
+// tools, or declared neither prompts nor resources (a server that declares
+// nothing may still answer tools/list).
+func offersTools(conn *mcpconn.Conn) bool {
+	return conn.Offers().Tools || !keepsWithoutTools(conn)
+}

@@ -1,0 +1,96 @@
+package mcpconn
+
+import (
+	"context"
+	"crypto/rand"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Progress is one notifications/progress a server sent about a request.
+type Progress struct {
+	// Progress is the progress so far; it should grow with each
+	// notification.
+	Progress float64
+	// Total is the total to reach; 0 when the server does not know it.
+	Total float64
+	// Message is the server's human-readable note, if any.
+	Message string
+}
+
+type progressKey struct{}
+
+// WithProgress returns a context whose tools/call requests carry a progress
+// token; fn receives the server's notifications for that request in the
+// order they arrive, on the goroutine reading the connection, until the
+// request returns; a notification whose progress does not exceed the last
+// one's is dropped. fn must return quickly.
+func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
+	return context.WithValue(ctx, progressKey{}, fn)
+}
+
+// progressWaiter is one request that asked for progress.
+type progressWaiter struct {
+	conn *Conn // a notification counts only from this connection
+	fn   func(Progress)
+	mu   sync.Mutex // one notification at a time, none after done
+	done bool
+	last float64 // the last progress handed on
+	any  bool    // whether one was handed on
+}
+
+// progressWaiters maps a progress token to its request. Tokens are random,
+// so one server cannot guess the token of a request sent to another.
+var progressWaiters sync.Map // string -> *progressWaiter
+
+// askProgress returns the progress token for a request sent with ctx ("" when
+// ctx asks for none) and a function to call when the request has returned.
+func (c *Conn) askProgress(ctx context.Context) (token string, done func()) {
+	fn, _ := ctx.Value(progressKey{}).(func(Progress))
+	if fn == nil {
+		return "", func() {}
+	}
+	token = "mcpbridge-" + rand.Text()
+	w := &progressWaiter{conn: c, fn: fn}
+	progressWaiters.Store(token, w)
+	return token, func() {
+		progressWaiters.Delete(token)
+		w.mu.Lock()
+		w.done = true
+		w.mu.Unlock()
+	}
+}
+
+// onProgress hands a notifications/progress to the request it names. A
+// notification with an unknown token, from another connection, in a bad
+// shape, or whose progress does not exceed the last one handed on (progress
+// must grow; a notification overtaken by a later one is stale) is dropped.
+func (c *Conn) onProgress(n mcp.JSONRPCNotification) {
+	f := n.Params.AdditionalFields
+	token, ok := f["progressToken"].(string)
+	if !ok {
+		return
+	}
+	v, ok := progressWaiters.Load(token)
+	if !ok {
+		return
+	}
+	w := v.(*progressWaiter)
+	if w.conn != c {
+		return
+	}
+	p, ok := f["progress"].(float64)
+	if !ok {
+		return
+	}
+	total, _ := f["total"].(float64)
+	msg, _ := f["message"].(string)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done || (w.any && p <= w.last) {
+		return
+	}
+	w.last, w.any = p, true
+	w.fn(Progress{Progress: p, Total: total, Message: msg})
+}

@@ -1,0 +1,64 @@
+package mcpbridge
+
+import (
+	"context"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+)
+
+// Progress is one progress report of a server about a tool call that is
+// still running (MCP's notifications/progress). When a progress callback
+// is set ([Options.OnProgress] or [RunOptions.OnProgress]), every tool call
+// carries a progress token, and the reports of that call reach the
+// callback in the order they arrive, until the call returns. Progress
+// grows from one report to the next: a report that arrives after a later
+// one (a server may send them on different streams) is dropped.
+type Progress struct {
+	// Name and ID are the function name the model called and the ID of
+	// its call ("" when it had none), as in [CallResult].
+	Name, ID string
+	// Server and Tool say where the call runs: the server's name and the
+	// tool's original MCP name.
+	Server, Tool string
+	// Progress is how far the call is; it grows with each report.
+	Progress float64
+	// Total is where Progress ends; 0 when the server does not know.
+	Total float64
+	// Message is the server's note, redacted with its [Redactor]; "" when
+	// it sent none.
+	Message string
+}
+
+type progressFuncKey struct{}
+
+// withProgressFunc returns ctx whose calls report progress to fn, in place
+// of the Bridge's [Options.OnProgress].
+func withProgressFunc(ctx context.Context, fn func(Progress)) context.Context {
+	return context.WithValue(ctx, progressFuncKey{}, fn)
+}
+
+// withProgress returns ctx for sending call to tool: with a progress
+// callback in ctx or the Bridge's options, the call asks the server for
+// progress and its reports reach that callback. The callback runs on the
+// goroutine reading the server's messages: until it returns, nothing else
+// from that server is read.
+func (b *Bridge) withProgress(ctx context.Context, tool *Tool, name, id string) context.Context {
+	fn, _ := ctx.Value(progressFuncKey{}).(func(Progress))
+	if fn == nil {
+		fn = b.onProgress
+	}
+	if fn == nil {
+		return ctx
+	}
+	s := b.byName[tool.Server]
+	if s == nil {
+		s = b.builtins // the built-in resource tools
+	}
+	redac := s.redac
+	return mcpconn.WithProgress(ctx, func(p mcpconn.Progress) {
+		fn(Progress{
+			Name: name, ID: id, Server: tool.Server, Tool: tool.ServerTool,
+			Progress: p.Progress, Total: p.Total, Message: redac.Text(p.Message),
+		})
+	})
+}

@@ -1,0 +1,200 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+)
+
+// Prompt is one prompt (a message template) a server offers.
+type Prompt struct {
+	// Server is the configured server name.
+	Server string `json:"server"`
+	// Name is the prompt's name as the server lists it.
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Arguments are the values the prompt takes, in the server's order.
+	Arguments []PromptArgument `json:"arguments,omitempty"`
+}
+
+// PromptArgument is one argument of a [Prompt].
+type PromptArgument struct {
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+}
+
+// ErrUnknownPrompt is wrapped by the error of [Bridge.GetPrompt] for a
+// prompt the server does not list.
+var ErrUnknownPrompt = errors.New("unknown prompt")
+
+// ErrPromptArguments is wrapped by the error of [Bridge.GetPrompt] when
+// the arguments lack a required one or name one the prompt does not take.
+var ErrPromptArguments = errors.New("invalid prompt arguments")
+
+// ListPrompts lists the prompts of the named server, page by page until the
+// last cursor, in the server's order. The list is read from the server on
+// each call, so it follows the server's changes. A disconnected server is
+// reconnected as for a tool call (see [Bridge]). A server that declared no
+// prompts has none (no request is sent). Entries that are not objects or
+// have no name are skipped.
+func (b *Bridge) ListPrompts(ctx context.Context, server string) ([]Prompt, error) {
+	var raws []json.RawMessage
+	err := b.onServer(ctx, server, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
+		if !conn.Offers().Prompts {
+			return nil
+		}
+		raws, err = conn.ListPrompts(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Prompt, 0, len(raws))
+	for _, raw := range raws {
+		var p Prompt
+		if json.Unmarshal(raw, &p) != nil || p.Name == "" {
+			b.log.Warn("mcp server listed a prompt in a bad shape; skipped", "server", server)
+			continue
+		}
+		p.Server = server
+		p.Arguments = slices.DeleteFunc(p.Arguments, func(a PromptArgument) bool { return a.Name == "" })
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// Prompts lists the prompts of every connected server, in configuration
+// order (see [Bridge.ListPrompts]). A server that fails does not hide the
+// others: their prompts are returned with the failures joined in the
+// error.
+func (b *Bridge) Prompts(ctx context.Context) ([]Prompt, error) {
+	b.mu.Lock()
+	var names []string
+	for _, s := range b.servers {
+		if s.link != nil {
+			names = append(names, s.cfg.Name)
+		}
+	}
+	b.mu.Unlock()
+	var out []Prompt
+	var errs []error
+	for _, n := range names {
+		ps, err := b.ListPrompts(ctx, n)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, ps...)
+	}
+	return out, errors.Join(errs...)
+}
+
+// GetPrompt fills the prompt name of the named server with args and returns
+// its messages as contents ready to append to a history: a user message
+// becomes a [genai.RoleUser] content, an assistant message a
+// [genai.RoleModel] one, each with one part converted like a tool result's
+// content (text, inline data for images, audio and blobs, a note for a
+// resource link or an unknown type).
+//
+// The prompt is looked up in the server's current list first: an unknown
+// name wraps [ErrUnknownPrompt]; a missing required argument, or an
+// argument the prompt does not take, wraps [ErrPromptArguments] and names
+// them. args is not modified.
+func (b *Bridge) GetPrompt(ctx context.Context, server, name string, args map[string]string) ([]*genai.Content, error) {
+	prompts, err := b.ListPrompts(ctx, server)
+	if err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(prompts, func(p Prompt) bool { return p.Name == name })
+	if i < 0 {
+		return nil, fmt.Errorf("mcp server %q: %w %q", server, ErrUnknownPrompt, name)
+	}
+	if err := checkPromptArgs(prompts[i], args); err != nil {
+		return nil, fmt.Errorf("mcp server %q: prompt %q: %w", server, name, err)
+	}
+	var raw json.RawMessage
+	err = b.onServer(ctx, server, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
+		raw, err = conn.GetPrompt(ctx, name, args)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	contents, err := promptContents(raw, textLimit(b.textLimit))
+	if err != nil {
+		return nil, fmt.Errorf("mcp server %q: prompts/get %q: %w", server, name, err)
+	}
+	return contents, nil
+}
+
+// checkPromptArgs reports the required arguments of p missing from args and
+// the keys of args p does not take, each in sorted order.
+func checkPromptArgs(p Prompt, args map[string]string) error {
+	known := make(map[string]bool, len(p.Arguments))
+	var missing, unknown []string
+	for _, a := range p.Arguments {
+		known[a.Name] = true
+		if _, ok := args[a.Name]; a.Required && !ok {
+			missing = append(missing, a.Name)
+		}
+	}
+	for k := range args {
+		if !known[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(missing) == 0 && len(unknown) == 0 {
+		return nil
+	}
+	sort.Strings(missing)
+	sort.Strings(unknown)
+	var why []string
+	if len(missing) > 0 {
+		why = append(why, "missing required "+strings.Join(missing, ", "))
+	}
+	if len(unknown) > 0 {
+		why = append(why, "unknown "+strings.Join(unknown, ", "))
+	}
+	return fmt.Errorf("%w: %s", ErrPromptArguments, strings.Join(why, "; "))
+}
+
+// promptContents converts a raw GetPromptResult into contents, one per
+// message. A message whose role is neither "user" nor "assistant" is an
+// error.
+func promptContents(raw json.RawMessage, limit int) ([]*genai.Content, error) {
+	var res struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("decoding result: %w", err)
+	}
+	out := make([]*genai.Content, 0, len(res.Messages))
+	for i, m := range res.Messages {
+		var role genai.Role
+		switch m.Role {
+		case "user":
+			role = genai.RoleUser
+		case "assistant":
+			role = genai.RoleModel
+		default:
+			return nil, fmt.Errorf("messages[%d]: unknown role %q", i, m.Role)
+		}
+		part, _ := convertBlock(m.Content, limit)
+		out = append(out, &genai.Content{Role: string(role), Parts: []*genai.Part{part}})
+	}
+	return out, nil
+}

@@ -1,0 +1,274 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/schema"
+)
+
+// ResourceToolsServer is the server name of the built-in resource tools
+// ([Options.ResourceTools]) in their [Tool], in confirmation requests and
+// in allow-list keys. With ResourceTools set, no configured server may
+// have this name.
+const ResourceToolsServer = "mcp-resources"
+
+// The names of the built-in resource tools. A server's tool of the same
+// name is registered under a prefixed name, as for any conflict.
+const (
+	ListResourcesTool = "list_mcp_resources"
+	ReadResourceTool  = "read_mcp_resource"
+)
+
+// resourceToolSpecs are the built-in resource tools: name, description and
+// input schema.
+var resourceToolSpecs = []struct{ name, description, schema string }{
+	{ListResourcesTool,
+		"Lists the resources and resource templates of the connected MCP servers: for each, the server, its URI " +
+			"(or URI template, whose {placeholders} you fill in), name, description and MIME type. " +
+			"Read one with " + ReadResourceTool + ".",
+		`{"type":"object","properties":{"server":{"type":"string","description":"Only this server's resources; all servers when omitted."}}}`},
+	{ReadResourceTool,
+		"Reads one resource of an MCP server by its URI, as listed by " + ListResourcesTool +
+			" (a template's URI with its placeholders filled in).",
+		`{"type":"object","properties":{"server":{"type":"string","description":"The server that lists the resource."},"uri":{"type":"string","description":"The resource's URI."}},"required":["server","uri"]}`},
+}
+
+// resourceTools returns the pseudo-server holding the built-in resource
+// tools, converted for target.
+func resourceTools(target schema.Target) (*server, error) {
+	s := &server{cfg: ServerConfig{Name: ResourceToolsServer}, redac: NewRedactor(ServerConfig{})}
+	readOnly := true
+	for _, spec := range resourceToolSpecs {
+		res, err := schema.Convert([]byte(spec.schema), &schema.Options{Target: target})
+		if err != nil {
+			return nil, fmt.Errorf("built-in tool %s: %w", spec.name, err)
+		}
+		s.defs = append(s.defs, &toolDef{
+			raw: mcpconn.Tool{Name: spec.name, Description: spec.description, InputSchema: json.RawMessage(spec.schema),
+				Annotations: mcpconn.Annotations{ReadOnlyHint: &readOnly}},
+			conv:    res,
+			builtin: true,
+		})
+	}
+	return s, nil
+}
+
+// sender returns how a call of tool reaches its server: the built-in
+// resource tools are answered by the Bridge itself.
+func (b *Bridge) sender(tool *Tool) sendFunc {
+	if tool.def.builtin {
+		return b.resourceToolCall
+	}
+	return b.call
+}
+
+// resourceToolCall runs a built-in resource tool with the raw arguments
+// and returns a CallToolResult as a server would. What the servers answer
+// is not a failure of the call: an unknown server or a failed read is a
+// result with isError, which the model reads.
+func (b *Bridge) resourceToolCall(ctx context.Context, tool *Tool, raw json.RawMessage) (json.RawMessage, bool, error) {
+	var args struct {
+		Server string `json:"server"`
+		URI    string `json:"uri"`
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return toolErrorResult("arguments: " + err.Error()), false, nil
+	}
+	var out json.RawMessage
+	var err error
+	switch tool.ServerTool {
+	case ListResourcesTool:
+		out, err = b.listResourcesResult(ctx, args.Server)
+	case ReadResourceTool:
+		out, err = b.readResourceResult(ctx, args.Server, args.URI)
+	default:
+		err = fmt.Errorf("no built-in tool %q", tool.ServerTool)
+	}
+	if err != nil {
+		if ctx.Err() != nil || errors.Is(err, ErrClosed) {
+			return nil, false, err
+		}
+		return toolErrorResult(err.Error()), false, nil
+	}
+	return out, false, nil
+}
+
+// toolErrorResult is a CallToolResult with isError and the text msg.
+func toolErrorResult(msg string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": msg}}})
+	return b
+}
+
+// listedResource is one entry of list_mcp_resources' answer.
+type listedResource struct {
+	Server      string `json:"server"`
+	URI         string `json:"uri,omitempty"`
+	URITemplate string `json:"uriTemplate,omitempty"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+}
+
+// listResourcesResult lists the resources and templates of the named
+// server, or of every connected server offering resources when name is "".
+// A server that fails is named in "errors" without hiding the others.
+func (b *Bridge) listResourcesResult(ctx context.Context, name string) (json.RawMessage, error) {
+	names, err := b.resourceServers(name)
+	if err != nil {
+		return nil, err
+	}
+	out := struct {
+		Resources []listedResource `json:"resources"`
+		Templates []listedResource `json:"resourceTemplates"`
+		Errors    []string         `json:"errors,omitempty"`
+	}{Resources: []listedResource{}, Templates: []listedResource{}}
+	for _, n := range names {
+		rs, err := b.ListResources(ctx, n)
+		if err == nil {
+			var ts []ResourceTemplate
+			ts, err = b.ListResourceTemplates(ctx, n)
+			for _, t := range ts {
+				out.Templates = append(out.Templates, listedResource{Server: n, URITemplate: t.URITemplate, Name: t.Name,
+					Title: t.Title, Description: t.Description, MIMEType: t.MIMEType})
+			}
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			out.Errors = append(out.Errors, err.Error())
+			continue
+		}
+		for _, r := range rs {
+			out.Resources = append(out.Resources, listedResource{Server: n, URI: r.URI, Name: r.Name,
+				Title: r.Title, Description: r.Description, MIMEType: r.MIMEType})
+		}
+	}
+	text, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(map[string]any{
+		"content":           []any{map[string]any{"type": "text", "text": string(text)}},
+		"structuredContent": json.RawMessage(text),
+	})
+}
+
+// resourceServers returns name when it is a configured server, or every
+// connected server when name is "".
+func (b *Bridge) resourceServers(name string) ([]string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil, ErrClosed
+	}
+	if name != "" {
+		if _, ok := b.byName[name]; !ok {
+			return nil, fmt.Errorf("%w %q; the servers are: %s", ErrUnknownServer, name, strings.Join(b.serverNamesLocked(), ", "))
+		}
+		return []string{name}, nil
+	}
+	var names []string
+	for _, s := range b.servers {
+		if s.link != nil {
+			names = append(names, s.cfg.Name)
+		}
+	}
+	return names, nil
+}
+
+func (b *Bridge) serverNamesLocked() []string {
+	names := make([]string, len(b.servers))
+	for i, s := range b.servers {
+		names[i] = s.cfg.Name
+	}
+	return names
+}
+
+// readResourceResult reads uri from the named server and returns its
+// contents as embedded resources.
+func (b *Bridge) readResourceResult(ctx context.Context, name, uri string) (json.RawMessage, error) {
+	if _, err := b.resourceServers(name); err != nil || name == "" {
+		if err == nil {
+			err = errors.New("no server named: give the server that lists the resource")
+		}
+		return nil, err
+	}
+	if uri == "" {
+		return nil, errors.New("no uri given")
+	}
+	var raw json.RawMessage
+	err := b.onServer(ctx, name, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
+		raw, err = conn.ReadResource(ctx, uri)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	var res struct {
+		Contents []json.RawMessage `json:"contents"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, fmt.Errorf("mcp server %q: resources/read %q: decoding result: %w", name, uri, err)
+	}
+	blocks := make([]any, 0, len(res.Contents))
+	for _, c := range res.Contents {
+		blocks = append(blocks, map[string]any{"type": "resource", "resource": c})
+	}
+	return json.Marshal(map[string]any{"content": blocks})
+}
+
+// ResourceTemplate is one resource template a server lists: resources
+// whose URIs follow URITemplate (RFC 6570).
+type ResourceTemplate struct {
+	URITemplate string `json:"uriTemplate"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+}
+
+// ListResourceTemplates lists the resource templates of the named server,
+// page by page until the last cursor. A disconnected server is reconnected
+// as for a tool call; a server that declared no resources has none (no
+// request is sent). Entries that are not objects or have no URI template
+// are skipped.
+func (b *Bridge) ListResourceTemplates(ctx context.Context, server string) ([]ResourceTemplate, error) {
+	var raws []json.RawMessage
+	err := b.onServer(ctx, server, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
+		if !conn.Offers().Resources {
+			return nil
+		}
+		raws, err = conn.ListResourceTemplates(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ResourceTemplate, 0, len(raws))
+	for _, raw := range raws {
+		var t ResourceTemplate
+		if json.Unmarshal(raw, &t) != nil || t.URITemplate == "" {
+			b.log.Warn("mcp server listed a resource template in a bad shape; skipped", "server", server)
+			continue
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// checkResourceToolsName reports a configured server that has the name of
+// the built-in resource tools.
+func checkResourceToolsName(cfg *Config) error {
+	if slices.ContainsFunc(cfg.Servers, func(s ServerConfig) bool { return s.Name == ResourceToolsServer }) {
+		return &ConfigError{Server: ResourceToolsServer, Msg: "name reserved for the built-in resource tools (Options.ResourceTools)"}
+	}
+	return nil
+}
