@@ -79,7 +79,7 @@ func TestTracing(t *testing.T) {
 			exec := byName["execute_tool traceparent"]
 			attrs := map[string]string{}
 			for _, kv := range exec.Attributes {
-				attrs[string(kv.Key)] = kv.Value.Emit()
+				attrs[string(kv.Key)] = kv.Value.String()
 			}
 			wantAttrs := map[string]string{
 				"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "traceparent", "gen_ai.tool.call.id": "call-7",
@@ -90,7 +90,7 @@ func TestTracing(t *testing.T) {
 			}
 			callAttrs := map[string]string{}
 			for _, kv := range call.Attributes {
-				callAttrs[string(kv.Key)] = kv.Value.Emit()
+				callAttrs[string(kv.Key)] = kv.Value.String()
 			}
 			if callAttrs["mcp.method.name"] != "tools/call" || callAttrs["gen_ai.tool.name"] != "traceparent" || callAttrs["mcp.protocol.version"] == "" {
 				t.Errorf("tools/call attributes = %v, want the method, tool and protocol version", callAttrs)
@@ -98,8 +98,8 @@ func TestTracing(t *testing.T) {
 
 			for _, s := range spans {
 				for _, kv := range s.Attributes {
-					if strings.Contains(kv.Value.Emit(), "sekret") {
-						t.Errorf("span %q attribute %s = %q holds a secret", s.Name, kv.Key, kv.Value.Emit())
+					if strings.Contains(kv.Value.String(), "sekret") {
+						t.Errorf("span %q attribute %s = %q holds a secret", s.Name, kv.Key, kv.Value.String())
 					}
 				}
 			}
