@@ -119,6 +119,9 @@ func (c *converter) anyOf(n *node, depth int) (*genai.Schema, *plan) {
 	if !restores {
 		p.anyOf = nil
 	}
+	for _, bs := range s.AnyOf[:len(p.anyOf)] {
+		p.shapes = append(p.shapes, shapeOf(bs))
+	}
 	return s, p
 }
 

@@ -13,6 +13,10 @@ import (
 // so a validator of the original schema sees a string where it wants a
 // number, and says so in terms the model was never shown; a Mismatch says
 // it in the model's terms.
+//
+// A Mismatch with Branches says instead that the value fitted several
+// anyOf branches equally well and that they would restore it differently:
+// Restore used the first, which may not be the one the model meant.
 type Mismatch struct {
 	// Path locates the value in the arguments as [Restorer.Restore]
 	// returns them: property names and array indexes from the root, so it
@@ -23,6 +27,11 @@ type Mismatch struct {
 	Value string
 	// Allowed lists the enum's members as the model saw them, in order.
 	Allowed []string
+	// Branches, when not empty, lists the indexes of the anyOf branches
+	// of the converted schema that the value fitted equally well, in
+	// order; Restore used the first. Value is then the value when it is a
+	// string and "" otherwise, and Allowed is empty.
+	Branches []int
 }
 
 // String formats m as `priority: "7" is not one of "1", "2", "3"`, the path
@@ -35,8 +44,14 @@ func (m Mismatch) String() string {
 	return p + ": " + m.Detail()
 }
 
-// Detail formats m without its path: `"7" is not one of "1", "2", "3"`.
+// Detail formats m without its path: `"7" is not one of "1", "2", "3"`,
+// or for an ambiguous branch choice `fits anyOf[0] and anyOf[2] equally,
+// which restore it differently: restored by anyOf[0]`.
 func (m Mismatch) Detail() string {
+	if len(m.Branches) > 0 {
+		return "fits " + branchList(m.Branches) + " equally, which restore it differently: restored by " +
+			branchList(m.Branches[:1])
+	}
 	quoted := make([]string, len(m.Allowed))
 	for i, a := range m.Allowed {
 		quoted[i] = strconv.Quote(a)
@@ -50,9 +65,11 @@ func (m Mismatch) Detail() string {
 // property names. Enums that were strings already are not checked (a
 // validator of the original schema names their members as the model saw
 // them). For an anyOf, a string is reported only when every branch is
-// such an enum and none lists it. restored is not modified. A nil r, or
-// one that restores no enum, returns nil. Mismatches is safe for
-// concurrent use.
+// such an enum and none lists it. A value that fitted several anyOf
+// branches equally well, where the choice changed the restored value, is
+// reported with the branches (see [Mismatch]). restored is not modified.
+// A nil r, or one that restores nothing, returns nil. Mismatches is safe
+// for concurrent use.
 func (r *Restorer) Mismatches(restored any) []Mismatch {
 	if r == nil || r.root == nil {
 		return nil
@@ -69,13 +86,28 @@ func mismatches(p *plan, v any, path []string, out *[]Mismatch) {
 		return
 	}
 	if len(p.anyOf) > 0 {
+		if amb := ambiguous(p, v); amb != nil {
+			s, _ := v.(string)
+			*out = append(*out, Mismatch{Path: clonePath(path), Value: s, Branches: amb})
+		}
 		if s, ok := v.(string); ok {
 			if allowed, ok := anyOfMembers(p.anyOf, s); !ok {
 				*out = append(*out, Mismatch{Path: clonePath(path), Value: s, Allowed: allowed})
 			}
 			return
 		}
-		mismatches(chooseBranch(p.anyOf, v), v, path, out)
+		i := chosenIndex(p, v)
+		if i < 0 {
+			return
+		}
+		mismatches(p.anyOf[i], v, path, out)
+		if m, ok := v.(map[string]any); ok && p.others != nil {
+			for _, k := range sortedKeys(p.others.props) {
+				if e, ok := m[k]; ok && !p.declares(i, k) {
+					mismatches(p.others.props[k], e, append(path, k), out)
+				}
+			}
+		}
 		return
 	}
 	switch v := v.(type) {
@@ -84,6 +116,12 @@ func mismatches(p *plan, v any, path []string, out *[]Mismatch) {
 			*out = append(*out, Mismatch{Path: clonePath(path), Value: v, Allowed: append([]string(nil), p.members...)})
 		}
 	case map[string]any:
+		if p.anyJSON {
+			for _, k := range sortedKeys(v) {
+				mismatches(p.values, v[k], append(path, k), out)
+			}
+			return
+		}
 		for _, k := range sortedKeys(p.props) {
 			if e, ok := v[k]; ok {
 				mismatches(p.props[k], e, append(path, k), out)
@@ -91,7 +129,7 @@ func mismatches(p *plan, v any, path []string, out *[]Mismatch) {
 		}
 	case []any:
 		for i, e := range v {
-			mismatches(p.items, e, append(path, strconv.Itoa(i)), out)
+			mismatches(p.itemPlan(i), e, append(path, strconv.Itoa(i)), out)
 		}
 	}
 }

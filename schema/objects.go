@@ -73,7 +73,6 @@ func (c *converter) itemsOf(n *node, used map[string]bool) *node {
 // objectKeys converts an OBJECT node's properties, required list, counts
 // and property ordering.
 func (c *converter) objectKeys(n *node, s *genai.Schema, p *plan, used map[string]bool, notes *[]string, depth int) {
-	p.names = map[string]bool{}
 	if n.has("properties") {
 		used["properties"] = true
 		props := n.props("properties")
@@ -88,7 +87,6 @@ func (c *converter) objectKeys(n *node, s *genai.Schema, p *plan, used map[strin
 				s.Properties = map[string]*genai.Schema{}
 			}
 			s.Properties[name] = cs
-			p.names[name] = true
 			if cp = cp.orNil(); cp != nil {
 				if p.props == nil {
 					p.props = map[string]*plan{}

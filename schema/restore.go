@@ -18,14 +18,29 @@ type Restorer struct {
 // plan mirrors the converted schema where something must be undone. A nil
 // *plan means "nothing to restore below here".
 type plan struct {
-	kind    genai.Type       // the converted node's type, for choosing anyOf branches
+	kind    genai.Type       // the converted node's type
 	enum    map[string]any   // converted enum member -> original value
 	members []string         // every member of a restored enum, as the model saw it
 	anyJSON bool             // the node stands for any value, written by the model as JSON text
 	props   map[string]*plan // per property, only where needed
-	names   map[string]bool  // every property name of an OBJECT node (for anyOf branches)
 	items   *plan            // array elements
 	anyOf   []*plan          // one entry per anyOf branch, never nil inside
+	shapes  []*shape         // the converted anyOf branches, to choose among them
+
+	// jsonObject: the JSON text stands for an object (a map); its values
+	// are restored by values and made to fit valueShape.
+	jsonObject bool
+	values     *plan
+	valueShape *shape
+
+	// tuple, when not nil, restores array elements by position (items is
+	// then nil); rest restores the elements after them.
+	tuple []*plan
+	rest  *plan
+
+	// others, beside anyOf at a merged root, restores the properties
+	// that the chosen branch does not declare.
+	others *plan
 }
 
 // Restore returns the arguments the original schema expects given args, the
@@ -71,7 +86,8 @@ func (p *plan) trivial() bool {
 	if p == nil {
 		return true
 	}
-	return len(p.enum) == 0 && !p.anyJSON && len(p.props) == 0 && p.items.trivial() && len(p.anyOf) == 0
+	return len(p.enum) == 0 && !p.anyJSON && len(p.props) == 0 && p.items.trivial() && len(p.anyOf) == 0 &&
+		p.tuple == nil && p.rest.trivial()
 }
 
 // orNil returns p, or nil when p restores nothing.
@@ -89,7 +105,15 @@ func restoreValue(p *plan, v any) (any, bool) {
 		return v, false
 	}
 	if len(p.anyOf) > 0 {
-		return restoreValue(chooseBranch(p.anyOf, v), v)
+		i := chosenIndex(p, v)
+		if i < 0 {
+			return v, false
+		}
+		out, changed := restoreValue(p.anyOf[i], v)
+		if p.others != nil {
+			out, changed = p.restoreOthers(i, v, out, changed)
+		}
+		return out, changed
 	}
 	switch v := v.(type) {
 	case string:
@@ -98,7 +122,7 @@ func restoreValue(p *plan, v any) (any, bool) {
 		}
 		if p.anyJSON {
 			if d, ok := decodeJSONText(v); ok {
-				return d, true
+				return p.restoreValues(d), true
 			}
 		}
 	case map[string]any:
@@ -124,12 +148,12 @@ func restoreValue(p *plan, v any) (any, bool) {
 			return out, true
 		}
 	case []any:
-		if p.items == nil {
+		if p.items == nil && p.tuple == nil {
 			return v, false
 		}
 		var out []any
 		for i, e := range v {
-			ne, changed := restoreValue(p.items, e)
+			ne, changed := restoreValue(p.itemPlan(i), e)
 			if !changed {
 				if out != nil {
 					out[i] = e
@@ -166,69 +190,120 @@ func decodeJSONText(s string) (any, bool) {
 	return v, true
 }
 
-// chooseBranch picks the anyOf branch whose plan applies to v: for a string,
-// the branch whose enum holds it, else a plain STRING branch (nothing to
-// restore), else an any-value branch; for an object, the first OBJECT
-// branch declaring every key of v, else the first OBJECT branch; for an
-// array, the first ARRAY branch. nil when none fits.
-func chooseBranch(branches []*plan, v any) *plan {
-	switch v := v.(type) {
+// restoreOthers restores, by p.others, the properties of the object v
+// that branch i does not declare; out is v as branch i restored it.
+func (p *plan) restoreOthers(i int, v, out any, changed bool) (any, bool) {
+	in, ok := v.(map[string]any)
+	if !ok {
+		return out, changed
+	}
+	for _, k := range sortedKeys(p.others.props) {
+		e, ok := in[k]
+		if !ok || p.declares(i, k) {
+			continue
+		}
+		ne, ch := restoreValue(p.others.props[k], e)
+		if !ch {
+			continue
+		}
+		if !changed {
+			cp := make(map[string]any, len(in))
+			for kk, vv := range in {
+				cp[kk] = vv
+			}
+			out, changed = cp, true
+		}
+		out.(map[string]any)[k] = ne
+	}
+	return out, changed
+}
+
+// declares reports whether anyOf branch i of p declares the property k.
+func (p *plan) declares(i int, k string) bool {
+	if i >= len(p.shapes) || p.shapes[i] == nil {
+		return false
+	}
+	_, ok := p.shapes[i].props[k]
+	return ok
+}
+
+// restoreValues restores the values of d, an object just decoded from
+// JSON text, by the schema of a map's values: enum members written as
+// text go back to their values, and text that a number, integer or
+// boolean value schema wants ("1", "true") becomes that value. d is fresh
+// and owned by the caller: it is changed in place.
+func (p *plan) restoreValues(d any) any {
+	m, ok := d.(map[string]any)
+	if !ok || p.values == nil && p.valueShape == nil {
+		return d
+	}
+	for k, e := range m {
+		r, _ := restoreValue(p.values, e)
+		m[k] = coerce(p.valueShape, r, 0)
+	}
+	return m
+}
+
+// coerce turns text in v that sh wants as a number, an integer or a
+// boolean into that value, at any depth; v is fresh and changed in place.
+func coerce(sh *shape, v any, depth int) any {
+	if sh == nil || depth >= shapeDepth {
+		return v
+	}
+	switch x := v.(type) {
 	case string:
-		for _, b := range branches {
-			if _, ok := b.enum[v]; ok {
-				return b
-			}
-			if len(b.anyOf) > 0 {
-				if inner := chooseBranch(b.anyOf, v); inner != nil {
-					if _, ok := inner.enum[v]; ok {
-						return b
-					}
-				}
+		kinds := []*shape{sh}
+		if len(sh.anyOf) > 0 {
+			kinds = sh.anyOf
+		}
+		for _, k := range kinds {
+			if k != nil && k.kind == genai.TypeString {
+				return v // a string is welcome as it is
 			}
 		}
-		for _, b := range branches {
-			if b.kind == genai.TypeString && len(b.enum) == 0 && !b.anyJSON {
-				return nil
+		for _, k := range kinds {
+			if k == nil {
+				continue
 			}
-		}
-		for _, b := range branches {
-			if b.anyJSON {
-				return b
+			if c, ok := scalarText(k.kind, x); ok {
+				return c
 			}
 		}
 	case map[string]any:
-		var first *plan
-		for _, b := range branches {
-			if len(b.anyOf) > 0 {
-				if chooseBranch(b.anyOf, v) != nil {
-					return b // a nested anyOf that can take v
-				}
-				continue
-			}
-			if b.kind != genai.TypeObject {
-				continue
-			}
-			if first == nil {
-				first = b
-			}
-			all := true
-			for k := range v {
-				if !b.names[k] {
-					all = false
-					break
-				}
-			}
-			if all {
-				return b
+		if sh.kind == genai.TypeObject {
+			for k, e := range x {
+				x[k] = coerce(sh.props[k], e, depth+1)
 			}
 		}
-		return first
 	case []any:
-		for _, b := range branches {
-			if b.kind == genai.TypeArray || len(b.anyOf) > 0 && chooseBranch(b.anyOf, v) != nil {
-				return b
+		if sh.kind == genai.TypeArray {
+			for i, e := range x {
+				x[i] = coerce(sh.items, e, depth+1)
 			}
 		}
 	}
-	return nil
+	return v
+}
+
+// scalarText returns the value of kind t that the text s stands for: a
+// json.Number for NUMBER and INTEGER, a bool for BOOLEAN.
+func scalarText(t genai.Type, s string) (any, bool) {
+	s = strings.TrimSpace(s)
+	switch t {
+	case genai.TypeNumber, genai.TypeInteger:
+		n := json.Number(s)
+		f, err := n.Float64()
+		if err != nil || !json.Valid([]byte(s)) || t == genai.TypeInteger && f != float64(int64(f)) {
+			return nil, false
+		}
+		return n, true
+	case genai.TypeBoolean:
+		switch s {
+		case "true":
+			return true, true
+		case "false":
+			return false, true
+		}
+	}
+	return nil, false
 }

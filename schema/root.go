@@ -16,6 +16,11 @@ func (c *converter) genaiRoot(root *node) (*genai.Schema, *Restorer) {
 	saved := c.log.clone()
 	s, p := c.schema(root, 0)
 	if u, up, ok := c.unionOfObjects(root, s, p); ok {
+		if len(p.anyOf) > 0 {
+			// Restore by the branch the arguments fit, as for any anyOf:
+			// the merged properties lose which values go together.
+			up = &plan{kind: genai.TypeObject, anyOf: p.anyOf, shapes: p.shapes, others: up.orNil()}
+		}
 		s, p = u, up
 	}
 	if s.Type == genai.TypeObject && len(s.AnyOf) == 0 {
@@ -117,7 +122,7 @@ func (c *converter) unionOfObjects(root *node, s *genai.Schema, p *plan) (*genai
 	}
 	c.log.add("", "anyOf", "every branch at the root is an object: merged into one object")
 	u := &genai.Schema{Type: genai.TypeObject, Title: root.str("title"), Description: root.str("description")}
-	up := &plan{kind: genai.TypeObject, names: map[string]bool{}}
+	up := &plan{kind: genai.TypeObject}
 	var alternatives []string
 	for i, b := range s.AnyOf {
 		var bp *plan
@@ -137,7 +142,6 @@ func (c *converter) unionOfObjects(root *node, s *genai.Schema, p *plan) (*genai
 			} else {
 				u.Properties[name] = b.Properties[name]
 			}
-			up.names[name] = true
 			if sub = sub.orNil(); sub != nil {
 				if up.props == nil {
 					up.props = map[string]*plan{}
@@ -220,7 +224,10 @@ func unionSchemas(a, b *genai.Schema, pa, pb *plan) (*genai.Schema, *plan) {
 	out := &genai.Schema{AnyOf: append(slices.Clone(sa), sb...)}
 	p := &plan{anyOf: append(slices.Clone(ppa), ppb...)}
 	if p.trivialBranches() {
-		p = nil
+		return out, nil
+	}
+	for _, b := range out.AnyOf {
+		p.shapes = append(p.shapes, shapeOf(b))
 	}
 	return out, p
 }
