@@ -11,7 +11,7 @@ func TestKeywords(t *testing.T) {
 	}, {
 		name:    "additionalProperties/dropped, false noted in the description",
 		in:      `{"type":"object","properties":{"o":{"type":"object","additionalProperties":false,"description":"strict"},"m":{"type":"object","additionalProperties":{"type":"string"}},"t":{"type":"object","additionalProperties":true}}}`,
-		want:    `{"type":"OBJECT","properties":{"o":{"type":"OBJECT","description":"strict (no other properties allowed)"},"m":{"type":"STRING","description":"a JSON object, written as JSON text; other properties: string"},"t":{"type":"STRING","description":"a JSON object, written as JSON text"}}}`,
+		want:    `{"type":"OBJECT","properties":{"o":{"type":"OBJECT","description":"strict (no other properties allowed)"},"m":{"type":"STRING","description":"a JSON object, written as JSON text; values: string"},"t":{"type":"STRING","description":"a JSON object, written as JSON text"}}}`,
 		changes: []string{"properties.o: additionalProperties", "properties.m: additionalProperties", "properties.t: additionalProperties"},
 	}, {
 		name:    "additionalProperties/Vertex drops it too (genai.Schema has no field for it)",

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 
 	"google.golang.org/genai"
 )
@@ -24,8 +25,59 @@ func (c *converter) arrayKeys(n *node, s *genai.Schema, p *plan, used map[string
 		s.Items, p.items = c.schema(item, depth+1)
 	}
 	p.items = p.items.orNil()
+	if pos, rest, ok := tupleOf(n); ok {
+		c.tuple(s, p, pos, rest, notes, depth)
+	}
 	s.MinItems = c.count(n, "minItems", used)
 	s.MaxItems = c.count(n, "maxItems", used)
+}
+
+// tupleOf returns the position schemas of a tuple (prefixItems, or items
+// as a list in older drafts) and the schema of the elements after them
+// (nil when any value may follow, false when none may).
+func tupleOf(n *node) (positions []*node, rest *node, ok bool) {
+	if n.has("prefixItems") {
+		rest, _ := n.kw["items"].(*node)
+		return n.list("prefixItems"), rest, true
+	}
+	if l, isList := n.kw["items"].([]*node); isList {
+		return l, n.child("additionalItems"), true
+	}
+	return nil, nil, false
+}
+
+// tuple makes p restore the elements of the array s by position (the
+// output has one item schema for every position), and tells the model the
+// order in the description. The positions are converted again on their
+// own, quietly: the anyOf of s.Items merged them.
+func (c *converter) tuple(s *genai.Schema, p *plan, positions []*node, rest *node, notes *[]string, depth int) {
+	if len(positions) == 0 {
+		return
+	}
+	plans := make([]*plan, len(positions))
+	texts := make([]string, len(positions))
+	restores := false
+	var rp *plan
+	c.quietly(func() {
+		for i, pn := range positions {
+			ps, pp := c.schema(pn, depth+1)
+			texts[i] = brief(ps, pp)
+			plans[i] = pp.orNil()
+			restores = restores || plans[i] != nil
+		}
+		if rest != nil && !rest.isFalse() && !rest.isEmpty() {
+			var rs *genai.Schema
+			rs, rp = c.schema(rest, depth+1)
+			texts = append(texts, "then any number of "+brief(rs, rp))
+			rp = rp.orNil()
+		}
+	})
+	if len(texts) > 1 {
+		*notes = append(*notes, "items in this order: "+strings.Join(texts, "; "))
+	}
+	if restores || rp != nil {
+		p.tuple, p.rest, p.items = plans, rp, nil
+	}
 }
 
 // itemsOf returns the single schema for the array's elements: items, or
@@ -149,7 +201,11 @@ func isFreeForm(n *node) bool {
 // arbitrary document). The model cannot fill an OBJECT without properties
 // reliably, so it becomes a STRING holding the object as JSON text, which
 // the Restorer decodes.
-func (c *converter) freeObject(n *node, nullable bool) (*genai.Schema, *plan) {
+//
+// When additionalProperties is a schema (a map whose values are
+// constrained), the description says briefly what the values are and the
+// plan restores them by it.
+func (c *converter) freeObject(n *node, nullable bool, depth int) (*genai.Schema, *plan) {
 	c.log.add(n.origin, "type", "object without properties: written as JSON text (decoded in the arguments)")
 	s := &genai.Schema{Type: genai.TypeString}
 	used := map[string]bool{"type": true, "nullable": true, "properties": true, "required": true}
@@ -159,6 +215,16 @@ func (c *converter) freeObject(n *node, nullable bool) (*genai.Schema, *plan) {
 		s.Nullable = ptr(true)
 	}
 	notes := []string{"a JSON object, written as JSON text"}
+	p := &plan{kind: genai.TypeString, anyJSON: true, jsonObject: true}
+	if a, ok := n.kw["additionalProperties"].(*node); ok && !a.isEmpty() && !a.isFalse() && len(n.props("patternProperties")) == 0 {
+		used["additionalProperties"] = true
+		var vs *genai.Schema
+		var vp *plan
+		c.quietly(func() { vs, vp = c.schema(a, depth+1) })
+		c.log.add(n.origin, "additionalProperties", "value schema moved to the description (values restored in the arguments)")
+		notes = append(notes, "values: "+brief(vs, vp))
+		p.values, p.valueShape = vp.orNil(), shapeOf(vs)
+	}
 	for _, k := range []string{"minProperties", "maxProperties"} {
 		if v, ok := n.kw[k]; ok {
 			used[k] = true
@@ -170,7 +236,7 @@ func (c *converter) freeObject(n *node, nullable bool) (*genai.Schema, *plan) {
 	}
 	c.dropRest(n, "object", used, &notes)
 	s.Description = withNotes(s.Description, notes)
-	return s, &plan{kind: genai.TypeString, anyJSON: true}
+	return s, p
 }
 
 // textValue writes an object or array default or example as JSON text.

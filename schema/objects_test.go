@@ -12,7 +12,7 @@ func TestObjectsAndArrays(t *testing.T) {
 	}, {
 		name:    "ARRAY without items or with items: {}/tuples become one anyOf item schema",
 		in:      `{"type":"object","properties":{"t":{"type":"array","items":[{"type":"string"},{"type":"integer"}],"additionalItems":{"type":"boolean"}},"p":{"type":"array","prefixItems":[{"type":"string"}]}}}`,
-		want:    `{"type":"OBJECT","properties":{"t":{"type":"ARRAY","items":{"anyOf":[{"type":"STRING"},{"type":"INTEGER"},{"type":"BOOLEAN"}]}},"p":{"type":"ARRAY","items":{"type":"STRING"}}}}`,
+		want:    `{"type":"OBJECT","properties":{"t":{"type":"ARRAY","description":"items in this order: string; integer; then any number of boolean","items":{"anyOf":[{"type":"STRING"},{"type":"INTEGER"},{"type":"BOOLEAN"}]}},"p":{"type":"ARRAY","items":{"type":"STRING"}}}}`,
 		changes: []string{"properties.t: items", "properties.p: items"},
 	}, {
 		name:    "items on a non-ARRAY/dropped",
@@ -43,7 +43,7 @@ func TestObjectsAndArrays(t *testing.T) {
 		name: "additionalProperties/objects without properties that allow others are written as JSON text",
 		in: `{"type":"object","properties":{"headers":{"type":"object","additionalProperties":{"type":"string"},"minProperties":1,"description":"HTTP headers"},
 			"doc":{"type":"object","additionalProperties":true,"default":{"a":1}},"pp":{"type":"object","patternProperties":{"^x":{}}},"bare":{"type":"object"},"none":{"type":"object","additionalProperties":false}}}`,
-		want: `{"type":"OBJECT","properties":{"headers":{"type":"STRING","description":"HTTP headers (a JSON object, written as JSON text; minProperties: 1; other properties: string)"},
+		want: `{"type":"OBJECT","properties":{"headers":{"type":"STRING","description":"HTTP headers (a JSON object, written as JSON text; values: string; minProperties: 1)"},
 			"doc":{"type":"STRING","default":"{\"a\":1}","description":"a JSON object, written as JSON text"},"pp":{"type":"STRING","description":"a JSON object, written as JSON text; properties named like ^x"},
 			"bare":{"type":"OBJECT"},"none":{"type":"OBJECT","description":"no other properties allowed"}}}`,
 		changes: []string{"properties.headers: type", "properties.doc: type", "properties.pp: type"},

@@ -84,7 +84,7 @@ func (c *converter) schema(n *node, depth int) (*genai.Schema, *plan) {
 		return c.schema(c.splitTypes(n, types, nullable), depth)
 	}
 	if types[0] == "object" && depth > 0 && isFreeForm(n) {
-		return c.freeObject(n, nullable)
+		return c.freeObject(n, nullable, depth)
 	}
 	return c.typed(n, types[0], nullable, depth)
 }
