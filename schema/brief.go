@@ -14,13 +14,13 @@ const (
 )
 
 // brief describes the converted schema s, restored by p, in a few words
-// for a description: `integer`, `1, -1, "asc" or "desc"`, `array of
+// for a description: `integer`, `"1", "-1", "asc" or "desc"`, `array of
 // string`, `string or null`, `{name, arguments}` (an object and its
-// property names). Enum members that are restored to other
-// values are written as those values in JSON, since that is what the
-// model writes inside JSON text.
-func brief(s *genai.Schema, p *plan) string {
-	out := briefAt(s, p, 0)
+// property names). When inText is set, the model writes the value inside
+// JSON text, so enum members that are restored to other values are written
+// as those values in JSON (1 rather than "1").
+func brief(s *genai.Schema, p *plan, inText bool) string {
+	out := briefAt(s, p, 0, inText)
 	if len(out) > briefLen {
 		cut := briefLen
 		for cut > 0 && !isRuneStart(out[cut]) {
@@ -33,7 +33,7 @@ func brief(s *genai.Schema, p *plan) string {
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
-func briefAt(s *genai.Schema, p *plan, depth int) string {
+func briefAt(s *genai.Schema, p *plan, depth int, inText bool) string {
 	if s == nil {
 		return "any value"
 	}
@@ -46,7 +46,7 @@ func briefAt(s *genai.Schema, p *plan, depth int) string {
 			if p != nil && len(p.anyOf) == len(s.AnyOf) {
 				bp = p.anyOf[i]
 			}
-			parts = appendNew(parts, briefAt(b, bp, depth+1))
+			parts = appendNew(parts, briefAt(b, bp, depth+1, inText))
 		}
 		return orList(parts)
 	case len(s.Enum) > 0:
@@ -56,7 +56,7 @@ func briefAt(s *genai.Schema, p *plan, depth int) string {
 				parts = append(parts, "…")
 				break
 			}
-			if o, ok := p.enumValue(text); ok {
+			if o, ok := p.enumValue(text); ok && inText {
 				parts = append(parts, jsonText(o))
 			} else {
 				parts = append(parts, strconv.Quote(text))
@@ -79,7 +79,7 @@ func briefAt(s *genai.Schema, p *plan, depth int) string {
 		if p != nil {
 			ip = p.items
 		}
-		out = "array of " + briefAt(s.Items, ip, depth+1)
+		out = "array of " + briefAt(s.Items, ip, depth+1, inText)
 	default:
 		out = strings.ToLower(string(s.Type))
 		if out == "" || out == "type_unspecified" {

@@ -61,14 +61,14 @@ func (c *converter) tuple(s *genai.Schema, p *plan, positions []*node, rest *nod
 	c.quietly(func() {
 		for i, pn := range positions {
 			ps, pp := c.schema(pn, depth+1)
-			texts[i] = brief(ps, pp)
+			texts[i] = brief(ps, pp, false)
 			plans[i] = pp.orNil()
 			restores = restores || plans[i] != nil
 		}
 		if rest != nil && !rest.isFalse() && !rest.isEmpty() {
 			var rs *genai.Schema
 			rs, rp = c.schema(rest, depth+1)
-			texts = append(texts, "then any number of "+brief(rs, rp))
+			texts = append(texts, "then any number of "+brief(rs, rp, false))
 			rp = rp.orNil()
 		}
 	})
@@ -222,7 +222,7 @@ func (c *converter) freeObject(n *node, nullable bool, depth int) (*genai.Schema
 		var vp *plan
 		c.quietly(func() { vs, vp = c.schema(a, depth+1) })
 		c.log.add(n.origin, "additionalProperties", "value schema moved to the description (values restored in the arguments)")
-		notes = append(notes, "values: "+brief(vs, vp))
+		notes = append(notes, "values: "+brief(vs, vp, true))
 		p.values, p.valueShape = vp.orNil(), shapeOf(vs)
 	}
 	for _, k := range []string{"minProperties", "maxProperties"} {
