@@ -25,9 +25,10 @@ type shape struct {
 }
 
 const (
-	shapeDepth  = 6   // levels of a branch that take part in choosing it
-	shapeBudget = 512 // nodes copied per branch
-	fitElements = 16  // array elements looked at when measuring a fit
+	shapeDepth  = 6    // levels of a branch that take part in choosing it
+	shapeBudget = 512  // nodes copied per branch
+	fitElements = 16   // array elements looked at when measuring a fit
+	fitBudget   = 2048 // values looked at when measuring one fit
 )
 
 // shapeOf copies what branch choice needs of s.
@@ -108,11 +109,12 @@ func btoi(b bool) int {
 // v may be in the model's form (an enum member as text, an object as JSON
 // text) or already restored (the enum's original value, the decoded
 // object), so that [Restorer.Mismatches] sees the same choice as
-// [Restorer.Restore].
-func measure(sh *shape, p *plan, v any, depth int) fit {
-	if sh == nil || sh.kind == "" && len(sh.anyOf) == 0 {
+// [Restorer.Restore]. It looks at no more than *budget values.
+func measure(sh *shape, p *plan, v any, budget *int) fit {
+	if sh == nil || sh.kind == "" && len(sh.anyOf) == 0 || *budget <= 0 {
 		return fit{}
 	}
+	*budget--
 	if len(sh.anyOf) > 0 {
 		var inner []*plan
 		if p != nil && len(p.anyOf) == len(sh.anyOf) {
@@ -124,7 +126,7 @@ func measure(sh *shape, p *plan, v any, depth int) fit {
 			if inner != nil {
 				bp = inner[i]
 			}
-			if f := measure(b, bp, v, depth+1); f.better(best) {
+			if f := measure(b, bp, v, budget); f.better(best) {
 				best = f
 			}
 		}
@@ -162,7 +164,7 @@ func measure(sh *shape, p *plan, v any, depth int) fit {
 	case map[string]any:
 		switch {
 		case sh.kind == genai.TypeObject:
-			f.object(sh, p, v, depth)
+			f.object(sh, p, v, budget)
 		case p != nil && p.anyJSON:
 			// Restored from JSON text.
 		case restoredMember(p, v):
@@ -177,7 +179,7 @@ func measure(sh *shape, p *plan, v any, depth int) fit {
 				if i == fitElements {
 					break
 				}
-				f.add(measure(sh.items, p.itemPlan(i), e, depth+1))
+				f.add(measure(sh.items, p.itemPlan(i), e, budget))
 			}
 		case p != nil && p.anyJSON:
 		case restoredMember(p, v):
@@ -202,7 +204,7 @@ func measure(sh *shape, p *plan, v any, depth int) fit {
 }
 
 // object measures the object v against the OBJECT shape sh.
-func (f *fit) object(sh *shape, p *plan, v map[string]any, depth int) {
+func (f *fit) object(sh *shape, p *plan, v map[string]any, budget *int) {
 	for _, r := range sh.required {
 		if _, ok := v[r]; !ok {
 			f.reqMiss++
@@ -219,7 +221,7 @@ func (f *fit) object(sh *shape, p *plan, v map[string]any, depth int) {
 		if p != nil {
 			sp = p.props[k]
 		}
-		f.add(measure(sub, sp, v[k], depth+1))
+		f.add(measure(sub, sp, v[k], budget))
 	}
 }
 
@@ -263,7 +265,8 @@ func choose(p *plan, v any) []int {
 		if i < len(p.shapes) {
 			sh = p.shapes[i]
 		}
-		f := measure(sh, b, v, 0)
+		budget := fitBudget
+		f := measure(sh, b, v, &budget)
 		if f.excluded {
 			continue
 		}
