@@ -151,7 +151,13 @@ func measure(sh *shape, p *plan, v any, budget *int) fit {
 				f.typeMiss++ // wants an object written as JSON text
 			} else if _, isMap := d.(map[string]any); !isMap {
 				f.typeMiss++
+			} else {
+				f.known++ // the object text it asked for
 			}
+		case p != nil && p.anyJSON:
+			// Any value takes text, but a plain STRING branch takes it
+			// as it is, which is what text most likely means.
+			f.unknown++
 		}
 	case bool:
 		switch {

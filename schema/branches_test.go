@@ -54,6 +54,18 @@ func TestRestoreChoosesBranch(t *testing.T) {
 		schema: `{"type":"object","properties":{"f":{"anyOf":[{"type":"string","enum":["id","name"]},{"type":"object","additionalProperties":true}]}}}`,
 		args:   `{"f":"other"}`, want: `{"f":"other"}`,
 	}, {
+		name:   "string or free object/object text is decoded",
+		schema: `{"type":"object","properties":{"f":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":true}]}}}`,
+		args:   `{"f":"{\"a\":1}"}`, want: `{"f":{"a":1}}`,
+	}, {
+		name:   "string or free object/other text stays",
+		schema: `{"type":"object","properties":{"f":{"anyOf":[{"type":"string"},{"type":"object","additionalProperties":true}]}}}`,
+		args:   `{"f":"hello"}`, want: `{"f":"hello"}`,
+	}, {
+		name:   "any value or string/text stays a string whatever the order",
+		schema: `{"type":"object","properties":{"f":{"anyOf":[{},{"type":"string"}]}}}`,
+		args:   `{"f":"[1]"}`, want: `{"f":"[1]"}`,
+	}, {
 		name:   "root union of objects/the discriminator picks the branch",
 		schema: `{"oneOf":[{"type":"object","properties":{"kind":{"const":"a"},"n":{"type":"integer","enum":[1]}},"required":["kind"]},{"type":"object","properties":{"kind":{"const":"b"},"n":{"type":"string","enum":["1"]}},"required":["kind"]}]}`,
 		args:   `{"kind":"b","n":"1"}`, want: `{"kind":"b","n":"1"}`,
@@ -120,6 +132,8 @@ func TestMismatchesAmbiguous(t *testing.T) {
 		{"a tie that restores the same is not reported",
 			`{"type":"object","properties":{"v":{"anyOf":[{"type":"object","properties":{"n":{"enum":[1]},"a":{"type":"string"}}},{"type":"object","properties":{"n":{"enum":[1]},"b":{"type":"integer"}}}]}}}`,
 			`{"v":{"n":"1"}}`, nil, `{"v":{"n":1}}`},
+		{"any value or string is clear", `{"type":"object","properties":{"f":{"anyOf":[{},{"type":"string"}]}}}`,
+			`{"f":"[1]"}`, nil, `{"f":"[1]"}`},
 		{"discriminated union is clear", discriminated, `{"op":{"kind":"b","n":"1"}}`, nil, `{"op":{"kind":"b","n":"1"}}`},
 		{"enum misses inside map values", `{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"enum":[1,-1]}}}}`,
 			`{"m":"{\"a\":\"2\"}"}`, []Mismatch{{Path: []string{"m", "a"}, Value: "2", Allowed: []string{"1", "-1"}}}, `{"m":{"a":"2"}}`},

@@ -51,6 +51,18 @@ type plan struct {
 //   - an any-value node (a STRING standing for any value) is decoded when
 //     the model wrote a JSON object or array in it; other text stays a
 //     string;
+//   - a map written as JSON text whose values have a schema gets its
+//     values restored by it: enum members back to their values, and text
+//     where a number, an integer or a boolean is wanted ("1", "true")
+//     becomes that value;
+//   - a value of an anyOf is restored by the branch it fits best: the
+//     branch whose enum and const members it matches (discriminators),
+//     then whose required names it has and whose types its values have,
+//     then whose properties it uses; of equal fits the first is used, and
+//     [Restorer.Mismatches] reports the tie when the branches would
+//     restore it differently;
+//   - tuple elements (prefixItems, or items as a list) are restored by
+//     their position, and the elements after them by the items schema;
 //   - a wrapped non-object root is unwrapped: the result is args["value"],
 //     so it may be any JSON value rather than a map.
 //

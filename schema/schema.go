@@ -49,7 +49,15 @@
 // get such items. An object without properties that allows others (a map:
 // additionalProperties other than false, or patternProperties) becomes a
 // STRING holding the object as JSON text, decoded the same way, because the
-// model cannot fill an OBJECT without properties reliably.
+// model cannot fill an OBJECT without properties reliably; when its values
+// have a schema, the description names them briefly ("values: 1, -1,
+// "asc" or "desc"") and the [Restorer] restores them by it. A tuple
+// (prefixItems, or items as a list) gets one item schema for all its
+// positions, the anyOf of theirs, with the order in the description
+// ("items in this order: string; integer; boolean"); the [Restorer]
+// restores its elements by position. The [Restorer] restores a value of an
+// anyOf by the branch it fits best, so the branches of a discriminated
+// union, which share property names, each keep their own rules.
 // additionalProperties is dropped for Vertex too, since *genai.Schema cannot
 // express it.
 //
