@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,17 +20,33 @@ type shape struct {
 	nullable bool
 	enum     []string
 	required []string
-	props    map[string]*shape
+	props    []namedShape // sorted by name
 	items    *shape
 	anyOf    []*shape
 }
 
+// namedShape is the shape of one property.
+type namedShape struct {
+	name  string
+	shape *shape
+}
+
 const (
-	shapeDepth  = 6    // levels of a branch that take part in choosing it
-	shapeBudget = 512  // nodes copied per branch
+	shapeDepth  = 3    // levels of a branch that take part in choosing it
+	shapeBudget = 64   // nodes copied per branch
 	fitElements = 16   // array elements looked at when measuring a fit
 	fitBudget   = 2048 // values looked at when measuring one fit
 )
+
+// leafShapes are the shapes that hold nothing but a type, shared.
+var leafShapes = map[genai.Type][2]*shape{}
+
+func init() {
+	for _, t := range []genai.Type{"", genai.TypeString, genai.TypeNumber, genai.TypeInteger,
+		genai.TypeBoolean, genai.TypeArray, genai.TypeObject, genai.TypeNULL} {
+		leafShapes[t] = [2]*shape{{kind: t}, {kind: t, nullable: true}}
+	}
+}
 
 // shapeOf copies what branch choice needs of s.
 func shapeOf(s *genai.Schema) *shape {
@@ -42,18 +59,37 @@ func shapeAt(s *genai.Schema, depth int, budget *int) *shape {
 		return nil
 	}
 	*budget--
-	sh := &shape{kind: s.Type, nullable: s.Nullable != nil && *s.Nullable, enum: s.Enum, required: s.Required}
+	nullable := s.Nullable != nil && *s.Nullable
+	if len(s.Enum) == 0 && len(s.Required) == 0 && len(s.Properties) == 0 && s.Items == nil && len(s.AnyOf) == 0 {
+		if l, ok := leafShapes[s.Type]; ok {
+			return l[btoi(nullable)]
+		}
+	}
+	sh := &shape{kind: s.Type, nullable: nullable, enum: slices.Clone(s.Enum), required: slices.Clone(s.Required)}
 	for _, b := range s.AnyOf {
 		sh.anyOf = append(sh.anyOf, shapeAt(b, depth+1, budget))
 	}
 	if len(s.Properties) > 0 {
-		sh.props = make(map[string]*shape, len(s.Properties))
+		sh.props = make([]namedShape, 0, len(s.Properties))
 		for _, name := range sortedKeys(s.Properties) {
-			sh.props[name] = shapeAt(s.Properties[name], depth+1, budget)
+			sh.props = append(sh.props, namedShape{name, shapeAt(s.Properties[name], depth+1, budget)})
 		}
 	}
 	sh.items = shapeAt(s.Items, depth+1, budget)
 	return sh
+}
+
+// prop returns the shape of the property name, and whether sh declares
+// it. A nil sh declares nothing.
+func (sh *shape) prop(name string) (*shape, bool) {
+	if sh == nil {
+		return nil, false
+	}
+	i, ok := slices.BinarySearchFunc(sh.props, name, func(p namedShape, n string) int { return strings.Compare(p.name, n) })
+	if !ok {
+		return nil, false
+	}
+	return sh.props[i].shape, true
 }
 
 // fit measures how well a value fits one branch. Branches are ranked by
@@ -217,7 +253,7 @@ func (f *fit) object(sh *shape, p *plan, v map[string]any, budget *int) {
 		}
 	}
 	for _, k := range sortedKeys(v) {
-		sub, ok := sh.props[k]
+		sub, ok := sh.prop(k)
 		if !ok {
 			f.unknown++
 			continue

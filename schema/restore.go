@@ -235,7 +235,7 @@ func (p *plan) declares(i int, k string) bool {
 	if i >= len(p.shapes) || p.shapes[i] == nil {
 		return false
 	}
-	_, ok := p.shapes[i].props[k]
+	_, ok := p.shapes[i].prop(k)
 	return ok
 }
 
@@ -284,7 +284,8 @@ func coerce(sh *shape, v any, depth int) any {
 	case map[string]any:
 		if sh.kind == genai.TypeObject {
 			for k, e := range x {
-				x[k] = coerce(sh.props[k], e, depth+1)
+				sub, _ := sh.prop(k)
+				x[k] = coerce(sub, e, depth+1)
 			}
 		}
 	case []any:
