@@ -51,7 +51,8 @@ type ServerConfig struct {
 	Trust bool
 
 	// IncludeTools and ExcludeTools filter the server's tools by their
-	// original names; see [ServerConfig.AllowsTool].
+	// original names; see [ServerConfig.AllowsTool]. A nil IncludeTools
+	// allows every tool; a non-nil empty one allows none.
 	IncludeTools []string
 	ExcludeTools []string
 
@@ -153,15 +154,17 @@ func (s ServerConfig) EffectiveTimeout() time.Duration {
 }
 
 // AllowsTool reports whether the tool with the given original name passes
-// the filters. ExcludeTools wins: a name listed there is never allowed. An
-// empty IncludeTools allows every other tool; otherwise the name must be
-// listed. As in Gemini CLI, an IncludeTools entry "name(...)" also allows
-// name. Names are compared exactly.
+// the filters. ExcludeTools wins: a name listed there is never allowed. A
+// nil IncludeTools allows every other tool; otherwise the name must be
+// listed, so a non-nil empty IncludeTools allows nothing. This is Gemini
+// CLI's rule, where "includeTools": [] in settings.json means no tools. As
+// in Gemini CLI, an IncludeTools entry "name(...)" also allows name. Names
+// are compared exactly.
 func (s ServerConfig) AllowsTool(name string) bool {
 	if slices.Contains(s.ExcludeTools, name) {
 		return false
 	}
-	if len(s.IncludeTools) == 0 {
+	if s.IncludeTools == nil {
 		return true
 	}
 	for _, inc := range s.IncludeTools {

@@ -46,6 +46,11 @@ func TestDiscoveryFaults(t *testing.T) {
 			c.IncludeTools = []string{"nothing_like_this"}
 			return c
 		}(), 5 * time.Second, Disconnected, []string{"no tools"}, 0},
+		{"empty includeTools means no tools", func() ServerConfig {
+			c := stdioServer("bad", "-bare")
+			c.IncludeTools = []string{}
+			return c
+		}(), 5 * time.Second, Disconnected, []string{"no tools"}, 0},
 		{"unreachable URL", ServerConfig{Name: "bad", HTTPURL: "http://127.0.0.1:1/mcp", Timeout: 2 * time.Second},
 			5 * time.Second, Disconnected, []string{"bad"}, 0},
 	}

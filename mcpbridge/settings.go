@@ -400,6 +400,9 @@ func (p *settingsParser) field(s *ServerConfig, key string, v any, keyOff, off i
 	case "args":
 		return p.strings(&s.Args, v, s.Name, key, off, true)
 	case "includeTools":
+		if list, isList := v.([]any); isList && len(list) == 0 {
+			p.warnAt(keyOff, "server %q: includeTools is empty, so none of its tools are used (as in Gemini CLI); remove the key to use them all", s.Name)
+		}
 		return p.strings(&s.IncludeTools, v, s.Name, key, off, false)
 	case "excludeTools":
 		return p.strings(&s.ExcludeTools, v, s.Name, key, off, false)

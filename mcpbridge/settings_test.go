@@ -476,6 +476,7 @@ func TestAllowsTool(t *testing.T) {
 		want             bool
 	}{
 		{"no filters", nil, nil, "any", true},
+		{"empty include allows nothing", []string{}, nil, "any", false},
 		{"included", []string{"a", "b"}, nil, "b", true},
 		{"not included", []string{"a", "b"}, nil, "c", false},
 		{"excluded", nil, []string{"c"}, "c", false},
@@ -490,6 +491,52 @@ func TestAllowsTool(t *testing.T) {
 			s := mcpbridge.ServerConfig{IncludeTools: tt.include, ExcludeTools: tt.exclude}
 			if got := s.AllowsTool(tt.tool); got != tt.want {
 				t.Errorf("AllowsTool(%q) with include %q exclude %q = %v, want %v", tt.tool, tt.include, tt.exclude, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestParseSettingsIncludeTools follows Gemini CLI: a tool is used when
+// includeTools is absent or lists it, so a present but empty list means no
+// tools, with a warning; null is the same as absent.
+func TestParseSettingsIncludeTools(t *testing.T) {
+	tests := []struct {
+		name        string
+		include     string // the includeTools value; "" leaves the key out
+		want        []string
+		allowsEcho  bool
+		wantWarning string
+	}{
+		{"absent", "", nil, true, ""},
+		{"null", `null`, nil, true, ""},
+		{"empty", `[]`, []string{}, false,
+			`s.json:1:39: server "a": includeTools is empty, so none of its tools are used (as in Gemini CLI); remove the key to use them all`},
+		{"lists echo", `["echo"]`, []string{"echo"}, true, ""},
+		{"lists another", `["other"]`, []string{"other"}, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			entry := `"command": "x"`
+			if tt.include != "" {
+				entry += `, "includeTools": ` + tt.include
+			}
+			cfg, err := mcpbridge.ParseSettings([]byte(`{"mcpServers": {"a": {`+entry+`}}}`), "s.json", env(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := cfg.Servers[0].IncludeTools
+			if diff := cmp.Diff(tt.want, got); diff != "" || (got == nil) != (tt.want == nil) {
+				t.Errorf("IncludeTools = %#v, want %#v", got, tt.want)
+			}
+			if a := cfg.Servers[0].AllowsTool("echo"); a != tt.allowsEcho {
+				t.Errorf(`AllowsTool("echo") = %v, want %v`, a, tt.allowsEcho)
+			}
+			var wantWarnings []string
+			if tt.wantWarning != "" {
+				wantWarnings = []string{tt.wantWarning}
+			}
+			if diff := cmp.Diff(wantWarnings, cfg.Warnings); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -30,6 +30,7 @@ func TestConvertToolsFilters(t *testing.T) {
 		{"exclude", nil, []string{"delete"}, []string{"read", "write", "search"}},
 		{"exclude wins", []string{"read", "delete"}, []string{"delete"}, []string{"read"}},
 		{"nothing left", []string{"other"}, nil, []string{}},
+		{"empty include", []string{}, nil, []string{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
