@@ -31,7 +31,10 @@ type Options struct {
 	// value is the Gemini Developer API ([schema.Gemini]).
 	Target schema.Target
 	// Logger receives connection events, renames (Info), schema changes
-	// (Debug) and servers' stderr lines (Debug). nil means slog.Default().
+	// (Debug) and stdio servers' stderr lines: at Warn those that name a
+	// warning or error level, not at all those that name an info, debug
+	// or trace level, at Debug the rest (the status's stderr tail keeps
+	// every line). nil means slog.Default().
 	Logger *slog.Logger
 	// ReconnectInterval is the minimum time between two reconnects of one
 	// dead server on use; a call within it fails at once with

@@ -95,8 +95,8 @@ type Spec struct {
 	// StderrLimit is how many bytes of a stdio server's stderr are kept.
 	// 0 = DefaultStderrLimit.
 	StderrLimit int
-	// Logger receives stderr lines (debug) and transport events, with a
-	// "server" attribute. nil = slog.Default().
+	// Logger receives stderr lines (at the level stderrLevel gives them)
+	// and transport events, with a "server" attribute. nil = slog.Default().
 	Logger *slog.Logger
 	// Tracer, if not nil, traces each request with a client span whose
 	// context reaches the server in the request's _meta (see startSpan).

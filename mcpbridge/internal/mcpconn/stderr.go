@@ -58,7 +58,7 @@ func (t *tail) String() string {
 }
 
 // drainStderr reads r until it fails, keeping everything in t and logging
-// each line at debug level. It is the only reader of a child's stderr, so the
+// each line at the level stderrLevel gives it. It is the only reader of a child's stderr, so the
 // child can never block on a full pipe while this runs.
 func drainStderr(r io.Reader, t *tail, log *slog.Logger) {
 	br := bufio.NewReaderSize(r, 64*1024)
@@ -71,7 +71,7 @@ func drainStderr(r io.Reader, t *tail, log *slog.Logger) {
 				line = append(line, chunk[:min(len(chunk), maxLogLine-len(line))]...)
 			}
 			if chunk[len(chunk)-1] == '\n' {
-				log.Debug("mcp server stderr", "line", string(trimEOL(line)))
+				logStderr(log, trimEOL(line))
 				line = line[:0]
 			}
 		}
@@ -80,7 +80,7 @@ func drainStderr(r io.Reader, t *tail, log *slog.Logger) {
 		}
 		if err != nil {
 			if len(line) > 0 {
-				log.Debug("mcp server stderr", "line", string(line))
+				logStderr(log, line)
 			}
 			return
 		}

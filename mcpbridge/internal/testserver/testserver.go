@@ -21,6 +21,17 @@ import (
 // client struct drops (top-level anyOf, description, $schema) are present.
 const RawSchema = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","description":"either a or b","properties":{"a":{"type":"string"},"b":{"type":"integer"}},"anyOf":[{"required":["a"]},{"required":["b"]}]}`
 
+// LogLines are the lines the stdio test server writes to stderr before
+// serving when run with -log-lines: info, warning, error and debug records
+// in a few common layouts, and a line that names no level.
+var LogLines = []string{
+	"INFO: ready for requests",
+	"2024-05-01 10:00:00,000 - mcptest.store - WARNING - cache directory missing, using a temporary one",
+	`{"level":"error","msg":"upstream refused the request"}`,
+	"[mcptest] DEBUG cache miss",
+	"mcptest: plain line without a level",
+}
+
 // Options choose which tools a server offers.
 type Options struct {
 	// Tools is the number of numbered tools "tool_00", "tool_01", ...

@@ -42,6 +42,7 @@ func main() {
 	offers := flag.Bool("offers", false, "add prompts, a resource template, progress and output-schema tools")
 	bare := flag.Bool("bare", false, "offer no resources")
 	offersOnly := flag.Bool("offers-only", false, "offer only prompts and resources, no tools")
+	logLines := flag.Bool("log-lines", false, "write testserver.LogLines to stderr before serving")
 	flag.Parse()
 
 	time.Sleep(*delay)
@@ -63,6 +64,9 @@ func main() {
 		}
 		_ = w.Flush()
 		fmt.Fprintln(os.Stderr, "mcptest: flood done")
+	}
+	if *logLines {
+		fmt.Fprintln(os.Stderr, strings.Join(testserver.LogLines, "\n"))
 	}
 	for i := range *garbage {
 		fmt.Fprintf(os.Stdout, "garbage line %d {not json\n", i)
