@@ -272,7 +272,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		c.web = newWatchTransport(c.lost)
 		t, err := transport.NewStreamableHTTP(s.URL,
 			transport.WithHTTPHeaders(s.Headers),
-			transport.WithHTTPBasicClient(&http.Client{Transport: c.roundTripper()}),
+			transport.WithHTTPBasicClient(&http.Client{Transport: &sessionIDTransport{base: c.roundTripper()}}),
 			transport.WithHTTPLogger(c.log),
 			// Needed for list_changed outside requests on the legacy
 			// protocol we speak (see ProtocolVersion).
