@@ -305,9 +305,10 @@ func (b *Bridge) rebuildLocked() {
 }
 
 // Status returns the state of every server, in configuration order, and of
-// discovery: the /mcp view. Errors and the stderr tail (at most 4 KiB of
-// whole lines) are redacted with each server's [Redactor]; tools are the
-// registered names in the server's order, kept for a server that died.
+// discovery: the /mcp view. Errors, tool descriptions and the stderr tail
+// (at most 4 KiB of whole lines) are redacted with each server's
+// [Redactor]; tools are the registered names in the server's order, kept
+// for a server that died.
 func (b *Bridge) Status() Status {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -318,6 +319,12 @@ func (b *Bridge) Status() Status {
 		ss.Auth = s.authState()
 		for _, e := range b.reg.ServerEntries(s.cfg.Name) {
 			ss.Tools = append(ss.Tools, e.Name)
+			if t := b.tools[e.Name]; t != nil && t.Description != "" {
+				if ss.ToolDescriptions == nil {
+					ss.ToolDescriptions = make(map[string]string)
+				}
+				ss.ToolDescriptions[e.Name] = s.redac.Text(t.Description)
+			}
 		}
 		if s.err != nil {
 			ss.Error = s.redac.Text(s.err.Error())

@@ -118,6 +118,10 @@ type ServerStatus struct {
 	// Instructions are what the server said about itself when it last
 	// connected (MCP's initialize instructions), redacted like Error.
 	Instructions string `json:"instructions,omitempty"`
+	// ToolDescriptions maps a registered name in Tools to the tool's
+	// description as the server gave it, whole; tools without one are
+	// left out.
+	ToolDescriptions map[string]string `json:"toolDescriptions,omitempty"`
 }
 
 type serverStatusJSON ServerStatus // no methods: no recursion
@@ -204,8 +208,20 @@ const stderrLines = 5
 // the same way, and a disconnected server's last 5 lines of stderr follow
 // its error. Lines of multi-line values are indented under their label.
 // WriteText prints the fields as they are: redaction happens when they are
-// set. It returns the first write error.
+// set. It returns the first write error. It is WriteTextWith with nil
+// options.
 func (st Status) WriteText(w io.Writer) error {
+	return st.WriteTextWith(w, nil)
+}
+
+// WriteTextWith writes the status as [Status.WriteText] does, with the
+// choices of opts; see [TextOptions]. If opts is nil, the default options
+// are used.
+func (st Status) WriteTextWith(w io.Writer, opts *TextOptions) error {
+	var o TextOptions
+	if opts != nil {
+		o = *opts
+	}
 	var b strings.Builder
 	b.WriteString("MCP Servers Status:\n\n")
 	if len(st.Servers) == 0 {
@@ -232,7 +248,11 @@ func (st Status) WriteText(w io.Writer) error {
 		if s.Trust {
 			line("Trusted", "yes")
 		}
-		line("Tools", strings.Join(s.Tools, ", "))
+		if o.Descriptions {
+			writeToolList(&b, s, o.DescriptionLimit)
+		} else {
+			line("Tools", strings.Join(s.Tools, ", "))
+		}
 		line("Auth", s.Auth.String())
 		line("Error", s.Error)
 		for _, rt := range s.Rejected {

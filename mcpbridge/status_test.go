@@ -80,6 +80,9 @@ func statusFixture() mcpbridge.Status {
 		s := mcpbridge.NewServerStatus(cfg)
 		s.State = state
 		s.Tools = tools
+		if len(tools) > 0 {
+			s.ToolDescriptions = map[string]string{}
+		}
 		r := mcpbridge.NewRedactor(cfg)
 		s.Error = r.Text(err)
 		s.Stderr = r.Text(stderr)
@@ -95,10 +98,26 @@ func statusFixture() mcpbridge.Status {
 		many = append(many, fmt.Sprintf("tool_%02d", i))
 	}
 	add(big, mcpbridge.Connected, many, "", "")
+	describe(st.Servers[0], python,
+		"calculate_sum", "Adds two numbers.",
+		"file_analyzer", "Analyzes a file and reports its size, its type, its encoding and a summary of its contents.\n\nArguments:\n  path: the file to read, relative to the working directory.")
+	describe(st.Servers[2], docker,
+		"docker__deploy", "Deploys \x1b[31mthe\x1b[0m image\u202e to the\tcluster\r\nwith API key svc-token-456.",
+		"docker__status", "Shows the status of one deployment: 健康, 準備中 or 停止; each state is explained in the documentation of the cluster.")
+	describe(st.Servers[5], big, "tool_00", "numbered tool tool_00")
 	add(broken, mcpbridge.Disconnected, nil,
 		"connecting \"broken\": server exited: exit status 1\nlast request: postgres://app:err-pass@db",
 		"starting\nusing --token=stderr-token-9 from DB_PASSWORD=err-pass\nline 3\nline 4\nline 5\npanic: boom\n\n")
 	return st
+}
+
+// describe sets the descriptions of s's tools from name, description
+// pairs, redacted as [mcpbridge.Bridge.Status] does.
+func describe(s mcpbridge.ServerStatus, cfg mcpbridge.ServerConfig, pairs ...string) {
+	r := mcpbridge.NewRedactor(cfg)
+	for i := 0; i < len(pairs); i += 2 {
+		s.ToolDescriptions[pairs[i]] = r.Text(pairs[i+1])
+	}
 }
 
 func TestStatusText(t *testing.T) {
@@ -112,6 +131,41 @@ func TestStatusText(t *testing.T) {
 	for _, s := range fixtureSecrets {
 		if strings.Contains(text, s) {
 			t.Errorf("status text holds secret %q", s)
+		}
+	}
+}
+
+func TestStatusTextDescriptions(t *testing.T) {
+	st := statusFixture()
+	tests := []struct {
+		golden string
+		opts   *mcpbridge.TextOptions
+	}{
+		{"desc.golden", &mcpbridge.TextOptions{Descriptions: true}},
+		{"desc_40.golden", &mcpbridge.TextOptions{Descriptions: true, DescriptionLimit: 40}},
+		{"desc_full.golden", &mcpbridge.TextOptions{Descriptions: true, DescriptionLimit: -1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := st.WriteTextWith(&b, tt.opts); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tt.golden, b.Bytes())
+			for _, s := range fixtureSecrets {
+				if strings.Contains(b.String(), s) {
+					t.Errorf("status text holds secret %q", s)
+				}
+			}
+			if strings.ContainsAny(b.String(), "\x1b\r\t\u202e") {
+				t.Errorf("status text holds a control character:\n%q", b.String())
+			}
+		})
+	}
+	for _, opts := range []*mcpbridge.TextOptions{nil, {}, {DescriptionLimit: 10}} {
+		var b bytes.Buffer
+		if err := st.WriteTextWith(&b, opts); err != nil || b.String() != st.String() {
+			t.Errorf("WriteTextWith(%+v) = %v and a text other than String(); want the same text", opts, err)
 		}
 	}
 }
@@ -267,6 +321,29 @@ func ExampleStatus() {
 	// 🔌 remote (DISCONNECTED)
 	//   URL: https://mcp.example.com/sse?api_key=***
 	//   Error: connection refused
+	//
+	// Discovery State: COMPLETED
+}
+
+func ExampleStatus_WriteTextWith() {
+	s := mcpbridge.NewServerStatus(mcpbridge.ServerConfig{Name: "tracker", HTTPURL: "https://mcp.example.com/mcp"})
+	s.State = mcpbridge.Connected
+	s.Tools = []string{"search_issues", "set_priority", "export"}
+	s.ToolDescriptions = map[string]string{
+		"search_issues": "Searches issues by text, label and state.",
+		"export":        "Exports every issue of a project, with its comments, attachments and history, as one JSON document.",
+	}
+	st := mcpbridge.Status{Servers: []mcpbridge.ServerStatus{s}, Discovery: mcpbridge.DiscoveryCompleted}
+	_ = st.WriteTextWith(os.Stdout, &mcpbridge.TextOptions{Descriptions: true, DescriptionLimit: 60})
+	// Output:
+	// MCP Servers Status:
+	//
+	// 📡 tracker (CONNECTED)
+	//   URL: https://mcp.example.com/mcp
+	//   Tools:
+	//     - search_issues: Searches issues by text, label and state.
+	//     - set_priority
+	//     - export: Exports every issue of a project, with its comments,…
 	//
 	// Discovery State: COMPLETED
 }

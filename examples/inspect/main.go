@@ -10,6 +10,7 @@
 //	go run ./examples/inspect                       # demo servers, or your settings
 //	go run ./examples/inspect -config settings.json # a settings file
 //	go run ./examples/inspect -target vertex        # Vertex AI's schema rules
+//	go run ./examples/inspect -desc                 # tool descriptions in the status
 //	go run ./examples/inspect -json                 # one JSON document for machines
 //
 // A remote server that asks for an OAuth login gets one: the URL is printed
@@ -53,6 +54,7 @@ type options struct {
 	config     string
 	target     schema.Target
 	json       bool
+	desc       bool
 	timeout    time.Duration
 	demoServer string
 }
@@ -64,6 +66,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	target := fs.String("target", "gemini", "schema target: gemini, vertex or jsonschema")
 	fs.StringVar(&o.config, "config", "", "a Gemini CLI settings.json to read (default: ~/.gemini/settings.json and .gemini/settings.json if they exist, else the built-in demo servers)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON document to stdout and nothing else")
+	fs.BoolVar(&o.desc, "desc", false, "list each server's tools with their descriptions in the status, as Gemini CLI's /mcp desc (the -json document always has them)")
 	fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "give up on discovery after this long")
 	fs.StringVar(&o.demoServer, "demo-server", "", "run the named built-in demo server over stdio (used by the inspector itself)")
 	if err := fs.Parse(args); err != nil {
@@ -128,7 +131,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if o.json {
 		err = writeJSON(stdout, b)
 	} else {
-		err = writeText(stdout, b, source, o.target)
+		err = writeText(stdout, b, source, o.target, &mcpbridge.TextOptions{Descriptions: o.desc})
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "inspect: %v\n", err)
@@ -185,10 +188,12 @@ func demoConfig() (*mcpbridge.Config, error) {
 	return cfg, cfg.Validate()
 }
 
-func writeText(w io.Writer, b *mcpbridge.Bridge, source string, target schema.Target) error {
+func writeText(w io.Writer, b *mcpbridge.Bridge, source string, target schema.Target, status *mcpbridge.TextOptions) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Configuration: %s\nSchema target: %s\n\n", source, target)
-	sb.WriteString(b.Status().String())
+	if err := b.Status().WriteTextWith(&sb, status); err != nil {
+		return err
+	}
 	tools := b.Tools()
 	fmt.Fprintf(&sb, "\nFunction declarations (%d):\n", len(tools))
 	if _, err := b.GenAITools(); err != nil {
@@ -228,6 +233,7 @@ type (
 	jsonTool struct {
 		Name           string `json:"name"`
 		ServerToolName string `json:"serverToolName"`
+		Description    string `json:"description,omitempty"`
 	}
 )
 
@@ -249,6 +255,9 @@ func writeJSON(w io.Writer, b *mcpbridge.Bridge) error {
 		tools := byServer[s.Name]
 		if tools == nil {
 			tools = []jsonTool{}
+		}
+		for i := range tools {
+			tools[i].Description = s.ToolDescriptions[tools[i].Name]
 		}
 		doc.Servers = append(doc.Servers, jsonServer{Name: s.Name, Status: s.State.String(), Error: s.Error, Tools: tools})
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,12 +64,37 @@ func TestDefaultRunText(t *testing.T) {
 	}
 }
 
+// TestDefaultRunDesc checks that -desc lists the tools with their
+// descriptions, as Gemini CLI's /mcp desc, and that without it the status
+// has one line of names.
+func TestDefaultRunDesc(t *testing.T) {
+	isolate(t)
+	code, out, errOut := runInspect(t, "-desc")
+	if code != 0 {
+		t.Fatalf("inspect -desc exit %d, stderr:\n%s", code, errOut)
+	}
+	for _, want := range []string{
+		"  Tools:\n    - assign: Assign an issue, or clear its assignee with null.\n",
+		"    - search_issues: Search the issue tracker.\n    - set_priority: Set the priority of an issue (1 is the highest).\n",
+		"    - generate_quarterly_engineeri___r_every_team_in_the_organization: A tool whose name is longer than Gemini allows.\n",
+		"    - notes__get_status: Report whether the notes store is reachable.\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("inspect -desc output lacks %q; output:\n%s", want, out)
+		}
+	}
+	_, plain, _ := runInspect(t)
+	if !strings.Contains(plain, "  Tools: assign, generate_quarterly_engineeri___r_every_team_in_the_organization, get_status, ") || strings.Contains(plain, "Search the issue tracker.\n") {
+		t.Errorf("inspect without -desc: want one line of tool names and no descriptions in the status; output:\n%s", plain)
+	}
+}
+
 // jsonDocument is the -json document as a consumer would decode it.
 type jsonDocument struct {
 	DiscoveryState string `json:"discoveryState"`
 	Servers        []struct {
 		Name, Status, Error string
-		Tools               []struct{ Name, ServerToolName string }
+		Tools               []struct{ Name, ServerToolName, Description string }
 	} `json:"servers"`
 	Tools []*genai.Tool `json:"tools"`
 }
@@ -98,6 +124,15 @@ func TestDefaultRunJSONEveryTarget(t *testing.T) {
 				if s.Status != "CONNECTED" || len(s.Tools) != wantTools[s.Name] {
 					t.Errorf("server %s: status %s with %d tools, want CONNECTED with %d", s.Name, s.Status, len(s.Tools), wantTools[s.Name])
 				}
+			}
+			var appendDesc []string
+			for _, tool := range doc.Servers[1].Tools {
+				if tool.Name == "notes_append" {
+					appendDesc = append(appendDesc, tool.Description)
+				}
+			}
+			if want := []string{"Append text to a note, by id or by title."}; !slices.Equal(appendDesc, want) {
+				t.Errorf("notes_append descriptions = %q, want %q", appendDesc, want)
 			}
 			if len(doc.Tools) != 1 || len(doc.Tools[0].FunctionDeclarations) != 7 {
 				t.Fatalf("tools = %d Tool(s); want one Tool with 7 declarations", len(doc.Tools))
