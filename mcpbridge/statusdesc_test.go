@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -77,4 +78,32 @@ func TestStatusToolDescriptions(t *testing.T) {
 	if !strings.Contains(text.String(), "    - second__echo: echoes its arguments\n") {
 		t.Errorf("WriteTextWith(Descriptions) lacks second__echo's line:\n%s", text)
 	}
+}
+
+// FuzzShortDescription checks that a description in the text status is
+// always one line of printable text within the limit, and that shortening
+// it again changes nothing.
+func FuzzShortDescription(f *testing.F) {
+	f.Add("Adds two numbers.", uint16(100))
+	f.Add("line one\r\n\tline two \x1b[31m red\u202e", uint16(12))
+	f.Add("日本語のテキストです", uint16(5))
+	f.Add("ok\xff\xfe done  ", uint16(0))
+	f.Fuzz(func(t *testing.T, d string, l uint16) {
+		limit := int(l%300) - 1 // -1 (no limit) to 298
+		got := shortDescription(d, limit)
+		if limit >= 0 && utf8.RuneCountInString(got) > limit {
+			t.Fatalf("shortDescription(%q, %d) = %q: %d characters", d, limit, got, utf8.RuneCountInString(got))
+		}
+		if !utf8.ValidString(got) || strings.Contains(got, "  ") || strings.TrimSpace(got) != got {
+			t.Fatalf("shortDescription(%q, %d) = %q: not one clean line", d, limit, got)
+		}
+		for _, r := range got {
+			if r != ' ' && (unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r)) {
+				t.Fatalf("shortDescription(%q, %d) = %q holds %U", d, limit, got, r)
+			}
+		}
+		if again := shortDescription(got, limit); again != got {
+			t.Fatalf("shortDescription twice = %q, once = %q", again, got)
+		}
+	})
 }
