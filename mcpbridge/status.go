@@ -119,8 +119,8 @@ type ServerStatus struct {
 	// connected (MCP's initialize instructions), redacted like Error.
 	Instructions string `json:"instructions,omitempty"`
 	// ToolDescriptions maps a registered name in Tools to the tool's
-	// description as the server gave it, whole; tools without one are
-	// left out.
+	// description as the server gave it, whole (redacted, like every
+	// string here); tools without one are left out.
 	ToolDescriptions map[string]string `json:"toolDescriptions,omitempty"`
 }
 

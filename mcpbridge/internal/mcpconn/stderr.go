@@ -58,8 +58,9 @@ func (t *tail) String() string {
 }
 
 // drainStderr reads r until it fails, keeping everything in t and logging
-// each line at the level stderrLevel gives it. It is the only reader of a child's stderr, so the
-// child can never block on a full pipe while this runs.
+// each line at the level stderrLevel gives it. It is the only reader of a
+// child's stderr, so the child can never block on a full pipe while this
+// runs.
 func drainStderr(r io.Reader, t *tail, log *slog.Logger) {
 	br := bufio.NewReaderSize(r, 64*1024)
 	var line []byte
