@@ -196,9 +196,14 @@ func klogVerdict(line []byte) (stderrVerdict, bool) {
 	return stderrPlain, false
 }
 
-// logStderr logs one stderr line at the level stderrLevel gives it.
+// logStderr logs one stderr line at the level stderrLevel gives it. When
+// the logger takes neither level, the line is not even classified.
 func logStderr(log *slog.Logger, line []byte) {
-	if level, keep := stderrLevel(line); keep {
-		log.Log(context.Background(), level, "mcp server stderr", "line", string(line))
+	ctx := context.Background()
+	if !log.Enabled(ctx, slog.LevelWarn) {
+		return
+	}
+	if level, keep := stderrLevel(line); keep && log.Enabled(ctx, level) {
+		log.Log(ctx, level, "mcp server stderr", "line", string(line))
 	}
 }
