@@ -332,6 +332,8 @@ func (b *Bridge) Status() Status {
 		stderr := s.stderr
 		if s.link != nil {
 			stderr = s.link.conn.Stderr()
+			ss.Protocol = s.link.conn.ProtocolVersion()
+			ss.Transport = transportOf(s.link.conn.Kind())
 		}
 		ss.Stderr = s.redac.Text(stderrTail(stderr, statusStderrLimit))
 		for _, rt := range b.rejectedLocked(s.cfg.Name) {

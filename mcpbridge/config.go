@@ -39,8 +39,8 @@ type ServerConfig struct {
 	URL     string
 	HTTPURL string
 	// Type is "", "sse" or "http", and may be set only with URL. Empty means
-	// SSE with a fallback to streamable HTTP (see
-	// [ServerConfig.AllowsHTTPFallback]).
+	// the transport is detected: streamable HTTP first, SSE when the server
+	// answers that with HTTP 4xx (see [ServerConfig.AllowsHTTPFallback]).
 	Type string
 	// Headers are sent with every HTTP request to URL or HTTPURL.
 	Headers map[string]string
@@ -129,9 +129,12 @@ func (s ServerConfig) Transport() Transport {
 	return TransportSSE
 }
 
-// AllowsHTTPFallback reports whether a refused SSE handshake should be
-// followed by one streamable-HTTP attempt at the same URL: true for URL
-// without an explicit Type, false otherwise.
+// AllowsHTTPFallback reports whether the transport of URL is detected, as
+// the MCP specification's backwards-compatibility rules describe:
+// streamable HTTP first, then the SSE handshake when the server answers
+// with HTTP 4xx. It is true for URL without an explicit Type ("sse" forces
+// SSE, "http" streamable HTTP), false otherwise. [ServerConfig.Transport]
+// still reports SSE for such a URL; the status shows what was found.
 func (s ServerConfig) AllowsHTTPFallback() bool {
 	return s.Transport() == TransportSSE && s.Type == ""
 }

@@ -53,6 +53,11 @@ type server struct {
 	// instructions are what the last connection's server said in
 	// initialize; they stay after the server dies.
 	instructions string
+	// era and via are the protocol version and transport of the last
+	// connection that worked, so that a reconnect goes straight to them;
+	// "" and the zero Kind when unknown. A failed attempt forgets them.
+	era string
+	via mcpconn.Kind
 }
 
 // link is one connection of a server. Callbacks of the connection refer to
@@ -68,11 +73,10 @@ type link struct {
 func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 	cfg := &s.cfg
 	sp := mcpconn.Spec{
-		Name:     cfg.Name,
-		Timeout:  cfg.EffectiveTimeout(),
-		Logger:   b.log,
-		Fallback: cfg.AllowsHTTPFallback(),
-		Tracer:   b.tracer,
+		Name:    cfg.Name,
+		Timeout: cfg.EffectiveTimeout(),
+		Logger:  b.log,
+		Tracer:  b.tracer,
 		OnToolsChanged: func() {
 			b.toolsChanged(s, l)
 		},
@@ -87,6 +91,9 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		sp.Env = cfg.ChildEnv(os.Environ(), b.cfg.EnvPolicy)
 	case TransportSSE:
 		sp.Kind = mcpconn.SSE
+		if cfg.AllowsHTTPFallback() {
+			sp.Kind = mcpconn.Auto
+		}
 	case TransportStreamableHTTP:
 		sp.Kind = mcpconn.StreamableHTTP
 	}
@@ -97,6 +104,12 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 			sp.TokenParam = cfg.OAuth.TokenParamName
 		}
 	}
+	b.mu.Lock()
+	sp.Era = s.era
+	if sp.Kind == mcpconn.Auto && (s.via == mcpconn.SSE || s.via == mcpconn.StreamableHTTP) {
+		sp.Kind = s.via
+	}
+	b.mu.Unlock()
 	return sp
 }
 
@@ -158,6 +171,8 @@ func (b *Bridge) installLocked(s *server, a attempt) (closeLink *link, relist bo
 		}
 		if errors.Is(a.err, ErrNoTools) {
 			b.setToolsLocked(s, nil)
+		} else {
+			s.era, s.via = "", 0
 		}
 		b.setStateLocked(s, Disconnected, a.err)
 		return closeLink, false
@@ -165,6 +180,7 @@ func (b *Bridge) installLocked(s *server, a attempt) (closeLink *link, relist bo
 	s.link = a.link
 	s.stderr = ""
 	s.instructions = a.link.conn.Instructions()
+	s.era, s.via = a.link.conn.ProtocolVersion(), a.link.conn.Kind()
 	b.setToolsLocked(s, a.defs)
 	b.setStateLocked(s, Connected, nil)
 	return nil, a.link.changed.Load()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 )
 
 // ServerState is the connection state of one server, as Gemini CLI's
@@ -98,8 +99,10 @@ func enumUnmarshal(names []string, b []byte, what string, dst *int) error {
 // already redacted when built by [NewServerStatus] and [Redactor]; nothing
 // here may hold a secret. In JSON, Timeout is "timeoutMs" in milliseconds.
 type ServerStatus struct {
-	Name        string        `json:"name"`
-	State       ServerState   `json:"state"`
+	Name  string      `json:"name"`
+	State ServerState `json:"state"`
+	// Transport is the configured one; while connected, the one in use
+	// (for a URL without type, the one detected).
 	Transport   Transport     `json:"transport"`
 	Command     string        `json:"command,omitempty"` // command line, stdio only
 	URL         string        `json:"url,omitempty"`     // endpoint, SSE and HTTP only
@@ -107,9 +110,13 @@ type ServerStatus struct {
 	Timeout     time.Duration `json:"-"` // as configured; 0 means DefaultTimeout
 	Description string        `json:"description,omitempty"`
 	Trust       bool          `json:"trust,omitempty"`
-	Tools       []string      `json:"tools,omitempty"`  // registered names, in registration order
-	Error       string        `json:"error,omitempty"`  // the last error, if any
-	Stderr      string        `json:"stderr,omitempty"` // a bounded tail of a stdio server's stderr
+	// Protocol is the protocol version of the live connection: 2026-07-28
+	// or later when the server answered server/discover, otherwise the
+	// version agreed in the initialize handshake; "" when not connected.
+	Protocol string   `json:"protocol,omitempty"`
+	Tools    []string `json:"tools,omitempty"`  // registered names, in registration order
+	Error    string   `json:"error,omitempty"`  // the last error, if any
+	Stderr   string   `json:"stderr,omitempty"` // a bounded tail of a stdio server's stderr
 	// Rejected are the server's tools that the Gemini API refused and
 	// that requests no longer carry, sorted by tool.
 	Rejected []RejectedTool `json:"rejected,omitempty"`
@@ -204,7 +211,8 @@ const stderrLines = 5
 //	Discovery State: COMPLETED
 //
 // Each line appears only when it has something to say; Timeout only when
-// one is configured. Description, URL and "Trusted: yes" lines appear in
+// one is configured. Description, URL, Protocol (version and transport
+// while connected) and "Trusted: yes" lines appear in
 // the same way, and a disconnected server's last 5 lines of stderr follow
 // its error. Lines of multi-line values are indented under their label.
 // WriteText prints the fields as they are: redaction happens when they are
@@ -253,6 +261,9 @@ func (st Status) WriteTextWith(w io.Writer, opts *TextOptions) error {
 		} else {
 			line("Tools", strings.Join(s.Tools, ", "))
 		}
+		if s.Protocol != "" {
+			line("Protocol", fmt.Sprintf("MCP %s over %s", s.Protocol, s.Transport))
+		}
 		line("Auth", s.Auth.String())
 		line("Error", s.Error)
 		for _, rt := range s.Rejected {
@@ -287,4 +298,17 @@ func lastLines(s string, n int) []string {
 		lines = lines[len(lines)-n:]
 	}
 	return lines
+}
+
+// transportOf returns the Transport of a connection's kind.
+func transportOf(k mcpconn.Kind) Transport {
+	switch k {
+	case mcpconn.Stdio:
+		return TransportStdio
+	case mcpconn.SSE:
+		return TransportSSE
+	case mcpconn.StreamableHTTP:
+		return TransportStreamableHTTP
+	}
+	return TransportUnknown
 }

@@ -30,9 +30,13 @@ const (
 	Stdio Kind = iota
 	SSE
 	StreamableHTTP
+	// Auto is a URL whose transport is detected: streamable HTTP first,
+	// and the SSE handshake when the server answers that with HTTP 4xx.
+	// A Conn's Kind is never Auto.
+	Auto
 )
 
-// String returns "stdio", "sse" or "http".
+// String returns "stdio", "sse", "http" or "auto".
 func (k Kind) String() string {
 	switch k {
 	case Stdio:
@@ -41,6 +45,8 @@ func (k Kind) String() string {
 		return "sse"
 	case StreamableHTTP:
 		return "http"
+	case Auto:
+		return "auto"
 	}
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
@@ -50,10 +56,9 @@ const (
 	DefaultTimeout      = 10 * time.Minute
 	DefaultStderrLimit  = 64 * 1024
 	DefaultEndpointWait = 5 * time.Second
-	// ProtocolVersion is the protocol version asked for in initialize. It is
-	// a version that uses the initialize handshake, so mcp-go sends no
-	// server/discover probe first (that probe costs up to 5 s against
-	// servers that ignore it).
+	// ProtocolVersion is the protocol version asked for in the initialize
+	// handshake of a server older than 2026-07-28 (see era.go for how the
+	// era is chosen).
 	ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
 )
 
@@ -71,7 +76,7 @@ type Spec struct {
 	Dir     string
 	Env     []string
 
-	// SSE and streamable HTTP: the endpoint and extra request headers.
+	// SSE, streamable HTTP and Auto: the endpoint and extra request headers.
 	URL     string
 	Headers map[string]string
 	// Auth, when not nil, gives every HTTP request its credentials (see
@@ -83,11 +88,17 @@ type Spec struct {
 	// Timeout bounds each request: connecting with initialize, each page of
 	// a list, each tool call. 0 = DefaultTimeout.
 	Timeout time.Duration
-	// Fallback: when the SSE handshake fails (the GET is refused or no
-	// endpoint event comes within EndpointWait), try streamable HTTP on the
-	// same URL once before giving up (SSE only). A failure after the
-	// handshake (initialize) is not retried.
-	Fallback bool
+	// Protocol chooses how the protocol era is found; the zero value
+	// detects it.
+	Protocol Protocol
+	// Era is the protocol version this server negotiated last time, if
+	// known: with ProtocolAuto, a version before 2026-07-28 goes straight
+	// to the initialize handshake, a later one to an unbounded
+	// server/discover. "" means unknown: a probe finds out.
+	Era string
+	// DiscoverProbe bounds the first server/discover while the era is
+	// unknown. 0 = DefaultDiscoverProbe.
+	DiscoverProbe time.Duration
 	// EndpointWait bounds how long the SSE handshake waits for the endpoint
 	// event, capped by Timeout. A URL that serves only streamable HTTP
 	// accepts the SSE GET but never sends one. 0 = DefaultEndpointWait.
@@ -157,24 +168,18 @@ type Conn struct {
 	wg        sync.WaitGroup
 }
 
-// Dial connects to the server and performs the initialize handshake, within
-// ctx and the spec's Timeout. On failure everything it started is stopped,
-// and the error names the server (with the stderr tail of a stdio server).
+// Dial connects to the server in its protocol era (server/discover or the
+// initialize handshake), within ctx and the spec's Timeout. On failure
+// everything it started is stopped, and the error names the server (with
+// the stderr tail of a stdio server).
 func Dial(ctx context.Context, s Spec) (*Conn, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
-	c, err := dial(ctx, s, s.Kind)
-	var se startError
-	if err != nil && s.Kind == SSE && s.Fallback && ctx.Err() == nil && errors.As(err, &se) {
-		c2, err2 := dial(ctx, s, StreamableHTTP)
-		if err2 == nil {
-			c2.log.Info("mcp server refused SSE, using streamable HTTP", "sseError", err)
-			return c2, nil
-		}
-		return nil, fmt.Errorf("%w; streamable HTTP fallback: %w", err, err2)
+	if s.Kind == Auto {
+		return dialAuto(ctx, s)
 	}
-	return c, err
+	return dial(ctx, s, s.Kind)
 }
 
 // startError is a failure to start the transport: for SSE, the handshake
@@ -190,7 +195,7 @@ func (s *Spec) validate() error {
 		if s.Command == "" {
 			return fmt.Errorf("mcp server %q: no command", s.Name)
 		}
-	case SSE, StreamableHTTP:
+	case SSE, StreamableHTTP, Auto:
 		if s.URL == "" {
 			return fmt.Errorf("mcp server %q: no url", s.Name)
 		}
@@ -274,8 +279,9 @@ func (c *Conn) connect(dctx context.Context) error {
 			transport.WithHTTPHeaders(s.Headers),
 			transport.WithHTTPBasicClient(&http.Client{Transport: &sessionIDTransport{base: c.roundTripper()}}),
 			transport.WithHTTPLogger(c.log),
-			// Needed for list_changed outside requests on the legacy
-			// protocol we speak (see ProtocolVersion).
+			// The GET stream that carries list_changed outside requests
+			// on a legacy connection; mcp-go opens it only there. On
+			// 2026-07-28, listen does the job.
 			//lint:ignore SA1019 the replacement needs protocol 2026-07-28.
 			transport.WithContinuousListening())
 		if err != nil {
@@ -283,7 +289,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		}
 		tr = httpTap{t}
 	}
-	c.client = client.NewClient(tr, append(s.clientOptions(), client.WithProtocolVersion(ProtocolVersion))...)
+	c.client = client.NewClient(tr, append(s.clientOptions(), eraOptions(s)...)...)
 	c.client.OnNotification(c.onNotification)
 	c.client.OnConnectionLost(c.lost)
 	if err := c.client.Start(c.life); err != nil {
@@ -293,14 +299,15 @@ func (c *Conn) connect(dctx context.Context) error {
 		c.wg.Add(1)
 		go c.watchProc()
 	}
-	init, err := c.client.Initialize(dctx, mcp.InitializeRequest{Params: mcp.InitializeParams{
-		ProtocolVersion: ProtocolVersion,
-		ClientInfo:      mcp.Implementation{Name: "mcpbridge", Version: "0.1.0"},
-	}})
+	init, err := c.initialize(dctx)
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	c.init = init
+	if c.wantsListen() {
+		c.wg.Add(1)
+		go c.listen()
+	}
 	return nil
 }
 
@@ -474,7 +481,7 @@ func (c *Conn) Err() error {
 	return c.err
 }
 
-// Kind returns the transport in use, StreamableHTTP after an SSE fallback.
+// Kind returns the transport in use: for Auto, the one detected.
 func (c *Conn) Kind() Kind { return c.kind }
 
 // ServerInfo returns the name and version the server gave in initialize.
@@ -485,7 +492,9 @@ func (c *Conn) ServerInfo() (name, version string) {
 // Instructions returns the server's instructions from initialize.
 func (c *Conn) Instructions() string { return c.init.Instructions }
 
-// ProtocolVersion returns the protocol version the server agreed to.
+// ProtocolVersion returns the protocol version in use: 2026-07-28 or later
+// when the server answered server/discover, otherwise the version it agreed
+// to in the initialize handshake.
 func (c *Conn) ProtocolVersion() string { return c.init.ProtocolVersion }
 
 // Stderr returns the most recent stderr output of a stdio server, at most

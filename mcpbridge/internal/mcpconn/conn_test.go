@@ -109,8 +109,8 @@ func TestDiscoveryAllTransports(t *testing.T) {
 			if got, want := c.Instructions(), "test server mcptest"; got != want {
 				t.Errorf("Instructions() = %q, want %q", got, want)
 			}
-			if got := c.ProtocolVersion(); got != ProtocolVersion {
-				t.Errorf("ProtocolVersion() = %q, want %q", got, ProtocolVersion)
+			if got := c.ProtocolVersion(); got != mcp.LATEST_PROTOCOL_VERSION {
+				t.Errorf("ProtocolVersion() = %q, want %q (the test server speaks both eras)", got, mcp.LATEST_PROTOCOL_VERSION)
 			}
 			ctx := context.Background()
 			tools, err := c.ListTools(ctx)
@@ -340,34 +340,6 @@ func TestStdioDirAndEnv(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestSSEFallback(t *testing.T) {
-	s := httpServer(t, StreamableHTTP, testserver.Options{}).spec
-	s.Kind = SSE
-	s.EndpointWait = 300 * time.Millisecond
-	t.Run("fallback", func(t *testing.T) {
-		s := s
-		s.Fallback = true
-		start := time.Now()
-		c := dialT(t, s)
-		if c.Kind() != StreamableHTTP {
-			t.Errorf("Kind() = %v, want http", c.Kind())
-		}
-		if _, err := c.ListTools(context.Background()); err != nil {
-			t.Errorf("ListTools() = %v", err)
-		}
-		if d := time.Since(start); d > 3*time.Second {
-			t.Errorf("Dial with fallback took %v, want < 3s", d)
-		}
-	})
-	t.Run("no fallback", func(t *testing.T) {
-		c, err := Dial(context.Background(), s)
-		if err == nil {
-			_ = c.Close()
-			t.Fatalf("Dial(sse on http-only URL) = nil error, want one")
-		}
-	})
 }
 
 func TestDialLatency(t *testing.T) {

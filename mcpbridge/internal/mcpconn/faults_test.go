@@ -27,7 +27,7 @@ func TestDialFaults(t *testing.T) {
 		{"never initializes, ignores stdin EOF", withTimeout(stdioSpec("-never-init", "-ignore-stdin-eof"), 300*time.Millisecond), 2500 * time.Millisecond, []string{"deadline exceeded"}},
 		{"only garbage on stdout", withTimeout(stdioSpec("-garbage=50", "-never-init"), 300*time.Millisecond), 2 * time.Second, []string{"deadline exceeded"}},
 		{"http refused", Spec{Name: "h", Kind: StreamableHTTP, URL: "http://127.0.0.1:1/mcp", Timeout: time.Second}, 2 * time.Second, []string{"initialize", "refused"}},
-		{"sse refused with fallback", Spec{Name: "h", Kind: SSE, URL: "http://127.0.0.1:1/sse", Fallback: true, Timeout: time.Second}, 2 * time.Second, []string{"refused", "streamable HTTP fallback"}},
+		{"auto refused", Spec{Name: "h", Kind: Auto, URL: "http://127.0.0.1:1/mcp", Timeout: time.Second}, 2 * time.Second, []string{"(http)", "refused"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()

@@ -79,9 +79,10 @@ func TestXSessionIDServerIsStrict(t *testing.T) {
 }
 
 // TestMcpSessionIDUnchanged checks that a server using Mcp-Session-Id sees
-// no X-Session-Id.
+// no X-Session-Id. The server speaks only the legacy era: 2026-07-28 has no
+// sessions.
 func TestMcpSessionIDUnchanged(t *testing.T) {
-	h := httpServer(t, StreamableHTTP, testserver.Options{})
+	h := httpServer(t, StreamableHTTP, testserver.Options{Era: testserver.EraLegacy})
 	c := dialT(t, h.spec)
 	if _, err := c.ListTools(context.Background()); err != nil {
 		t.Fatalf("ListTools() = %v, want nil", err)

@@ -85,6 +85,11 @@ func (t sseTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (
 
 type httpTap struct{ *transport.StreamableHTTP }
 
+// RequiresLegacyProtocol reports false although the transport has
+// continuous listening on: mcp-go opens that GET stream only on a legacy
+// connection, so the era is still free to be detected.
+func (t httpTap) RequiresLegacyProtocol() bool { return false }
+
 func (t httpTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	return tapSend(ctx, t.StreamableHTTP, req)
 }

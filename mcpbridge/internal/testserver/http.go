@@ -38,7 +38,7 @@ func ServeHTTP(t testing.TB, o Options, sse bool) *HTTP {
 		t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
 	} else {
 		s := server.NewStreamableHTTPServer(h.MCP)
-		h.Server = httptest.NewServer(h.record(s))
+		h.Server = httptest.NewServer(h.record(gateHTTP(o.Era, s)))
 		h.URL = h.Server.URL + "/mcp"
 		t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
 	}

@@ -49,6 +49,10 @@ type Options struct {
 	// the value, with an optional string parameter "query"; it returns its
 	// name.
 	Described map[string]string
+	// Era chooses the protocol revisions the server accepts over stdio
+	// (cmd/mcptest's -era flag) and streamable HTTP; the zero value serves
+	// both.
+	Era Era
 	// Blob adds the resource "test://blob" (image/png, BlobBase64) beside
 	// "test://hello".
 	Blob bool

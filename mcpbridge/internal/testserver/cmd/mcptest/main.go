@@ -4,11 +4,15 @@ package main
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -43,7 +47,13 @@ func main() {
 	bare := flag.Bool("bare", false, "offer no resources")
 	offersOnly := flag.Bool("offers-only", false, "offer only prompts and resources, no tools")
 	logLines := flag.Bool("log-lines", false, "write testserver.LogLines to stderr before serving")
+	eraName := flag.String("era", "both", `protocol revisions served: "both", "legacy", "legacy-silent" (never answers server/discover) or "modern"`)
 	flag.Parse()
+	era, err := testserver.ParseEra(*eraName)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcptest:", err)
+		os.Exit(2)
+	}
 
 	time.Sleep(*delay)
 
@@ -93,7 +103,10 @@ func main() {
 		s = testserver.NewOffersOnly()
 	}
 	fmt.Fprintln(os.Stderr, "mcptest: serving")
-	if err := server.ServeStdio(s); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	in, out := testserver.GateStdio(era, os.Stdin, os.Stdout)
+	if err := server.NewStdioServer(s).Listen(ctx, in, out); err != nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintln(os.Stderr, "mcptest:", err)
 		os.Exit(1)
 	}

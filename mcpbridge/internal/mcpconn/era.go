@@ -1,0 +1,142 @@
+package mcpconn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Two protocol eras exist. From 2026-07-28 a client asks server/discover and
+// puts the protocol version in the _meta of every request; before it, the
+// initialize handshake fixes the version for the connection. mcp-go speaks
+// both and decides per connection: it probes with server/discover and falls
+// back to initialize. The probe is what needs care here. A legacy server may
+// ignore the unknown method instead of refusing it, so the probe is bounded
+// (Spec.DiscoverProbe); a 2026-only server that is slow to answer (a
+// process still starting) then refuses the handshake, and a second,
+// unbounded discover reaches it. The era a server spoke is remembered by the
+// caller (Spec.Era), so a reconnect asks the right way at once.
+
+// DefaultDiscoverProbe bounds the first server/discover of a server whose
+// era is not known yet.
+const DefaultDiscoverProbe = 300 * time.Millisecond
+
+// Protocol chooses how the era of a server is found.
+type Protocol int
+
+const (
+	// ProtocolAuto tries 2026-07-28 first (server/discover), then the
+	// initialize handshake.
+	ProtocolAuto Protocol = iota
+	// ProtocolLegacy uses only the initialize handshake.
+	ProtocolLegacy
+	// ProtocolModern uses only 2026-07-28 (server/discover, _meta).
+	ProtocolModern
+)
+
+// IsModern reports whether version is 2026-07-28 or later.
+func IsModern(version string) bool { return mcp.IsModernProtocol(version) }
+
+// eraOptions returns mcp-go client options for how s finds the era.
+func eraOptions(s *Spec) []client.ClientOption {
+	switch {
+	case s.Protocol == ProtocolLegacy, s.Protocol == ProtocolAuto && s.Era != "" && !IsModern(s.Era):
+		return []client.ClientOption{client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION)}
+	case s.Protocol == ProtocolModern, s.Era != "":
+		// Bounded by the dial's deadline only: the server is known to answer.
+		return []client.ClientOption{client.WithDiscoverTimeout(-1)}
+	}
+	return []client.ClientOption{client.WithDiscoverTimeout(s.discoverProbe())}
+}
+
+func (s *Spec) discoverProbe() time.Duration {
+	if s.DiscoverProbe > 0 {
+		return min(s.DiscoverProbe, s.timeout())
+	}
+	return min(DefaultDiscoverProbe, s.timeout())
+}
+
+// initialize finds the server's era and connects in it, within dctx.
+func (c *Conn) initialize(dctx context.Context) (*mcp.InitializeResult, error) {
+	req := mcp.InitializeRequest{Params: mcp.InitializeParams{
+		ClientInfo: mcp.Implementation{Name: "mcpbridge", Version: "0.1.0"},
+	}}
+	start := time.Now()
+	init, err := c.client.Initialize(dctx, req)
+	if err == nil {
+		return c.checkEra(init)
+	}
+	s := &c.spec
+	probing := s.Protocol == ProtocolAuto && s.Era == ""
+	if !probing || dctx.Err() != nil || c.procEnded() || !refusedHandshake(err) ||
+		time.Since(start) < s.discoverProbe() {
+		return nil, err
+	}
+	// The probe ran out and the handshake was refused: a server of only
+	// 2026-07-28 that was slow to answer. Ask it again without the bound.
+	c.log.Debug("mcp server refused initialize after a silent server/discover; asking server/discover again", "err", err)
+	client.WithDiscoverTimeout(-1)(c.client)
+	init, err2 := c.client.Initialize(dctx, req)
+	if err2 != nil {
+		return nil, fmt.Errorf("%w; server/discover again: %w", err, err2)
+	}
+	return c.checkEra(init)
+}
+
+// checkEra enforces ProtocolModern: mcp-go falls back to the handshake
+// when discovery fails.
+func (c *Conn) checkEra(init *mcp.InitializeResult) (*mcp.InitializeResult, error) {
+	if c.spec.Protocol == ProtocolModern && !IsModern(init.ProtocolVersion) {
+		return nil, fmt.Errorf("server/discover failed and protocol %q was negotiated instead, but only 2026-07-28 or later is allowed", init.ProtocolVersion)
+	}
+	return init, nil
+}
+
+// refusedHandshake reports whether err is a server's refusal of the
+// initialize handshake as a server of 2026-07-28 words it: HTTP 4xx,
+// unsupported protocol version, invalid request or mismatched headers.
+func refusedHandshake(err error) bool {
+	return errors.Is(err, transport.ErrLegacySSEServer) ||
+		mcp.IsUnsupportedProtocolVersion(err) ||
+		mcp.IsHeaderMismatch(err) ||
+		errors.Is(err, mcp.ErrInvalidRequest)
+}
+
+// procEnded reports whether a stdio server's process has exited or closed
+// its stdout.
+func (c *Conn) procEnded() bool {
+	return c.proc != nil && (isClosed(c.proc.exited) || isClosed(c.proc.outEOF))
+}
+
+// listen keeps a subscriptions/listen stream open on a 2026-07-28
+// connection whose server announces tools/list_changed, so that the
+// notification arrives outside requests. It runs until the connection ends;
+// a stream that ends early is opened again after a pause.
+func (c *Conn) listen() {
+	defer c.wg.Done()
+	filter := mcp.SubscriptionFilter{ToolsListChanged: true}
+	for {
+		err := c.client.Listen(c.alive, filter)
+		if c.alive.Err() != nil {
+			return
+		}
+		c.log.Debug("mcp server closed the subscriptions/listen stream", "err", err)
+		select {
+		case <-c.alive.Done():
+			return
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// wantsListen reports whether the connection should keep a
+// subscriptions/listen stream open.
+func (c *Conn) wantsListen() bool {
+	t := c.init.Capabilities.Tools
+	return IsModern(c.init.ProtocolVersion) && t != nil && t.ListChanged
+}

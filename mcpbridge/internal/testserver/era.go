@@ -1,0 +1,208 @@
+package testserver
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// Era chooses which protocol revisions a test server accepts. mcp-go's
+// server speaks both; a gate in front of it refuses what the chosen era
+// does not know, the way a server of only one era would.
+type Era int
+
+// The eras.
+const (
+	// EraBoth serves the initialize handshake and 2026-07-28 requests.
+	EraBoth Era = iota
+	// EraLegacy answers server/discover with "method not found", as a
+	// server older than 2026-07-28 does.
+	EraLegacy
+	// EraLegacySilent never answers server/discover (stdio only; over
+	// HTTP it is EraLegacy).
+	EraLegacySilent
+	// EraModern refuses initialize and every request whose _meta does not
+	// name a 2026-07-28 protocol version, with error -32022 (over HTTP with
+	// status 400), and answers GET and DELETE with 405.
+	EraModern
+)
+
+// ParseEra returns the Era named "both", "legacy", "legacy-silent" or
+// "modern".
+func ParseEra(s string) (Era, error) {
+	for e, n := range eraNames {
+		if n == s {
+			return Era(e), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown era %q", s)
+}
+
+var eraNames = []string{"both", "legacy", "legacy-silent", "modern"}
+
+// String returns the name ParseEra accepts.
+func (e Era) String() string { return eraNames[e] }
+
+// verdict is what the gate does with one incoming message.
+type verdict int
+
+const (
+	pass verdict = iota
+	drop
+	refuse
+	unknownMethod
+)
+
+// judge decides what era e does with the JSON-RPC message msg.
+func (e Era) judge(msg []byte) (verdict, json.RawMessage, string) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			Meta *mcp.Meta `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(msg, &m) != nil || len(m.ID) == 0 || m.Method == "" {
+		return pass, nil, "" // responses, notifications, garbage: mcp-go decides
+	}
+	switch e {
+	case EraLegacy:
+		if m.Method == string(mcp.MethodServerDiscover) {
+			return unknownMethod, m.ID, m.Method
+		}
+	case EraLegacySilent:
+		if m.Method == string(mcp.MethodServerDiscover) {
+			return drop, m.ID, m.Method
+		}
+	case EraModern:
+		if !mcp.IsModernProtocol(m.Params.Meta.ProtocolVersion()) {
+			return refuse, m.ID, m.Params.Meta.ProtocolVersion()
+		}
+	}
+	return pass, nil, ""
+}
+
+// errorLine is the JSON-RPC error response of verdict v for request id.
+func errorLine(v verdict, id json.RawMessage, detail string) []byte {
+	var code int
+	var msg string
+	var data any
+	switch v {
+	case refuse:
+		code = mcp.UNSUPPORTED_PROTOCOL_VERSION
+		msg = fmt.Sprintf("unsupported protocol version %q: this server speaks only %s", detail, mcp.ProtocolVersion20260728)
+		data = mcp.UnsupportedProtocolVersionData{Supported: []string{mcp.ProtocolVersion20260728}, Requested: detail}
+	default:
+		code = mcp.METHOD_NOT_FOUND
+		msg = "method not found: " + detail
+	}
+	b, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0", "id": id,
+		"error": map[string]any{"code": code, "message": msg, "data": data},
+	})
+	return append(b, '\n')
+}
+
+// GateStdio runs the gate of era e between in and out for a stdio server:
+// it returns the reader the server should read its requests from and the
+// writer it should write to. Refusals are written to out between the
+// server's own lines, never inside one; an ignored request is logged to
+// stderr as "mcptest: ignored <method>".
+func GateStdio(e Era, in io.Reader, out io.Writer) (io.Reader, io.Writer) {
+	if e == EraBoth {
+		return in, out
+	}
+	w := &lineWriter{out: out}
+	pr, pw := io.Pipe()
+	go func() {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 64*1024), 16<<20)
+		for sc.Scan() {
+			line := sc.Bytes()
+			switch v, id, detail := e.judge(line); v {
+			case pass:
+				if _, err := pw.Write(append(bytes.Clone(line), '\n')); err != nil {
+					return
+				}
+			case drop:
+				fmt.Fprintf(os.Stderr, "mcptest: ignored %s\n", detail)
+			default:
+				_, _ = w.writeLine(errorLine(v, id, detail))
+			}
+		}
+		_ = pw.CloseWithError(sc.Err())
+	}()
+	return pr, w
+}
+
+// lineWriter writes whole lines to out, one at a time.
+type lineWriter struct {
+	mu  sync.Mutex
+	out io.Writer
+	buf []byte
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	if i := bytes.LastIndexByte(w.buf, '\n'); i >= 0 {
+		_, err := w.out.Write(w.buf[:i+1])
+		w.buf = append(w.buf[:0], w.buf[i+1:]...)
+		if err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+func (w *lineWriter) writeLine(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.out.Write(b)
+}
+
+// gateHTTP puts the gate of era e in front of a streamable-HTTP handler.
+func gateHTTP(e Era, next http.Handler) http.Handler {
+	if e == EraLegacySilent {
+		e = EraLegacy // an HTTP server answers every POST
+	}
+	if e == EraBoth {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if e == EraModern && r.Method != http.MethodPost {
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		v, id, detail := e.judge(body)
+		switch v {
+		case pass, drop:
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			next.ServeHTTP(w, r)
+			return
+		case refuse:
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+		}
+		_, _ = w.Write(errorLine(v, id, detail))
+	})
+}
