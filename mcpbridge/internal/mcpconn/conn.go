@@ -389,6 +389,9 @@ func (c *Conn) watchProc() {
 	case <-c.life.Done():
 		return
 	}
+	if !c.live() {
+		return // Close stopped it: not a death
+	}
 	// Let the transport and the stderr tail read what the process wrote
 	// before it exited (a grandchild may hold the pipes: do not wait long).
 	deadline := time.Now().Add(500 * time.Millisecond)
@@ -515,6 +518,9 @@ func (c *Conn) shutdown() {
 	c.mu.Lock()
 	c.closing = true // from here on, die and callbacks do nothing
 	c.mu.Unlock()
+	// End requests in flight (a subscriptions/listen stream among them)
+	// while the transport can still tell the server.
+	c.dieNow()
 	if c.client != nil {
 		done := make(chan struct{})
 		go func() {

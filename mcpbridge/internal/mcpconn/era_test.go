@@ -1,0 +1,181 @@
+package mcpconn
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+)
+
+// eraSpec reaches a test server of era e over kind (Stdio or
+// StreamableHTTP); for HTTP it also returns the server, whose recorded
+// Mcp-Method headers count the server/discover requests.
+func eraSpec(t *testing.T, kind Kind, e testserver.Era, args ...string) (Spec, *testserver.HTTP) {
+	t.Helper()
+	if kind == Stdio {
+		return stdioSpec(append([]string{"-era=" + e.String()}, args...)...), nil
+	}
+	h := httpServer(t, kind, testserver.Options{Era: e})
+	return h.spec, h.HTTP
+}
+
+// probes counts the server/discover requests an HTTP test server received.
+func probes(h *testserver.HTTP) int {
+	n := 0
+	for _, m := range h.Header(mcp.HeaderMethod) {
+		if m == string(mcp.MethodServerDiscover) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestEras connects to servers of each era over stdio and streamable HTTP:
+// the era is found, tools are listed and called, list_changed arrives, and
+// a reconnect with the remembered era works (without a new probe where the
+// server is legacy).
+func TestEras(t *testing.T) {
+	for _, kind := range []Kind{Stdio, StreamableHTTP} {
+		for _, tc := range []struct {
+			era          testserver.Era
+			wantProtocol string
+		}{
+			{testserver.EraBoth, mcp.LATEST_PROTOCOL_VERSION},
+			{testserver.EraModern, mcp.LATEST_PROTOCOL_VERSION},
+			{testserver.EraLegacy, mcp.LATEST_LEGACY_PROTOCOL_VERSION},
+			{testserver.EraLegacySilent, mcp.LATEST_LEGACY_PROTOCOL_VERSION},
+		} {
+			t.Run(kind.String()+"/"+tc.era.String(), func(t *testing.T) {
+				s, h := eraSpec(t, kind, tc.era)
+				changed := make(chan struct{}, 1)
+				s.OnToolsChanged = func() {
+					select {
+					case changed <- struct{}{}:
+					default:
+					}
+				}
+				start := time.Now()
+				c := dialT(t, s)
+				if d := time.Since(start); d > 2*time.Second {
+					t.Errorf("Dial took %v, want well under 2s", d)
+				}
+				if got := c.ProtocolVersion(); got != tc.wantProtocol {
+					t.Fatalf("ProtocolVersion() = %q, want %q", got, tc.wantProtocol)
+				}
+				ctx := context.Background()
+				tools, err := c.ListTools(ctx)
+				if err != nil {
+					t.Fatalf("ListTools() = %v", err)
+				}
+				if !slices.Contains(toolNames(tools), "add_tool") {
+					t.Fatalf("ListTools() = %v, want add_tool among them", toolNames(tools))
+				}
+				raw, err := c.CallTool(ctx, "echo", map[string]any{"text": "era"})
+				if err != nil || !strings.Contains(string(raw), `era`) {
+					t.Fatalf("CallTool(echo) = %s, %v, want the arguments back", raw, err)
+				}
+				if _, err := c.CallTool(ctx, "add_tool", map[string]any{"name": "late"}); err != nil {
+					t.Fatalf("CallTool(add_tool) = %v", err)
+				}
+				select {
+				case <-changed:
+				case <-time.After(5 * time.Second):
+					t.Fatalf("no list_changed within 5s of add_tool")
+				}
+				if kind == Stdio && tc.era == testserver.EraLegacySilent && !strings.Contains(c.Stderr(), "ignored server/discover") {
+					t.Errorf("stderr = %q, want the ignored probe logged", c.Stderr())
+				}
+				before := 0
+				if h != nil {
+					before = probes(h)
+				}
+				start = time.Now()
+				_ = c.Close()
+				t.Logf("close took %v", time.Since(start))
+
+				// A reconnect that knows the era.
+				s.Era = tc.wantProtocol
+				start = time.Now()
+				c2 := dialT(t, s)
+				if d := time.Since(start); d > 2*time.Second {
+					t.Errorf("reconnect took %v, want well under 2s", d)
+				}
+				t.Logf("reconnect took %v", time.Since(start))
+				if got := c2.ProtocolVersion(); got != tc.wantProtocol {
+					t.Errorf("reconnect: ProtocolVersion() = %q, want %q", got, tc.wantProtocol)
+				}
+				if _, err := c2.CallTool(ctx, "echo", nil); err != nil {
+					t.Errorf("reconnect: CallTool(echo) = %v", err)
+				}
+				legacy := !IsModern(tc.wantProtocol)
+				if legacy && kind == Stdio && strings.Contains(c2.Stderr(), "ignored") {
+					t.Errorf("reconnect of a legacy server sent server/discover again; stderr %q", c2.Stderr())
+				}
+				if h != nil {
+					if n := probes(h) - before; legacy && n != 0 || !legacy && n != 1 {
+						t.Errorf("reconnect sent %d server/discover requests, want %d", n, map[bool]int{true: 0, false: 1}[legacy])
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestEraSlowModernServer: a 2026-only stdio server that starts after the
+// probe's bound refuses the handshake, and a second server/discover
+// reaches it.
+func TestEraSlowModernServer(t *testing.T) {
+	s := stdioSpec("-era=modern", "-delay=700ms")
+	c := dialT(t, s)
+	if got := c.ProtocolVersion(); got != mcp.LATEST_PROTOCOL_VERSION {
+		t.Fatalf("ProtocolVersion() = %q, want %q", got, mcp.LATEST_PROTOCOL_VERSION)
+	}
+	if _, err := c.CallTool(context.Background(), "echo", nil); err != nil {
+		t.Errorf("CallTool(echo) = %v", err)
+	}
+}
+
+// TestEraOverride: Spec.Protocol forces one era; a server that does not
+// speak it fails with a clear error.
+func TestEraOverride(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		era      testserver.Era
+		protocol Protocol
+		want     string // protocol version, or an error substring
+		wantErr  bool
+	}{
+		{"legacy on a dual server", testserver.EraBoth, ProtocolLegacy, mcp.LATEST_LEGACY_PROTOCOL_VERSION, false},
+		{"modern on a dual server", testserver.EraBoth, ProtocolModern, mcp.LATEST_PROTOCOL_VERSION, false},
+		{"legacy on a modern server", testserver.EraModern, ProtocolLegacy, "unsupported protocol version", true},
+		{"modern on a legacy server", testserver.EraLegacy, ProtocolModern, "only 2026-07-28 or later", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := eraSpec(t, Stdio, tc.era)
+			s.Protocol = tc.protocol
+			c, err := Dial(context.Background(), s)
+			if tc.wantErr {
+				if err == nil {
+					_ = c.Close()
+					t.Fatalf("Dial() = nil error, want one containing %q", tc.want)
+				}
+				if !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("Dial() = %v, want it to contain %q", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Dial() = %v", err)
+			}
+			defer c.Close()
+			if got := c.ProtocolVersion(); got != tc.want {
+				t.Errorf("ProtocolVersion() = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
