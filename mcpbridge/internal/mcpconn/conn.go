@@ -272,7 +272,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		tr = sseTap{t}
+		tr = sseTap{t, c.cancelled}
 	case StreamableHTTP:
 		c.web = newWatchTransport(c.lost)
 		t, err := transport.NewStreamableHTTP(s.URL,
@@ -287,7 +287,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		tr = httpTap{t}
+		tr = httpTap{t, c.cancelled}
 	}
 	c.client = client.NewClient(tr, append(s.clientOptions(), eraOptions(s)...)...)
 	c.client.OnNotification(c.onNotification)

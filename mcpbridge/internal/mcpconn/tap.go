@@ -77,13 +77,27 @@ func (t stdioTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest)
 	return tapSend(ctx, t.Stdio, req)
 }
 
-type sseTap struct{ *transport.SSE }
+// cancelFunc is told about a request whose context ended before its
+// answer came (see cancel.go).
+type cancelFunc func(req transport.JSONRPCRequest, reason error)
 
-func (t sseTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	return tapSend(ctx, t.SSE, req)
+type sseTap struct {
+	*transport.SSE
+	cancelled cancelFunc
 }
 
-type httpTap struct{ *transport.StreamableHTTP }
+func (t sseTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	resp, err := tapSend(ctx, t.SSE, req)
+	if err != nil && ctx.Err() != nil {
+		t.cancelled(req, ctx.Err())
+	}
+	return resp, err
+}
+
+type httpTap struct {
+	*transport.StreamableHTTP
+	cancelled cancelFunc
+}
 
 // RequiresLegacyProtocol reports false although the transport has
 // continuous listening on: mcp-go opens that GET stream only on a legacy
@@ -91,5 +105,9 @@ type httpTap struct{ *transport.StreamableHTTP }
 func (t httpTap) RequiresLegacyProtocol() bool { return false }
 
 func (t httpTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	return tapSend(ctx, t.StreamableHTTP, req)
+	resp, err := tapSend(ctx, t.StreamableHTTP, req)
+	if err != nil && ctx.Err() != nil {
+		t.cancelled(req, ctx.Err())
+	}
+	return resp, err
 }

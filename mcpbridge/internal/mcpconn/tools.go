@@ -174,9 +174,11 @@ func (c *Conn) pages(ctx context.Context, method string, send func(context.Conte
 // CallTool calls the tool name (the server's own name) with args (anything
 // that marshals to a JSON object, or nil) and returns the raw CallToolResult
 // JSON, content blocks untouched. A result with isError is not an error
-// here. The call is bounded by ctx and Timeout; when ctx ends first on
-// stdio, mcp-go sends notifications/cancelled. A ctx from [WithProgress]
-// sends a progress token and receives the server's progress.
+// here. The call is bounded by ctx and Timeout; when either ends first,
+// the call returns at once and the server is told (notifications/cancelled,
+// or on 2026-07-28 streamable HTTP the end of the request's stream). A ctx
+// from [WithProgress] sends a progress token and receives the server's
+// progress.
 func (c *Conn) CallTool(ctx context.Context, name string, args any) (json.RawMessage, error) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name

@@ -169,8 +169,10 @@ func (w *lineWriter) writeLine(b []byte) (int, error) {
 	return w.out.Write(b)
 }
 
-// gateHTTP puts the gate of era e in front of a streamable-HTTP handler.
-func gateHTTP(e Era, next http.Handler) http.Handler {
+// gateHTTP puts the gate of era e in front of a streamable-HTTP handler,
+// or of an SSE server's message endpoint (sse set): there a refusal is an
+// HTTP 400, since answers travel on the event stream.
+func gateHTTP(e Era, sse bool, next http.Handler) http.Handler {
 	if e == EraLegacySilent {
 		e = EraLegacy // an HTTP server answers every POST
 	}
@@ -202,6 +204,9 @@ func gateHTTP(e Era, next http.Handler) http.Handler {
 			w.WriteHeader(http.StatusBadRequest)
 		default:
 			w.Header().Set("Content-Type", "application/json")
+			if sse {
+				w.WriteHeader(http.StatusBadRequest)
+			}
 		}
 		_, _ = w.Write(errorLine(v, id, detail))
 	})

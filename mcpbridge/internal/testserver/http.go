@@ -32,13 +32,13 @@ func ServeHTTP(t testing.TB, o Options, sse bool) *HTTP {
 	h := &HTTP{MCP: New(o)}
 	if sse {
 		s := server.NewSSEServer(h.MCP)
-		h.Server = httptest.NewServer(h.record(s))
+		h.Server = httptest.NewServer(h.record(gateHTTP(o.Era, true, s)))
 		server.WithBaseURL(h.Server.URL)(s)
 		h.URL = h.Server.URL + "/sse"
 		t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
 	} else {
 		s := server.NewStreamableHTTPServer(h.MCP)
-		h.Server = httptest.NewServer(h.record(gateHTTP(o.Era, s)))
+		h.Server = httptest.NewServer(h.record(gateHTTP(o.Era, false, s)))
 		h.URL = h.Server.URL + "/mcp"
 		t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
 	}

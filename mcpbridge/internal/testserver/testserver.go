@@ -49,9 +49,12 @@ type Options struct {
 	// the value, with an optional string parameter "query"; it returns its
 	// name.
 	Described map[string]string
+	// OnSleepCancelled is called when a "sleep" call ends because its
+	// request was cancelled, as the server saw it.
+	OnSleepCancelled func()
 	// Era chooses the protocol revisions the server accepts over stdio
-	// (cmd/mcptest's -era flag) and streamable HTTP; the zero value serves
-	// both.
+	// (cmd/mcptest's -era flag), streamable HTTP and SSE (there a refusal
+	// is an HTTP 400); the zero value serves both.
 	Era Era
 	// Blob adds the resource "test://blob" (image/png, BlobBase64) beside
 	// "test://hello".
@@ -144,6 +147,9 @@ func New(o Options) *server.MCPServer {
 			case <-time.After(d):
 				return mcp.NewToolResultText("slept"), nil
 			case <-ctx.Done():
+				if o.OnSleepCancelled != nil {
+					o.OnSleepCancelled()
+				}
 				return nil, ctx.Err()
 			}
 		})

@@ -95,7 +95,9 @@ func main() {
 			os.Exit(3)
 		}()
 	}
-	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Described: described, Offers: *offers, Bare: *bare, OnCrash: func() {
+	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Described: described, Offers: *offers, Bare: *bare, OnSleepCancelled: func() {
+		fmt.Fprintln(os.Stderr, "mcptest: sleep cancelled")
+	}, OnCrash: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: crash tool called")
 		os.Exit(3)
 	}})
