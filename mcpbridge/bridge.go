@@ -61,6 +61,10 @@ type Options struct {
 	// TokenStore keeps OAuth tokens, one per server URL. nil means an
 	// [auth.FileStore] at [auth.DefaultPath] (mode 0600).
 	TokenStore auth.Store
+	// Elicitor answers a server's questions to the user during a tool call
+	// (form or URL), in either protocol era. nil means every question is
+	// declined, and the model reads that it was.
+	Elicitor Elicitor
 
 	// googleTransport, when set, carries the requests for Google tokens
 	// (tests point Google's fixed endpoints at loopback servers with it).
@@ -104,6 +108,7 @@ type Options struct {
 type Bridge struct {
 	policy    *confirm.Policy
 	textLimit int
+	elicitor  Elicitor
 	cfg       Config
 	target    schema.Target
 	log       *slog.Logger
@@ -163,6 +168,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 	b := &Bridge{
 		policy:    o.Policy,
 		textLimit: o.TextLimit,
+		elicitor:  o.Elicitor,
 		cfg:       copyConfig(cfg),
 		target:    o.Target,
 		log:       o.Logger,

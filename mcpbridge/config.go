@@ -44,6 +44,12 @@ type ServerConfig struct {
 	Type string
 	// Headers are sent with every HTTP request to URL or HTTPURL.
 	Headers map[string]string
+	// Protocol is mcpbridge's own setting (Gemini CLI ignores the key):
+	// how the MCP protocol revision is chosen. "" or "auto" detects it
+	// (2026-07-28 where the server answers server/discover, the initialize
+	// handshake otherwise); "legacy" uses only the handshake; "modern" only
+	// 2026-07-28. For the rare server that misbehaves under detection.
+	Protocol string
 
 	// Timeout bounds each request to the server. Zero means [DefaultTimeout].
 	Timeout time.Duration
@@ -247,6 +253,11 @@ func (s ServerConfig) Validate() error {
 	}
 	if s.Type != "" && s.URL == "" {
 		return bad("type", "only allowed with url")
+	}
+	switch s.Protocol {
+	case "", "auto", "legacy", "modern":
+	default:
+		return bad("protocol", `must be "auto", "legacy" or "modern", got %q`, s.Protocol)
 	}
 	for _, f := range []struct{ field, value string }{{"url", s.URL}, {"httpUrl", s.HTTPURL}} {
 		if f.value == "" {

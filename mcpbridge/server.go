@@ -83,6 +83,13 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		OnClose: func(err error) {
 			b.lost(s, l, err)
 		},
+		Elicit: elicitFor(cfg.Name, b.elicitor),
+	}
+	switch cfg.Protocol {
+	case "legacy":
+		sp.Protocol = mcpconn.ProtocolLegacy
+	case "modern":
+		sp.Protocol = mcpconn.ProtocolModern
 	}
 	switch cfg.Transport() {
 	case TransportStdio:
@@ -333,10 +340,14 @@ func (b *Bridge) current(s *server) (*mcpconn.Conn, error) {
 // timeout.
 func (b *Bridge) callTool(ctx context.Context, serverName, tool string, args any) (json.RawMessage, error) {
 	var raw json.RawMessage
+	ctx, cl := withCall(ctx, tool)
 	err := b.onServer(ctx, serverName, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
 		raw, err = conn.CallTool(ctx, tool, args)
 		return err
 	})
+	if note := cl.note(); note != "" && err == nil {
+		raw = appendText(raw, note)
+	}
 	return raw, err
 }
 

@@ -395,6 +395,8 @@ func (p *settingsParser) field(s *ServerConfig, key string, v any, keyOff, off i
 		return str(&s.HTTPURL, true)
 	case "type":
 		return str(&s.Type, false)
+	case "protocol":
+		return str(&s.Protocol, false)
 	case "description":
 		return str(&s.Description, false)
 	case "args":

@@ -118,6 +118,12 @@ type Spec struct {
 	// returns. It runs on the connection's event goroutine: it must not call
 	// Close itself (start a goroutine for that).
 	OnToolsChanged func()
+	// Elicit answers a server's request for input from the user during a
+	// tool call (form or URL mode): elicitation/create before 2026-07-28,
+	// an input_required result from then on. For a multi round-trip
+	// request ctx is the tool call's. The response's Content is dropped
+	// unless Action is accept. nil declines every request.
+	Elicit func(ctx context.Context, p mcp.ElicitationParams) (mcp.ElicitationResponse, error)
 	// OnClose is called once when the connection dies by itself (process
 	// exit, lost stream), not after Close. Same goroutine rules as
 	// OnToolsChanged.
@@ -289,7 +295,8 @@ func (c *Conn) connect(dctx context.Context) error {
 		}
 		tr = httpTap{t, c.cancelled}
 	}
-	c.client = client.NewClient(tr, append(s.clientOptions(), eraOptions(s)...)...)
+	opts := append(s.clientOptions(), eraOptions(s)...)
+	c.client = client.NewClient(tr, append(opts, client.WithElicitationHandler(elicitor{c}))...)
 	c.client.OnNotification(c.onNotification)
 	c.client.OnConnectionLost(c.lost)
 	if err := c.client.Start(c.life); err != nil {

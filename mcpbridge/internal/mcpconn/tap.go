@@ -1,6 +1,7 @@
 package mcpconn
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"sync"
@@ -55,7 +56,7 @@ func tapSend(ctx context.Context, inner transport.Interface, req transport.JSONR
 		c.mu.Lock()
 		c.raw, c.ok = resp.Result, true
 		c.mu.Unlock()
-		if stub, ok := decodeStubs[req.Method]; ok {
+		if stub, ok := decodeStubs[req.Method]; ok && !needsInput(resp.Result) {
 			resp.Result = stub
 		}
 	}
@@ -67,6 +68,8 @@ func tapSend(ctx context.Context, inner transport.Interface, req transport.JSONR
 // a whole tools/call result into mcp-go's structs costs time on every call
 // (and fails on content types mcp-go does not know), only to be thrown
 // away. The raw bytes are not shared with mcp-go, so the capture owns them.
+// A result that asks for input (2026-07-28's multi round-trip) is never
+// stubbed: mcp-go must see it to ask the user and call again.
 var decodeStubs = map[string]json.RawMessage{
 	"tools/call": json.RawMessage(`{"content":[]}`),
 }
@@ -110,4 +113,11 @@ func (t httpTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) 
 		t.cancelled(req, ctx.Err())
 	}
 	return resp, err
+}
+
+// needsInput reports whether raw may be a result with resultType
+// input_required. It looks for the JSON string only: a false positive
+// costs a full decode, never a wrong answer.
+func needsInput(raw json.RawMessage) bool {
+	return bytes.Contains(raw, []byte(`"input_required"`))
 }

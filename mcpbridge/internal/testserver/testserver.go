@@ -49,6 +49,8 @@ type Options struct {
 	// the value, with an optional string parameter "query"; it returns its
 	// name.
 	Described map[string]string
+	// Ask adds the tools ask and ask_url (see addAskTools).
+	Ask bool
 	// OnSleepCancelled is called when a "sleep" call ends because its
 	// request was cancelled, as the server saw it.
 	OnSleepCancelled func()
@@ -75,6 +77,8 @@ type Options struct {
 //   - sleep: waits "ms" milliseconds or until the request is cancelled;
 //   - weird: returns a content block of an unknown type;
 //   - crash: calls OnCrash (only when set);
+//   - with Ask: ask and ask_url, which ask the user for input (see
+//     addAskTools);
 //   - with Exec: lookup, profile, pick, image, fail and loose (see
 //     addExecTools).
 func New(o Options) *server.MCPServer {
@@ -82,7 +86,7 @@ func New(o Options) *server.MCPServer {
 	if name == "" {
 		name = "mcptest"
 	}
-	opts := []server.ServerOption{server.WithToolCapabilities(true), server.WithInstructions("test server " + name)}
+	opts := []server.ServerOption{server.WithToolCapabilities(true), server.WithInstructions("test server " + name), server.WithElicitation()}
 	if !o.Bare {
 		opts = append(opts, server.WithResourceCapabilities(false, false))
 	}
@@ -173,6 +177,9 @@ func New(o Options) *server.MCPServer {
 	}
 	if o.Offers {
 		addOffers(s)
+	}
+	if o.Ask {
+		addAskTools(s)
 	}
 	if o.OnCrash != nil {
 		s.AddTool(mcp.NewTool("crash"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -33,6 +33,7 @@ func main() {
 	handwritten := flag.String("handwritten", "", `answer by hand: "once" (one tools/list page) or "loop" (a cursor loop)`)
 	_ = flag.String("token", "", "ignored (lets tests pass a secret-looking argument)")
 	delay := flag.Duration("delay", 0, "sleep this long before serving")
+	ask := flag.Bool("ask", false, "add the tools ask and ask_url, which ask the user for input")
 	execTools := flag.Bool("exec", false, "add the executor test tools (lookup, profile, pick, image, fail, loose)")
 	described := map[string]string{}
 	flag.Func("described", "add a tool: name=description (repeatable)", func(v string) error {
@@ -95,7 +96,7 @@ func main() {
 			os.Exit(3)
 		}()
 	}
-	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Described: described, Offers: *offers, Bare: *bare, OnSleepCancelled: func() {
+	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Described: described, Offers: *offers, Bare: *bare, Ask: *ask, OnSleepCancelled: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: sleep cancelled")
 	}, OnCrash: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: crash tool called")

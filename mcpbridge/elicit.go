@@ -1,0 +1,190 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// ElicitMode is how a server wants its question answered.
+type ElicitMode int
+
+const (
+	// ElicitForm asks the user to fill in a form described by
+	// [Elicitation.Schema].
+	ElicitForm ElicitMode = iota
+	// ElicitURL asks the user to visit [Elicitation.URL] (to log in or
+	// consent, for example); nothing is typed back.
+	ElicitURL
+)
+
+// String returns "form" or "url".
+func (m ElicitMode) String() string {
+	if m == ElicitURL {
+		return "url"
+	}
+	return "form"
+}
+
+// Elicitation is a server's request for input from the user while one of
+// its tools runs.
+type Elicitation struct {
+	// Server is the configured name of the asking server.
+	Server string
+	// Tool is the server's own name of the tool being called, when known:
+	// a server older than protocol 2026-07-28 asks outside the call, and
+	// then Tool is "".
+	Tool string
+	Mode ElicitMode
+	// Message says what is asked and why, in the server's words.
+	Message string
+	// Schema is the JSON Schema of the form (ElicitForm): an object of flat
+	// properties. Nil for ElicitURL.
+	Schema json.RawMessage
+	// URL and ID are the page to visit and the server's id for this
+	// request (ElicitURL).
+	URL string
+	ID  string
+}
+
+// ElicitAction is the user's choice.
+type ElicitAction int
+
+const (
+	// ElicitDecline: the user said no. The zero value.
+	ElicitDecline ElicitAction = iota
+	// ElicitAccept: the user answered (form) or agreed to visit (URL).
+	ElicitAccept
+	// ElicitCancel: the user dismissed the question without choosing.
+	ElicitCancel
+)
+
+// ElicitResponse is the answer to an [Elicitation]. An Action other than
+// the three defined ones counts as [ElicitCancel].
+type ElicitResponse struct {
+	Action ElicitAction
+	// Content is the form's values (ElicitForm with ElicitAccept); it is
+	// ignored otherwise.
+	Content map[string]any
+}
+
+// An Elicitor asks the user what a server wants to know during a tool
+// call. It is called concurrently for different calls; it should return
+// promptly once ctx is done. An error means no answer: the tool call fails
+// with it.
+type Elicitor interface {
+	Elicit(ctx context.Context, e Elicitation) (ElicitResponse, error)
+}
+
+// ElicitorFunc adapts a function to an [Elicitor].
+type ElicitorFunc func(ctx context.Context, e Elicitation) (ElicitResponse, error)
+
+// Elicit returns f(ctx, e).
+func (f ElicitorFunc) Elicit(ctx context.Context, e Elicitation) (ElicitResponse, error) {
+	return f(ctx, e)
+}
+
+// callKey carries the tool call under way, for the Elicitation of a
+// multi-round-trip request (whose context is the call's).
+type callKey struct{}
+
+// elicitCall is one tool call as elicitation sees it.
+type elicitCall struct {
+	tool     string
+	mu       sync.Mutex
+	declined []string // messages declined for want of an Elicitor
+}
+
+// withCall returns ctx carrying a new call of tool.
+func withCall(ctx context.Context, tool string) (context.Context, *elicitCall) {
+	c := &elicitCall{tool: tool}
+	return context.WithValue(ctx, callKey{}, c), c
+}
+
+// note returns what the model should read about questions that were
+// declined because the host cannot ask, or "".
+func (c *elicitCall) note() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.declined) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("[The server asked the user for input (%q), but this program cannot ask the user, so the request was declined.]",
+		strings.Join(c.declined, "; "))
+}
+
+// elicitFor returns the connection's elicitation hook for server: it asks
+// e, or declines when e is nil (noting it on the call, when known, so the
+// model is told).
+func elicitFor(server string, e Elicitor) func(context.Context, mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
+	return func(ctx context.Context, p mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
+		cl, _ := ctx.Value(callKey{}).(*elicitCall)
+		if e == nil {
+			if cl != nil {
+				cl.mu.Lock()
+				cl.declined = append(cl.declined, p.Message)
+				cl.mu.Unlock()
+			}
+			return mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}, nil
+		}
+		q := Elicitation{Server: server, Message: p.Message}
+		if cl != nil {
+			q.Tool = cl.tool
+		}
+		if p.Mode == mcp.ElicitationModeURL {
+			q.Mode, q.URL, q.ID = ElicitURL, p.URL, p.ElicitationID
+		} else if p.RequestedSchema != nil {
+			b, err := json.Marshal(p.RequestedSchema)
+			if err != nil {
+				return mcp.ElicitationResponse{}, fmt.Errorf("elicitation schema: %w", err)
+			}
+			q.Schema = b
+		}
+		a, err := e.Elicit(ctx, q)
+		if err != nil {
+			return mcp.ElicitationResponse{}, fmt.Errorf("asking the user: %w", err)
+		}
+		switch a.Action {
+		case ElicitAccept:
+			r := mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept}
+			if q.Mode == ElicitForm {
+				r.Content = a.Content
+			}
+			return r, nil
+		case ElicitDecline:
+			return mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}, nil
+		}
+		return mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}, nil
+	}
+}
+
+// appendText returns the CallToolResult raw with one more text block; raw
+// itself is not modified. A result that is not an object with a content
+// array is returned as it is.
+func appendText(raw json.RawMessage, text string) json.RawMessage {
+	var res map[string]json.RawMessage
+	if json.Unmarshal(raw, &res) != nil {
+		return raw
+	}
+	var content []json.RawMessage
+	if c, ok := res["content"]; ok && json.Unmarshal(c, &content) != nil {
+		return raw
+	}
+	block, err := json.Marshal(map[string]string{"type": "text", "text": text})
+	if err != nil {
+		return raw
+	}
+	content = append(content, block)
+	if res["content"], err = json.Marshal(content); err != nil {
+		return raw
+	}
+	out, err := json.Marshal(res)
+	if err != nil {
+		return raw
+	}
+	return out
+}

@@ -1,0 +1,88 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"google.golang.org/genai"
+)
+
+// TestElicitor: a tool that asks the user for input reaches the host's
+// Elicitor through Execute, in both protocol eras, and the call resumes with
+// its answer; without an Elicitor the question is declined and the model
+// is told.
+func TestElicitor(t *testing.T) {
+	for _, era := range []string{"modern", "legacy"} {
+		t.Run(era, func(t *testing.T) {
+			var mu sync.Mutex
+			var asked []Elicitation
+			answer := ElicitResponse{Action: ElicitAccept, Content: map[string]any{"value": "blue"}}
+			el := ElicitorFunc(func(_ context.Context, e Elicitation) (ElicitResponse, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				asked = append(asked, e)
+				return answer, nil
+			})
+			srv := stdioServer("s", "-ask", "-era="+era)
+			srv.Trust = true
+			b := newBridge(t, &Options{Elicitor: el}, srv)
+			discover(t, b)
+			run := func(b *Bridge, tool string) *CallResult {
+				t.Helper()
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				return b.Execute(ctx, &genai.FunctionCall{Name: tool, Args: map[string]any{"question": "colour?"}})
+			}
+			for _, tc := range []struct {
+				tool   string
+				answer ElicitResponse
+				want   string
+			}{
+				{"ask", ElicitResponse{Action: ElicitAccept, Content: map[string]any{"value": "blue"}}, `got {"value":"blue"}`},
+				{"ask", ElicitResponse{Action: ElicitDecline}, "declined"},
+				{"ask", ElicitResponse{Action: ElicitCancel}, "cancelled"},
+				{"ask_url", ElicitResponse{Action: ElicitAccept}, "visited"},
+			} {
+				mu.Lock()
+				asked, answer = nil, tc.answer
+				mu.Unlock()
+				r := run(b, tc.tool)
+				if r.Err != nil || r.ReturnDisplay != tc.want {
+					t.Errorf("Execute(%s) answered %v = %q, %v; want %q", tc.tool, tc.answer.Action, r.ReturnDisplay, r.Err, tc.want)
+				}
+				mu.Lock()
+				if len(asked) != 1 {
+					t.Fatalf("Elicitor asked %d times, want once", len(asked))
+				}
+				got := asked[0]
+				mu.Unlock()
+				want := Elicitation{Server: "s", Tool: tc.tool, Mode: ElicitForm, Message: "colour?",
+					Schema: json.RawMessage(`{"properties":{"value":{"type":"string"}},"required":["value"],"type":"object"}`)}
+				if era == "legacy" {
+					want.Tool = "" // asked outside the call
+				}
+				if tc.tool == "ask_url" {
+					want.Mode, want.Message, want.Schema, want.URL, want.ID = ElicitURL, "please consent", nil, "https://example.com/consent", "consent-1"
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("Elicitation (-want +got):\n%s", diff)
+				}
+			}
+
+			bare := newBridge(t, nil, srv)
+			discover(t, bare)
+			r := run(bare, "ask")
+			if r.Err != nil || !strings.HasPrefix(r.ReturnDisplay, "declined") {
+				t.Fatalf("Execute(ask) without an Elicitor = %q, %v; want declined", r.ReturnDisplay, r.Err)
+			}
+			if era == "modern" && !strings.Contains(r.ReturnDisplay, "cannot ask the user") {
+				t.Errorf("Execute(ask) without an Elicitor = %q; want a note for the model that the host cannot ask", r.ReturnDisplay)
+			}
+		})
+	}
+}

@@ -1,0 +1,86 @@
+package mcpbridge
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+)
+
+// TestProtocolStatus: each server is reached in its own era and, for a
+// URL without type, over the transport it serves; Status says which.
+func TestProtocolStatus(t *testing.T) {
+	modern := stdioServer("modern", "-era=modern")
+	silent := stdioServer("silent", "-era=legacy-silent")
+	pinned := stdioServer("pinned")
+	pinned.Protocol = "legacy"
+	sse := ServerConfig{Name: "sse", URL: testserver.ServeHTTP(t, testserver.Options{Era: testserver.EraLegacy}, true).URL, Timeout: 10 * time.Second}
+	web := ServerConfig{Name: "web", URL: testserver.ServeHTTP(t, testserver.Options{Era: testserver.EraModern}, false).URL, Timeout: 10 * time.Second}
+	b := newBridge(t, nil, modern, silent, pinned, sse, web)
+	start := time.Now()
+	discover(t, b)
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Discover took %v, want well under 3s (no 5 s probe or SSE wait)", d)
+	}
+	type row struct {
+		Name, Protocol string
+		Transport      Transport
+		State          ServerState
+	}
+	var got []row
+	for _, s := range b.Status().Servers {
+		got = append(got, row{s.Name, s.Protocol, s.Transport, s.State})
+	}
+	want := []row{
+		{"modern", "2026-07-28", TransportStdio, Connected},
+		{"silent", "2025-11-25", TransportStdio, Connected},
+		{"pinned", "2025-11-25", TransportStdio, Connected},
+		{"sse", "2025-11-25", TransportSSE, Connected},
+		{"web", "2026-07-28", TransportStreamableHTTP, Connected},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Status (-want +got):\n%s", diff)
+	}
+	if text := b.Status().String(); !strings.Contains(text, "📡 web (CONNECTED)\n  URL: ") || !strings.Contains(text, "  Protocol: MCP 2026-07-28 over http\n") {
+		t.Errorf("Status text lacks the web server's protocol line:\n%s", text)
+	}
+}
+
+// TestProtocolRemembered: a legacy server that ignores server/discover is
+// probed once; after it dies, the reconnect goes straight to the
+// handshake.
+func TestProtocolRemembered(t *testing.T) {
+	srv := stdioServer("silent", "-era=legacy-silent")
+	srv.Trust = true
+	b := newBridge(t, nil, srv)
+	discover(t, b)
+	stderr := func() string { return b.Status().Servers[0].Stderr }
+	if !strings.Contains(stderr(), "ignored server/discover") {
+		t.Fatalf("first connection's stderr = %q, want the ignored probe", stderr())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, _ = b.callTool(ctx, "silent", "crash", nil)
+	deadline := time.Now().Add(5 * time.Second)
+	for b.Status().Servers[0].State == Connected && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := time.Now()
+	if _, err := call(t, b, "silent", "echo", map[string]any{"text": "again"}); err != nil {
+		t.Fatalf("call after the crash = %v, want a reconnect", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("reconnect and call took %v, want well under 1s", d)
+	}
+	st := b.Status().Servers[0]
+	if st.State != Connected || st.Protocol != "2025-11-25" {
+		t.Errorf("after reconnect: %v %q, want CONNECTED 2025-11-25", st.State, st.Protocol)
+	}
+	if strings.Contains(stderr(), "ignored server/discover") {
+		t.Errorf("the reconnect probed again; stderr %q", stderr())
+	}
+}
