@@ -92,8 +92,10 @@ func checkResult(b *testing.B, bc benchCall, r *CallResult) {
 	}
 }
 
-// startBaseline initializes c as the Bridge does (same protocol version).
-func startBaseline(b *testing.B, ctx context.Context, c *client.Client, start bool) {
+// startBaseline initializes c in the era of protocol version (a version
+// before 2026-07-28 uses the initialize handshake, a later one
+// server/discover), as the Bridge does with the matching Protocol setting.
+func startBaseline(b *testing.B, ctx context.Context, c *client.Client, start bool, version string) {
 	b.Helper()
 	if start {
 		if err := c.Start(ctx); err != nil {
@@ -102,11 +104,21 @@ func startBaseline(b *testing.B, ctx context.Context, c *client.Client, start bo
 	}
 	b.Cleanup(func() { _ = c.Close() })
 	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcpconn.ProtocolVersion
+	req.Params.ProtocolVersion = version
 	req.Params.ClientInfo = mcp.Implementation{Name: "baseline", Version: "0"}
 	if _, err := c.Initialize(ctx, req); err != nil {
 		b.Fatalf("Initialize() error: %v", err)
 	}
+	if got := c.ProtocolVersion(); got != version {
+		b.Fatalf("baseline protocol = %q, want %q", got, version)
+	}
+}
+
+// benchEras are the protocol eras the call benchmarks run in: the Bridge's
+// Protocol setting and the baseline's protocol version.
+var benchEras = []struct{ protocol, version string }{
+	{"legacy", mcp.LATEST_LEGACY_PROTOCOL_VERSION},
+	{"modern", mcp.LATEST_PROTOCOL_VERSION},
 }
 
 // benchBridge returns a discovered Bridge for the trusted server cfg.
@@ -186,6 +198,9 @@ func median(ds []time.Duration) time.Duration {
 // own client calling the same tool on the same server (for stdio, the same
 // server program):
 //
+// each in both protocol eras (the Bridge's Protocol setting "legacy" or
+// "modern", the baseline initialized alike):
+//
 //   - stdio: the mcptest program, one process per side;
 //   - http: one in-process mcp-go server behind streamable HTTP on
 //     loopback, shared by both sides (the Bridge has no in-process
@@ -198,15 +213,21 @@ func median(ds []time.Duration) time.Duration {
 func BenchmarkCallOverhead(b *testing.B) {
 	ctx := context.Background()
 	b.Run("stdio", func(b *testing.B) {
-		c, err := client.NewStdioMCPClientWithOptions(mcptest, nil, []string{"-name=base", "-exec"})
-		if err != nil {
-			b.Fatalf("NewStdioMCPClient() error: %v", err)
-		}
-		startBaseline(b, ctx, c, false)
-		br := benchBridge(b, ctx, stdioServer("main", "-name=main", "-exec"))
-		for _, bc := range benchCalls {
-			b.Run(bc.call.Name, func(b *testing.B) {
-				runCallPair(b, baselineCaller(ctx, c, bc), bridgeCaller(ctx, br, bc))
+		for _, era := range benchEras {
+			b.Run(era.protocol, func(b *testing.B) {
+				c, err := client.NewStdioMCPClientWithOptions(mcptest, nil, []string{"-name=base", "-exec"})
+				if err != nil {
+					b.Fatalf("NewStdioMCPClient() error: %v", err)
+				}
+				startBaseline(b, ctx, c, false, era.version)
+				cfg := stdioServer("main", "-name=main", "-exec")
+				cfg.Protocol = era.protocol
+				br := benchBridge(b, ctx, cfg)
+				for _, bc := range benchCalls {
+					b.Run(bc.call.Name, func(b *testing.B) {
+						runCallPair(b, baselineCaller(ctx, c, bc), bridgeCaller(ctx, br, bc))
+					})
+				}
 			})
 		}
 	})
@@ -218,15 +239,19 @@ func BenchmarkCallOverhead(b *testing.B) {
 			ts.Close()
 			_ = h.Shutdown(context.Background())
 		})
-		c, err := client.NewStreamableHttpClient(ts.URL + "/mcp")
-		if err != nil {
-			b.Fatalf("NewStreamableHttpClient() error: %v", err)
-		}
-		startBaseline(b, ctx, c, true)
-		br := benchBridge(b, ctx, ServerConfig{Name: "main", HTTPURL: ts.URL + "/mcp", Timeout: 10 * time.Second})
-		for _, bc := range benchCalls {
-			b.Run(bc.call.Name, func(b *testing.B) {
-				runCallPair(b, baselineCaller(ctx, c, bc), bridgeCaller(ctx, br, bc))
+		for _, era := range benchEras {
+			b.Run(era.protocol, func(b *testing.B) {
+				c, err := client.NewStreamableHttpClient(ts.URL + "/mcp")
+				if err != nil {
+					b.Fatalf("NewStreamableHttpClient() error: %v", err)
+				}
+				startBaseline(b, ctx, c, true, era.version)
+				br := benchBridge(b, ctx, ServerConfig{Name: "main", HTTPURL: ts.URL + "/mcp", Timeout: 10 * time.Second, Protocol: era.protocol})
+				for _, bc := range benchCalls {
+					b.Run(bc.call.Name, func(b *testing.B) {
+						runCallPair(b, baselineCaller(ctx, c, bc), bridgeCaller(ctx, br, bc))
+					})
+				}
 			})
 		}
 	})
@@ -235,7 +260,7 @@ func BenchmarkCallOverhead(b *testing.B) {
 		if err != nil {
 			b.Fatalf("NewInProcessClient() error: %v", err)
 		}
-		startBaseline(b, ctx, c, true)
+		startBaseline(b, ctx, c, true, mcpconn.ProtocolVersion)
 		br := benchBridge(b, ctx, stdioServer("main", "-name=main", "-exec"))
 		for _, bc := range benchCalls {
 			b.Run(bc.call.Name, func(b *testing.B) {

@@ -9,6 +9,8 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 )
 
 // BenchmarkCallTracing compares the Bridge calling "lookup" over stdio with
@@ -21,7 +23,7 @@ func BenchmarkCallTracing(b *testing.B) {
 	if err != nil {
 		b.Fatalf("NewStdioMCPClient() error: %v", err)
 	}
-	startBaseline(b, ctx, c, false)
+	startBaseline(b, ctx, c, false, mcpconn.ProtocolVersion)
 	sdk := sdktrace.NewTracerProvider(sdktrace.WithSyncer(tracetest.NewNoopExporter()))
 	b.Cleanup(func() { _ = sdk.Shutdown(ctx) })
 	bc := benchCalls[1] // lookup
@@ -36,6 +38,7 @@ func BenchmarkCallTracing(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			cfg := stdioServer("main", "-name=main", "-exec")
 			cfg.Trust = true
+			cfg.Protocol = "legacy" // as the baseline
 			br, err := New(&Config{Servers: []ServerConfig{cfg}}, &Options{Logger: quiet(), TracerProvider: tc.tp})
 			if err != nil {
 				b.Fatalf("New() error: %v", err)
