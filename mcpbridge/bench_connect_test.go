@@ -20,7 +20,9 @@ import (
 //     handshake or with server/discover;
 //   - legacy: the Bridge's connection with the "legacy" protocol setting;
 //   - modern: the Bridge's connection finding the era itself on a first
-//     connect (bounded probe, answered: 2026-07-28);
+//     connect (server/discover, answered: 2026-07-28). Its probe bound is
+//     raised to 3 s so that a process starved on a loaded machine is not
+//     measured as legacy; an answered probe costs the same either way;
 //   - known: the same with the era remembered from an earlier connection,
 //     as a reconnect does.
 //
@@ -53,7 +55,7 @@ func BenchmarkConnect(b *testing.B) {
 	bridge := func(p mcpconn.Protocol, era, want string) func(b *testing.B) time.Duration {
 		return func(b *testing.B) time.Duration {
 			s := mcpconn.Spec{Name: "bench", Kind: mcpconn.Stdio, Command: mcptest, Args: []string{"-name=bridge"},
-				Timeout: 10 * time.Second, Protocol: p, Era: era, Logger: quiet()}
+				Timeout: 10 * time.Second, Protocol: p, Era: era, DiscoverProbe: 3 * time.Second, Logger: quiet()}
 			t0 := time.Now()
 			c, err := mcpconn.Dial(ctx, s)
 			if err != nil {

@@ -38,9 +38,13 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m, goleak.Cleanup(func(int) { _ = os.RemoveAll(dir) }))
 }
 
-// stdioSpec is a spec for the test server with the given flags.
+// stdioSpec is a spec for the test server with the given flags. Its
+// server/discover probe waits up to 3 s: on a loaded machine a process may
+// take longer than the default bound to answer, and a server of both eras
+// would then be spoken to in the legacy one (correct, but not what most
+// tests expect). Tests of the bound itself reset DiscoverProbe.
 func stdioSpec(args ...string) Spec {
-	return Spec{Name: "stdio-test", Kind: Stdio, Command: mcptest, Args: args, Timeout: 5 * time.Second}
+	return Spec{Name: "stdio-test", Kind: Stdio, Command: mcptest, Args: args, Timeout: 5 * time.Second, DiscoverProbe: 3 * time.Second}
 }
 
 // testHTTP is an in-process test server behind SSE or streamable HTTP.

@@ -52,6 +52,9 @@ func TestEras(t *testing.T) {
 		} {
 			t.Run(kind.String()+"/"+tc.era.String(), func(t *testing.T) {
 				s, h := eraSpec(t, kind, tc.era)
+				if tc.era == testserver.EraLegacySilent {
+					s.DiscoverProbe = 0 // the default bound is what is tested
+				}
 				changed := make(chan struct{}, 1)
 				s.OnToolsChanged = func() {
 					select {
