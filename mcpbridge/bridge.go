@@ -65,6 +65,13 @@ type Options struct {
 	// (form or URL), in either protocol era. nil means every question is
 	// declined, and the model reads that it was.
 	Elicitor Elicitor
+	// ProtocolCache is the path of a small JSON file (written 0600) where
+	// the protocol revision and transport each server was last reached
+	// with are kept across runs, so that the first connection of a run
+	// skips their detection. It names servers by a hash of how they are
+	// reached and holds no header or environment value. "" keeps them in
+	// memory only, for the Bridge's own reconnects.
+	ProtocolCache string
 
 	// googleTransport, when set, carries the requests for Google tokens
 	// (tests point Google's fixed endpoints at loopback servers with it).
@@ -109,6 +116,7 @@ type Bridge struct {
 	policy    *confirm.Policy
 	textLimit int
 	elicitor  Elicitor
+	protos    *protoCache
 	cfg       Config
 	target    schema.Target
 	log       *slog.Logger
@@ -169,6 +177,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		policy:    o.Policy,
 		textLimit: o.TextLimit,
 		elicitor:  o.Elicitor,
+		protos:    newProtoCache(o.ProtocolCache, o.Logger),
 		cfg:       copyConfig(cfg),
 		target:    o.Target,
 		log:       o.Logger,

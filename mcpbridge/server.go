@@ -112,11 +112,15 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		}
 	}
 	b.mu.Lock()
-	sp.Era = s.era
-	if sp.Kind == mcpconn.Auto && (s.via == mcpconn.SSE || s.via == mcpconn.StreamableHTTP) {
-		sp.Kind = s.via
-	}
+	era, via := s.era, s.via
 	b.mu.Unlock()
+	if era == "" {
+		era, via = b.protos.get(cfg)
+	}
+	sp.Era = era
+	if sp.Kind == mcpconn.Auto && (via == mcpconn.SSE || via == mcpconn.StreamableHTTP) {
+		sp.Kind = via
+	}
 	return sp
 }
 
@@ -138,8 +142,10 @@ func (b *Bridge) dial(ctx context.Context, s *server) (a attempt) {
 	l := &link{}
 	conn, err := mcpconn.Dial(ctx, b.spec(s, l))
 	if err != nil {
+		b.protos.put(&s.cfg, "", 0)
 		return attempt{err: loginError(s, err)}
 	}
+	b.protos.put(&s.cfg, conn.ProtocolVersion(), conn.Kind())
 	l.conn = conn
 	var listed []mcpconn.Tool
 	if offersTools(conn) {

@@ -22,11 +22,11 @@ const cancelNoticeTimeout = 5 * time.Second
 
 // cancelled tells the server, in the background, that req was cancelled
 // for reason. It does nothing for requests that must not be cancelled
-// (initialize, server/discover), for subscriptions/listen, on a 2026-07-28
+// (initialize, server/discover), on a 2026-07-28
 // streamable-HTTP connection, and once the connection is closing or dead.
 func (c *Conn) cancelled(req transport.JSONRPCRequest, reason error) {
 	switch mcp.MCPMethod(req.Method) {
-	case mcp.MethodInitialize, mcp.MethodServerDiscover, mcp.MethodSubscriptionsListen:
+	case mcp.MethodInitialize, mcp.MethodServerDiscover:
 		return
 	}
 	if c.kind == StreamableHTTP && IsModern(c.client.ProtocolVersion()) {
@@ -38,6 +38,7 @@ func (c *Conn) cancelled(req transport.JSONRPCRequest, reason error) {
 		return
 	}
 	c.wg.Add(1) // under mu: Close waits only after setting closing
+	c.notes.Add(1)
 	c.mu.Unlock()
 	n := mcp.JSONRPCNotification{
 		JSONRPC: mcp.JSONRPC_VERSION,
@@ -51,7 +52,10 @@ func (c *Conn) cancelled(req transport.JSONRPCRequest, reason error) {
 	}
 	go func() {
 		defer c.wg.Done()
-		ctx, cancel := context.WithTimeout(c.alive, cancelNoticeTimeout)
+		defer c.notes.Done()
+		// Not c.alive: Close ends that first, and the notice of a stream
+		// Close ended must still go out.
+		ctx, cancel := context.WithTimeout(c.life, cancelNoticeTimeout)
 		defer cancel()
 		if err := c.client.GetTransport().SendNotification(ctx, n); err != nil {
 			c.log.Debug("sending notifications/cancelled failed", "err", err)

@@ -93,8 +93,9 @@ type Spec struct {
 	Protocol Protocol
 	// Era is the protocol version this server negotiated last time, if
 	// known: with ProtocolAuto, a version before 2026-07-28 goes straight
-	// to the initialize handshake, a later one to an unbounded
-	// server/discover. "" means unknown: a probe finds out.
+	// to the initialize handshake, a later one to a server/discover bounded
+	// by 10 s instead of DiscoverProbe. "" means unknown: a probe finds
+	// out.
 	Era string
 	// DiscoverProbe bounds the first server/discover while the era is
 	// unknown. 0 = DefaultDiscoverProbe.
@@ -163,6 +164,10 @@ type Conn struct {
 	stopLife context.CancelFunc
 	alive    context.Context // ends at Close or death
 	dieNow   context.CancelFunc
+
+	stopListen context.CancelFunc // ends listen; nil when not listening
+	listenDone chan struct{}      // closed when listen returned
+	notes      sync.WaitGroup     // notifications/cancelled being sent
 
 	kick    chan struct{} // list_changed, coalesced
 	dead    chan struct{} // closed by die
@@ -311,10 +316,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	c.init = init
-	if c.wantsListen() {
-		c.wg.Add(1)
-		go c.listen()
-	}
+	c.startListen()
 	return nil
 }
 
@@ -522,6 +524,7 @@ func (c *Conn) Close() error {
 
 // shutdown stops everything dial or connect started.
 func (c *Conn) shutdown() {
+	c.endListen()
 	c.mu.Lock()
 	c.closing = true // from here on, die and callbacks do nothing
 	c.mu.Unlock()

@@ -42,20 +42,31 @@ const (
 // IsModern reports whether version is 2026-07-28 or later.
 func IsModern(version string) bool { return mcp.IsModernProtocol(version) }
 
+// knownModernProbe bounds server/discover to a server that answered it
+// last time (Spec.Era): long enough for a slow start, short enough that a
+// server replaced by one that ignores the method does not cost the whole
+// timeout.
+const knownModernProbe = 10 * time.Second
+
 // eraOptions returns mcp-go client options for how s finds the era.
 func eraOptions(s *Spec) []client.ClientOption {
 	switch {
 	case s.Protocol == ProtocolLegacy, s.Protocol == ProtocolAuto && s.Era != "" && !IsModern(s.Era):
 		return []client.ClientOption{client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION)}
-	case s.Protocol == ProtocolModern, s.Era != "":
-		// Bounded by the dial's deadline only: the server is known to answer.
+	case s.Protocol == ProtocolModern:
+		// Bounded by the dial's deadline only: nothing else will do.
 		return []client.ClientOption{client.WithDiscoverTimeout(-1)}
 	}
 	return []client.ClientOption{client.WithDiscoverTimeout(s.discoverProbe())}
 }
 
+// discoverProbe is the bound of the first server/discover with
+// ProtocolAuto and an era that is unknown or 2026-07-28.
 func (s *Spec) discoverProbe() time.Duration {
-	if s.DiscoverProbe > 0 {
+	switch {
+	case s.Era != "":
+		return min(knownModernProbe, s.timeout())
+	case s.DiscoverProbe > 0:
 		return min(s.DiscoverProbe, s.timeout())
 	}
 	return min(DefaultDiscoverProbe, s.timeout())
@@ -72,7 +83,7 @@ func (c *Conn) initialize(dctx context.Context) (*mcp.InitializeResult, error) {
 		return c.checkEra(init)
 	}
 	s := &c.spec
-	probing := s.Protocol == ProtocolAuto && s.Era == ""
+	probing := s.Protocol == ProtocolAuto && (s.Era == "" || IsModern(s.Era))
 	if !probing || dctx.Err() != nil || c.procEnded() || !refusedHandshake(err) ||
 		time.Since(start) < s.discoverProbe() {
 		return nil, err
@@ -113,25 +124,54 @@ func (c *Conn) procEnded() bool {
 	return c.proc != nil && (isClosed(c.proc.exited) || isClosed(c.proc.outEOF))
 }
 
+// startListen starts listen, if the connection wants it.
+func (c *Conn) startListen() {
+	if !c.wantsListen() {
+		return
+	}
+	ctx, stop := context.WithCancel(c.alive)
+	c.stopListen, c.listenDone = stop, make(chan struct{})
+	c.wg.Add(1)
+	go c.listen(ctx)
+}
+
 // listen keeps a subscriptions/listen stream open on a 2026-07-28
 // connection whose server announces tools/list_changed, so that the
-// notification arrives outside requests. It runs until the connection ends;
-// a stream that ends early is opened again after a pause.
-func (c *Conn) listen() {
+// notification arrives outside requests. It runs until ctx ends; a stream
+// that ends early is opened again after a pause.
+func (c *Conn) listen(ctx context.Context) {
 	defer c.wg.Done()
+	defer close(c.listenDone)
 	filter := mcp.SubscriptionFilter{ToolsListChanged: true}
 	for {
-		err := c.client.Listen(c.alive, filter)
-		if c.alive.Err() != nil {
+		err := c.client.Listen(ctx, filter)
+		if ctx.Err() != nil {
 			return
 		}
 		c.log.Debug("mcp server closed the subscriptions/listen stream", "err", err)
 		select {
-		case <-c.alive.Done():
+		case <-ctx.Done():
 			return
 		case <-time.After(time.Second):
 		}
 	}
+}
+
+// endListen ends the listen stream, if any, while the transport can still
+// tell the server (over SSE a notifications/cancelled), waiting a moment
+// for that.
+func (c *Conn) endListen() {
+	if c.stopListen == nil {
+		return
+	}
+	c.stopListen()
+	waitClosed(c.listenDone, time.Second)
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		c.notes.Wait()
+	}()
+	waitClosed(sent, time.Second)
 }
 
 // wantsListen reports whether the connection should keep a
