@@ -167,7 +167,9 @@ type Conn struct {
 
 	stopListen context.CancelFunc // ends listen; nil when not listening
 	listenDone chan struct{}      // closed when listen returned
-	notes      sync.WaitGroup     // notifications/cancelled being sent
+	acked      chan struct{}      // closed when the server acknowledged listen
+	ackOnce    sync.Once
+	notes      sync.WaitGroup // notifications/cancelled being sent
 
 	kick    chan struct{} // list_changed, coalesced
 	dead    chan struct{} // closed by die
@@ -228,6 +230,7 @@ func dial(ctx context.Context, s Spec, kind Kind) (*Conn, error) {
 		stderr: newTail(limit),
 		kick:   make(chan struct{}, 1),
 		dead:   make(chan struct{}),
+		acked:  make(chan struct{}),
 	}
 	// The connection's lifetime context outlives Dial's ctx (cancelling the
 	// context given to Start ends the connection), but while dialing, the
@@ -316,7 +319,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	c.init = init
-	c.startListen()
+	c.startListen(dctx)
 	return nil
 }
 
@@ -416,6 +419,10 @@ func (c *Conn) onNotification(n mcp.JSONRPCNotification) {
 	}
 	if n.Method == string(mcp.MethodNotificationProgress) {
 		c.onProgress(n)
+		return
+	}
+	if n.Method == mcp.MethodNotificationSubscriptionsAcknowledged {
+		c.ackOnce.Do(func() { close(c.acked) })
 		return
 	}
 	if n.Method != mcp.MethodNotificationToolsListChanged {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -91,11 +92,21 @@ type sseTap struct {
 
 func (t sseTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	resp, err := tapSend(ctx, t.SSE, req)
-	if err != nil && ctx.Err() != nil {
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
 		t.cancelled(req, ctx.Err())
+	case strings.HasPrefix(err.Error(), sseResponseTimeout):
+		// The transport's own timer, set to the context's deadline, may
+		// fire first.
+		t.cancelled(req, context.DeadlineExceeded)
 	}
 	return resp, err
 }
+
+// sseResponseTimeout begins the error of mcp-go's SSE transport when no
+// answer came in time.
+const sseResponseTimeout = "timeout waiting for SSE response"
 
 type httpTap struct {
 	*transport.StreamableHTTP
