@@ -112,6 +112,12 @@ func startBaseline(b *testing.B, ctx context.Context, c *client.Client, start bo
 	if got := c.ProtocolVersion(); got != version {
 		b.Fatalf("baseline protocol = %q, want %q", got, version)
 	}
+	// As a client does before calling, and as the Bridge did: on
+	// 2026-07-28 mcp-go then mirrors x-mcp-header arguments of known tools
+	// into headers on every call, a cost both sides should pay.
+	if _, err := c.ListTools(ctx, mcp.ListToolsRequest{}); err != nil {
+		b.Fatalf("ListTools() error: %v", err)
+	}
 }
 
 // benchEras are the protocol eras the call benchmarks run in: the Bridge's
