@@ -1,0 +1,30 @@
+package mcpbridge_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/mcpgenai/bridge/mcpbridge"
+)
+
+// An Elicitor answers what a server asks the user while its tool runs.
+// This one fills a form's "value" and declines every URL it is asked to
+// visit; a real host would ask a person.
+func ExampleElicitorFunc() {
+	answer := mcpbridge.ElicitorFunc(func(ctx context.Context, e mcpbridge.Elicitation) (mcpbridge.ElicitResponse, error) {
+		if e.Mode == mcpbridge.ElicitURL {
+			return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitDecline}, nil
+		}
+		fmt.Printf("%s asks during %q: %s\n", e.Server, e.Tool, e.Message)
+		return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept, Content: map[string]any{"value": "blue"}}, nil
+	})
+	opts := &mcpbridge.Options{Elicitor: answer}
+
+	r, _ := opts.Elicitor.Elicit(context.Background(), mcpbridge.Elicitation{
+		Server: "paint", Tool: "choose_colour", Mode: mcpbridge.ElicitForm, Message: "Which colour?",
+	})
+	fmt.Println(r.Content["value"])
+	// Output:
+	// paint asks during "choose_colour": Which colour?
+	// blue
+}
