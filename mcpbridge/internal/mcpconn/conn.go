@@ -1,5 +1,7 @@
 // Package mcpconn is a connection to one MCP server over stdio, SSE or
-// streamable HTTP, built on mcp-go's client and transports. It keeps the raw
+// streamable HTTP (or a URL whose transport it detects), in the server's
+// protocol era (2026-07-28 or the initialize handshake), built on mcp-go's
+// client and transports. It keeps the raw
 // JSON of tools/list and tools/call results (mcp-go's structs lose schema
 // keywords and unknown content blocks), always drains a stdio server's
 // stderr, reports list_changed notifications and the connection's death, and

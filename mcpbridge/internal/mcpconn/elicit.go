@@ -27,6 +27,12 @@ func (e elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.
 		e.c.log.Warn("mcp server asked the user for input, but the host has no handler; declined", "message", req.Params.Message)
 		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
 	}
+	// A server's elicitation/create comes with the transport's context:
+	// bound the question by the request timeout and the connection's life.
+	ctx, cancel := context.WithTimeout(ctx, s.timeout())
+	defer cancel()
+	stop := context.AfterFunc(e.c.alive, cancel)
+	defer stop()
 	resp, err := s.Elicit(ctx, req.Params)
 	if err != nil {
 		return nil, err
