@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -83,6 +84,33 @@ func TestElicitor(t *testing.T) {
 			if era == "modern" && !strings.Contains(r.ReturnDisplay, "cannot ask the user") {
 				t.Errorf("Execute(ask) without an Elicitor = %q; want a note for the model that the host cannot ask", r.ReturnDisplay)
 			}
+		})
+	}
+}
+
+// TestElicitorError: an Elicitor that cannot answer fails the call with
+// its error (2026-07-28), or lets the server say it got no answer (legacy):
+// either way the call ends, with no hang and no panic.
+func TestElicitorError(t *testing.T) {
+	for _, era := range []string{"modern", "legacy"} {
+		t.Run(era, func(t *testing.T) {
+			el := ElicitorFunc(func(context.Context, Elicitation) (ElicitResponse, error) {
+				return ElicitResponse{}, errors.New("nobody at the keyboard")
+			})
+			srv := stdioServer("s", "-ask", "-era="+era)
+			srv.Trust = true
+			b := newBridge(t, &Options{Elicitor: el}, srv)
+			discover(t, b)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			r := b.Execute(ctx, &genai.FunctionCall{Name: "ask", Args: map[string]any{"question": "colour?"}})
+			if r.Err == nil {
+				t.Fatalf("Execute(ask) = %q, nil error; want the call to fail", r.ReturnDisplay)
+			}
+			if era == "modern" && !strings.Contains(r.Err.Error(), "nobody at the keyboard") {
+				t.Errorf("Execute(ask) error = %v, want the Elicitor's error", r.Err)
+			}
+			t.Logf("%s: %v", era, r.Err)
 		})
 	}
 }

@@ -126,6 +126,18 @@ func (t httpTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) 
 	return resp, err
 }
 
+// asksForInput reports whether raw is a result with resultType
+// input_required.
+func asksForInput(raw json.RawMessage) bool {
+	if !needsInput(raw) {
+		return false
+	}
+	var r struct {
+		ResultType string `json:"resultType"`
+	}
+	return json.Unmarshal(raw, &r) == nil && r.ResultType == "input_required"
+}
+
 // needsInput reports whether raw may be a result with resultType
 // input_required. It looks for the JSON string only: a false positive
 // costs a full decode, never a wrong answer.

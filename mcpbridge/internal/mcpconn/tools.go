@@ -219,7 +219,10 @@ func (c *Conn) exchange(ctx context.Context, method string, send func(context.Co
 	defer stop()
 	rctx, cp := withCapture(rctx, method)
 	err := send(rctx)
-	if raw, ok := cp.result(); ok {
+	// A result that still asks for input is not the answer: mcp-go failed
+	// to get one (the host's handler failed, too many rounds), and err says
+	// why.
+	if raw, ok := cp.result(); ok && (err == nil || !asksForInput(raw)) {
 		return raw, nil
 	}
 	if err == nil {
