@@ -140,7 +140,7 @@ func mcptestExec(name string) ServerConfig {
 
 func TestRunEndToEnd(t *testing.T) {
 	slow := stdioServer("slow", "-name=slow")
-	slow.Trust, slow.IncludeTools, slow.Timeout = true, []string{"sleep"}, 300*time.Millisecond
+	slow.Trust, slow.IncludeTools = true, []string{"sleep"}
 	guarded := stdioServer("guarded", "-name=guarded")
 	guarded.IncludeTools = []string{"echo"}
 	main := mcptestExec("main")
@@ -263,7 +263,8 @@ func TestRunEndToEnd(t *testing.T) {
 	}, {
 		name:    "timeout",
 		servers: []ServerConfig{main, slow},
-		script: func(t *testing.T, _ *Bridge) []geminitest.Turn {
+		script: func(t *testing.T, b *Bridge) []geminitest.Turn {
+			shortenCallTimeout(t, b, "slow", 300*time.Millisecond)
 			return []geminitest.Turn{
 				geminitest.Calls(geminitest.Call{Name: "sleep", Args: map[string]any{"ms": 5000}}),
 				geminitest.Text("too slow"),

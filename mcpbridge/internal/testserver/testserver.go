@@ -66,6 +66,9 @@ type Options struct {
 	Offers bool
 	// Bare leaves out the resources (and their capability).
 	Bare bool
+	// Gather adds the tool "gather", which returns once "n" calls of it
+	// are in flight (see addGather).
+	Gather bool
 }
 
 // New returns a server offering:
@@ -81,6 +84,8 @@ type Options struct {
 //     addAskTools);
 //   - with Exec: lookup, profile, pick, image, fail and loose (see
 //     addExecTools).
+//   - with Gather: gather, which returns once "n" calls of it are in
+//     flight (see addGather).
 func New(o Options) *server.MCPServer {
 	name := o.Name
 	if name == "" {
@@ -194,6 +199,9 @@ func New(o Options) *server.MCPServer {
 		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: "test://hello", MIMEType: "text/plain", Text: "hello world"}}, nil
 		})
+	if o.Gather {
+		addGather(s)
+	}
 	if o.Blob {
 		s.AddResource(mcp.NewResource("test://blob", "blob", mcp.WithMIMEType("image/png")),
 			func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {

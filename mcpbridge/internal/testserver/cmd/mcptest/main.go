@@ -35,6 +35,7 @@ func main() {
 	delay := flag.Duration("delay", 0, "sleep this long before serving")
 	ask := flag.Bool("ask", false, "add the tools ask and ask_url, which ask the user for input")
 	execTools := flag.Bool("exec", false, "add the executor test tools (lookup, profile, pick, image, fail, loose)")
+	gather := flag.Bool("gather", false, "add the tool gather, which returns once n calls of it are in flight")
 	described := map[string]string{}
 	flag.Func("described", "add a tool: name=description (repeatable)", func(v string) error {
 		n, d, ok := strings.Cut(v, "=")
@@ -96,7 +97,7 @@ func main() {
 			os.Exit(3)
 		}()
 	}
-	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Described: described, Offers: *offers, Bare: *bare, Ask: *ask, OnSleepCancelled: func() {
+	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Gather: *gather, Described: described, Offers: *offers, Bare: *bare, Ask: *ask, OnSleepCancelled: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: sleep cancelled")
 	}, OnCrash: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: crash tool called")
