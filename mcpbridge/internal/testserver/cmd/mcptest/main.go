@@ -34,6 +34,7 @@ func main() {
 	_ = flag.String("token", "", "ignored (lets tests pass a secret-looking argument)")
 	delay := flag.Duration("delay", 0, "sleep this long before serving")
 	ask := flag.Bool("ask", false, "add the tools ask and ask_url, which ask the user for input")
+	peers := flag.String("await-peers", "", "DIR:N: before serving, wait until N processes given DIR arrived")
 	execTools := flag.Bool("exec", false, "add the executor test tools (lookup, profile, pick, image, fail, loose)")
 	gather := flag.Bool("gather", false, "add the tool gather, which returns once n calls of it are in flight")
 	described := map[string]string{}
@@ -58,6 +59,12 @@ func main() {
 	}
 
 	time.Sleep(*delay)
+	if *peers != "" {
+		if err := awaitPeers(*peers); err != nil {
+			fmt.Fprintln(os.Stderr, "mcptest:", err)
+			os.Exit(2)
+		}
+	}
 
 	if *handwritten != "" {
 		serveHandwritten(*handwritten == "loop")
