@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -161,10 +163,19 @@ func TestCrashThenReconnectOnUse(t *testing.T) {
 }
 
 func TestServerDiesByItself(t *testing.T) {
-	b := newBridge(t, &Options{ReconnectInterval: -1}, stdioServer("brief", "-crash-after=500ms"))
+	// The server dies once the file exists: after it connected, and not
+	// again once the file is gone.
+	crash := filepath.Join(t.TempDir(), "crash")
+	b := newBridge(t, &Options{ReconnectInterval: -1}, stdioServer("brief", "-crash-on-file="+crash))
 	events, cancel := b.Subscribe()
 	defer cancel()
 	discover(t, b)
+	if s := b.Status().Servers[0]; s.State != Connected {
+		t.Fatalf("Status() after Discover = %v (%s), want CONNECTED", s.State, s.Error)
+	}
+	if err := os.WriteFile(crash, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	e := waitEvent(t, events, "brief DISCONNECTED", func(e Event) bool {
 		return e.Kind == EventServerState && e.State == Disconnected
 	})
@@ -175,6 +186,9 @@ func TestServerDiesByItself(t *testing.T) {
 		t.Errorf("Status() = %+v, want the exit and the stderr tail", s)
 	}
 	// Discover again reconnects the dead server.
+	if err := os.Remove(crash); err != nil {
+		t.Fatal(err)
+	}
 	discover(t, b)
 	if s := b.Status().Servers[0]; s.State != Connected {
 		t.Errorf("Status() after a second Discover = %v, want CONNECTED", s.State)

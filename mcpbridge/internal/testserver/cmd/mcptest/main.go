@@ -35,6 +35,7 @@ func main() {
 	delay := flag.Duration("delay", 0, "sleep this long before serving")
 	ask := flag.Bool("ask", false, "add the tools ask and ask_url, which ask the user for input")
 	peers := flag.String("await-peers", "", "DIR:N: before serving, wait until N processes given DIR arrived")
+	crashFile := flag.String("crash-on-file", "", "exit with code 3 once this file exists")
 	execTools := flag.Bool("exec", false, "add the executor test tools (lookup, profile, pick, image, fail, loose)")
 	gather := flag.Bool("gather", false, "add the tool gather, which returns once n calls of it are in flight")
 	described := map[string]string{}
@@ -96,6 +97,9 @@ func main() {
 			select {}
 		}
 		return
+	}
+	if *crashFile != "" {
+		go crashOnFile(*crashFile)
 	}
 	if *crashAfter > 0 {
 		go func() {
