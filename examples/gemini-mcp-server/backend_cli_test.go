@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -296,8 +297,8 @@ func TestCLIBackendStops(t *testing.T) {
 		cancel  time.Duration // cancel the call's context after this; 0 means never
 		want    error
 	}{
-		{name: "timeout", timeout: 200 * time.Millisecond, want: context.DeadlineExceeded},
-		{name: "cancelled call", timeout: time.Minute, cancel: 200 * time.Millisecond, want: context.Canceled},
+		{name: "timeout", timeout: 500 * time.Millisecond, want: context.DeadlineExceeded},
+		{name: "cancelled call", timeout: time.Minute, cancel: 500 * time.Millisecond, want: context.Canceled},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -321,8 +322,12 @@ func TestCLIBackendStops(t *testing.T) {
 			if d := time.Since(start); d > 5*time.Second {
 				t.Errorf("Chat took %v after being stopped", d)
 			}
-			if len(runs()) != 1 {
-				t.Errorf("gemini did not run")
+			// The process was started and then killed. (Whether it got as
+			// far as recording its run before that depends on the
+			// machine's speed, so runs() is not asked.)
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || len(runs()) > 1 {
+				t.Errorf("Chat = %v, want the error of one started gemini process", err)
 			}
 		})
 	}
