@@ -23,8 +23,9 @@ func TestProtocolStatus(t *testing.T) {
 	b := newBridge(t, nil, modern, silent, pinned, sse, web)
 	start := time.Now()
 	discover(t, b)
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("Discover took %v, want well under 3s (no 5 s probe or SSE wait)", d)
+	// Loose (a loaded machine is slow), yet under the 5 s it guards against.
+	if d := time.Since(start); d > 4500*time.Millisecond {
+		t.Errorf("Discover took %v, want well under 4.5s (no 5 s probe or SSE wait)", d)
 	}
 	type row struct {
 		Name, Protocol string
@@ -65,16 +66,14 @@ func TestProtocolRemembered(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_, _ = b.callTool(ctx, "silent", "crash", nil)
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(20 * time.Second) // ends as soon as the death is seen
 	for b.Status().Servers[0].State == Connected && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	start := time.Now()
+	// No wall-clock bound: the stderr check below shows that the
+	// reconnect did not probe again.
 	if _, err := call(t, b, "silent", "echo", map[string]any{"text": "again"}); err != nil {
 		t.Fatalf("call after the crash = %v, want a reconnect", err)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("reconnect and call took %v, want well under 1s", d)
 	}
 	st := b.Status().Servers[0]
 	if st.State != Connected || st.Protocol != "2025-11-25" {

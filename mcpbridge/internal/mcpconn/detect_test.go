@@ -31,9 +31,10 @@ func TestAutoTransport(t *testing.T) {
 			s := Spec{Name: "auto", Kind: Auto, URL: h.URL, Timeout: 10 * time.Second}
 			start := time.Now()
 			c := dialT(t, s)
-			// Generous: the old SSE-first order waited 5 s for an endpoint.
-			if d := time.Since(start); d > 2*time.Second {
-				t.Errorf("Dial(auto) took %v, want well under 2s", d)
+			// Loose (a loaded machine is slow), yet under the 5 s the old
+			// SSE-first order waited for an endpoint.
+			if d := time.Since(start); d > 4*time.Second {
+				t.Errorf("Dial(auto) took %v, want well under 4s", d)
 			}
 			if c.Kind() != tc.want {
 				t.Errorf("Kind() = %v, want %v", c.Kind(), tc.want)

@@ -64,8 +64,10 @@ func TestEras(t *testing.T) {
 				}
 				start := time.Now()
 				c := dialT(t, s)
-				if d := time.Since(start); d > 2*time.Second {
-					t.Errorf("Dial took %v, want well under 2s", d)
+				// Loose (a loaded machine is slow), yet under the 5 s
+				// wait it guards against.
+				if d := time.Since(start); d > 4*time.Second {
+					t.Errorf("Dial took %v, want well under 4s", d)
 				}
 				if got := c.ProtocolVersion(); got != tc.wantProtocol {
 					t.Fatalf("ProtocolVersion() = %q, want %q", got, tc.wantProtocol)
@@ -87,8 +89,8 @@ func TestEras(t *testing.T) {
 				}
 				select {
 				case <-changed:
-				case <-time.After(5 * time.Second):
-					t.Fatalf("no list_changed within 5s of add_tool")
+				case <-time.After(fast):
+					t.Fatalf("no list_changed within %v of add_tool", fast)
 				}
 				if kind == Stdio && tc.era == testserver.EraLegacySilent && !strings.Contains(c.Stderr(), "ignored server/discover") {
 					t.Errorf("stderr = %q, want the ignored probe logged", c.Stderr())
@@ -105,8 +107,8 @@ func TestEras(t *testing.T) {
 				s.Era = tc.wantProtocol
 				start = time.Now()
 				c2 := dialT(t, s)
-				if d := time.Since(start); d > 2*time.Second {
-					t.Errorf("reconnect took %v, want well under 2s", d)
+				if d := time.Since(start); d > 4*time.Second {
+					t.Errorf("reconnect took %v, want well under 4s", d)
 				}
 				t.Logf("reconnect took %v", time.Since(start))
 				if got := c2.ProtocolVersion(); got != tc.wantProtocol {

@@ -41,8 +41,8 @@ func TestXSessionID(t *testing.T) {
 			}
 			select {
 			case <-changed:
-			case <-time.After(3 * time.Second):
-				t.Errorf("OnToolsChanged not called within 3s: the listening stream lacks the session")
+			case <-time.After(fast):
+				t.Errorf("OnToolsChanged not called within %v: the listening stream lacks the session", fast)
 			}
 			ids := h.Header(accept)
 			if len(ids) == 0 || slices.ContainsFunc(ids, func(id string) bool { return id != ids[0] }) {
