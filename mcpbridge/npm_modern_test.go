@@ -46,8 +46,9 @@ func modernServer(t *testing.T, name string, flags ...string) ServerConfig {
 }
 
 // TestNPMModernServer: a third-party implementation of 2026-07-28 (the
-// TypeScript SDK v2) is reached in the revision the setting and the
-// server's start-up time lead to; in either, its tools are listed with
+// TypeScript SDK v2), over stdio and streamable HTTP, is reached in the
+// revision the setting and the server's start-up time lead to; in either,
+// its tools are listed with
 // their schemas as served, a call has its arguments restored, cancellation
 // reaches the server, and a tool added at run time is announced.
 func TestNPMModernServer(t *testing.T) {
@@ -69,26 +70,38 @@ func TestNPMModernServer(t *testing.T) {
 		// with the handshake (a rough edge the README names).
 		{"both eras, slow start", []string{"--delay=600"}, "", "2025-11-25"},
 		{"both eras, legacy setting", nil, "legacy", "2025-11-25"},
+		{"http, 2026 only", []string{"--http", "--modern-only"}, "", "2026-07-28"},
+		{"http, both eras", []string{"--http"}, "", "2026-07-28"},
+		// The SDK serves the 2025 era over HTTP statelessly: GET is refused
+		// with 405, so no list_changed can arrive.
+		{"http, both eras, legacy setting", []string{"--http"}, "legacy", "2025-11-25"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := modernServer(t, "modern", tc.flags...)
 			srv.Protocol = tc.protocol
-			checkModernServer(t, srv, tc.want)
+			tr := TransportStdio
+			if slices.Contains(tc.flags, "--http") {
+				srv.HTTPURL = startHTTPServer(t, srv.Command, srv.Args...) + "/mcp"
+				srv.Command, srv.Args, tr = "", nil, TransportStreamableHTTP
+			}
+			checkModernServer(t, srv, tr, tc.want)
 		})
 	}
 }
 
 // checkModernServer runs the checks of TestNPMModernServer against srv,
-// which Status must show connected over stdio in protocol want.
-func checkModernServer(t *testing.T, srv ServerConfig, want string) {
+// which Status must show connected over tr in protocol want. list_changed
+// is not checked on a 2025-era HTTP connection, which the SDK serves
+// statelessly.
+func checkModernServer(t *testing.T, srv ServerConfig, tr Transport, want string) {
 	t.Helper()
 	b := newBridge(t, nil, srv)
 	discover(t, b)
 
 	st := b.Status().Servers[0]
-	if st.State != Connected || st.Protocol != want || st.Transport != TransportStdio {
-		t.Fatalf("Status = %v, protocol %q over %v (%s), want CONNECTED, %s over stdio; stderr:\n%s", st.State, st.Protocol, st.Transport, st.Error, want, st.Stderr)
+	if st.State != Connected || st.Protocol != want || st.Transport != tr {
+		t.Fatalf("Status = %v, protocol %q over %v (%s), want CONNECTED, %s over %v; stderr:\n%s", st.State, st.Protocol, st.Transport, st.Error, want, tr, st.Stderr)
 	}
 
 	wantTools := []string{"add_tool", "cancellations", "echo", "pick", "wait"}
@@ -150,6 +163,9 @@ func checkModernServer(t *testing.T, srv ServerConfig, want string) {
 		t.Errorf("cancellations after the cut call = %q, want 1; stderr:\n%s", count, b.Status().Servers[0].Stderr)
 	}
 
+	if tr == TransportStreamableHTTP && want == "2025-11-25" {
+		return
+	}
 	events, unsubscribe := b.Subscribe()
 	defer unsubscribe()
 	if _, err := call(t, b, "modern", "add_tool", map[string]any{"name": "fresh"}); err != nil {
