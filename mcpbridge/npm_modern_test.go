@@ -48,9 +48,9 @@ func modernServer(t *testing.T, name string, flags ...string) ServerConfig {
 // TestNPMModernServer: a third-party implementation of 2026-07-28 (the
 // TypeScript SDK v2), over stdio and streamable HTTP, is reached in the
 // revision the setting and the server's start-up time lead to; in either,
-// its tools are listed with
-// their schemas as served, a call has its arguments restored, cancellation
-// reaches the server, and a tool added at run time is announced.
+// its tools are listed with their schemas as served, a call has its
+// arguments restored, cancellation reaches the server, and a tool added at
+// run time is announced.
 func TestNPMModernServer(t *testing.T) {
 	tests := []struct {
 		name     string
