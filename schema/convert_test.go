@@ -52,7 +52,7 @@ func cvDecode(t testing.TB, s string) any {
 
 // cvCase is one conversion with its expected output.
 type cvCase struct {
-	name   string // the GEMINI-SCHEMA.md row (or behaviour) it covers
+	name   string // the API rule (or behaviour) it covers
 	in     string
 	target Target
 	want   string // expected output JSON
@@ -171,7 +171,7 @@ func TestConvertErrors(t *testing.T) {
 	}
 }
 
-// cvFixtures covers every row of GEMINI-SCHEMA.md at least once; the
+// cvFixtures covers every keyword rule of the Gemini API at least once; the
 // property tests below run over all of them and every target.
 var cvFixtures = map[string]string{
 	"refs": `{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:x","type":"object",
