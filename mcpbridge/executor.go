@@ -44,8 +44,9 @@ const maxParallelCalls = 16
 // ([ErrInvalidArguments]), [ErrTimeout], [ErrToolError] (the server's
 // isError, with its text), [ErrTransport], and ctx's own error
 // (context.Canceled or context.DeadlineExceeded) when ctx ended first.
-// Execute never panics on what the model sent: a nil call, nil or
-// ill-typed Args and huge Args all give results.
+// Execute never panics on what the model or the host sent: a nil call, nil
+// or ill-typed Args, huge Args and Args that contain themselves all give
+// results.
 //
 // call is not modified. Execute is safe for concurrent use; confirmations
 // are asked one at a time (see [confirm.Policy.Decide]).
@@ -81,6 +82,9 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 	args := call.Args
 	if args == nil {
 		args = map[string]any{}
+	}
+	if err := checkArgs(args); err != nil {
+		return fail(&InvalidArgumentsError{Name: call.Name, Detail: err.Error()})
 	}
 	restored := tool.restorer().Restore(args)
 	raw, decoded, err := argsJSON(restored)

@@ -1,0 +1,77 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+)
+
+func TestCheckArgs(t *testing.T) {
+	cyclicMap := map[string]any{"a": 1.0}
+	cyclicMap["self"] = map[string]any{"back": cyclicMap}
+	cyclicSlice := []any{1.0, nil}
+	cyclicSlice[1] = cyclicSlice
+	type node struct {
+		Next *node
+		Tags map[string]string
+	}
+	loop := &node{}
+	loop.Next = &node{Next: loop}
+	shared := map[string]any{"x": 1.0}
+	deep := map[string]any{}
+	for cur, i := deep, 0; i < maxArgsDepth+5; i++ {
+		next := map[string]any{}
+		cur["d"] = next
+		cur = next
+	}
+	arr := make([]any, 4)
+	tests := []struct {
+		name string
+		args any
+		want string // "" = nil error
+	}{
+		{"nil", nil, ""},
+		{"plain", map[string]any{"a": []any{1.0, "x", map[string]any{"b": true}}}, ""},
+		{"shared value twice is not a cycle", map[string]any{"a": shared, "b": []any{shared, shared}}, ""},
+		{"windows of one array", map[string]any{"a": arr[:2], "b": []any{arr[:3]}}, ""},
+		{"typed", map[string]any{"n": &node{Tags: map[string]string{"k": "v"}}}, ""},
+		{"cyclic map", cyclicMap, "a value that contains itself at '/self/back'"},
+		{"cyclic slice", map[string]any{"list": cyclicSlice}, "a value that contains itself at '/list/1'"},
+		{"cyclic pointers", map[string]any{"n": loop}, "a value that contains itself at '/n/Next/Next'"},
+		{"too deep", deep, "nested more than 10000 levels deep at '…/d/d/d"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := checkArgs(tt.args)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if tt.want == "" && got != "" || !strings.HasPrefix(got, tt.want) {
+				t.Errorf("checkArgs() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestExecuteCyclicArgs: host code that hands Execute arguments containing
+// themselves gets an invalid-arguments result, not a stack overflow.
+func TestExecuteCyclicArgs(t *testing.T) {
+	cfg := stdioServer("s")
+	cfg.Trust = true
+	b := newBridge(t, nil, cfg)
+	discover(t, b)
+	m := map[string]any{"text": "hi"}
+	m["again"] = m
+	s := []any{"x", nil}
+	s[1] = s
+	for name, args := range map[string]map[string]any{"map": m, "slice": {"text": s}} {
+		r := b.Execute(context.Background(), &genai.FunctionCall{Name: "echo", Args: args})
+		if !errors.Is(r.Err, ErrInvalidArguments) || !strings.Contains(r.Err.Error(), "contains itself") {
+			t.Errorf("Execute(cyclic %s) Err = %v, want ErrInvalidArguments naming the cycle", name, r.Err)
+		}
+	}
+}
