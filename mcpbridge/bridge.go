@@ -124,6 +124,9 @@ type Bridge struct {
 	servers   []*server // configuration order
 	byName    map[string]*server
 	reg       *registry.Registry
+	// redact knows the secrets of every server; everything that leaves
+	// the Bridge passes it (see exits.go).
+	redact *Redactor
 
 	life     context.Context // ends at Close
 	stopLife context.CancelFunc
@@ -187,8 +190,14 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		subs:      map[*subscriber]struct{}{},
 	}
 	order := make([]string, len(b.cfg.Servers))
+	redactors := make([]*Redactor, len(b.cfg.Servers))
 	for i, sc := range b.cfg.Servers {
-		s := &server{cfg: sc, redac: NewRedactor(sc)}
+		redactors[i] = NewRedactor(sc)
+	}
+	b.redact = joinRedactors(redactors...)
+	b.log = slog.New(&redactHandler{r: b.redact, inner: o.Logger.Handler()})
+	for i, sc := range b.cfg.Servers {
+		s := &server{cfg: sc, redac: redactors[i]}
 		s.creds, s.login = b.credentials(sc, &o)
 		b.servers = append(b.servers, s)
 		b.byName[sc.Name] = s
@@ -227,6 +236,7 @@ func copyConfig(c *Config) Config {
 		s.Env = cloneMap(s.Env)
 		s.Headers = cloneMap(s.Headers)
 		s.OAuth = cloneOAuth(s.OAuth)
+		s.Secrets = slices.Clone(s.Secrets)
 	}
 	out.Files = slices.Clone(c.Files)
 	out.Warnings = slices.Clone(c.Warnings)
@@ -242,6 +252,13 @@ func cloneMap(m map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// isClosed reports whether Close has begun.
+func (b *Bridge) isClosed() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.closed
 }
 
 // Tools returns every registered tool, sorted by registered name. The slice
@@ -320,10 +337,10 @@ func (b *Bridge) rebuildLocked() {
 }
 
 // Status returns the state of every server, in configuration order, and of
-// discovery: the /mcp view. Errors, tool descriptions and the stderr tail
-// (at most 4 KiB of whole lines) are redacted with each server's
-// [Redactor]; tools are the registered names in the server's order, kept
-// for a server that died.
+// discovery: the /mcp view. Every text is redacted with the secrets of
+// every server (see [NewRedactor]), errors, tool descriptions and the stderr tail (at most 4
+// KiB of whole lines) by all the rules of [Redactor.Text]; tools are the
+// registered names in the server's order, kept for a server that died.
 func (b *Bridge) Status() Status {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -338,11 +355,15 @@ func (b *Bridge) Status() Status {
 				if ss.ToolDescriptions == nil {
 					ss.ToolDescriptions = make(map[string]string)
 				}
-				ss.ToolDescriptions[e.Name] = s.redac.Text(t.Description)
+				ss.ToolDescriptions[e.Name] = b.redact.Text(t.Description)
 			}
 		}
+		ss.Command = b.redact.replaceKnown(ss.Command)
+		ss.URL = b.redact.replaceKnown(ss.URL)
+		ss.Cwd = b.redact.replaceKnown(ss.Cwd)
+		ss.Description = b.redact.replaceKnown(ss.Description)
 		if s.err != nil {
-			ss.Error = s.redac.Text(s.err.Error())
+			ss.Error = b.redact.Text(s.err.Error())
 		}
 		stderr := s.stderr
 		if s.link != nil {
@@ -350,12 +371,12 @@ func (b *Bridge) Status() Status {
 			ss.Protocol = s.link.conn.ProtocolVersion()
 			ss.Transport = transportOf(s.link.conn.Kind())
 		}
-		ss.Stderr = s.redac.Text(stderrTail(stderr, statusStderrLimit))
+		ss.Stderr = b.redact.Text(stderrTail(stderr, statusStderrLimit))
 		for _, rt := range b.rejectedLocked(s.cfg.Name) {
-			rt.Message = s.redac.Text(rt.Message)
+			rt.Message = b.redact.Text(rt.Message)
 			ss.Rejected = append(ss.Rejected, rt)
 		}
-		ss.Instructions = s.redac.Text(s.instructions)
+		ss.Instructions = b.redact.Text(s.instructions)
 		st.Servers = append(st.Servers, ss)
 	}
 	return st

@@ -72,6 +72,14 @@ type ServerConfig struct {
 	AuthProviderType     AuthProviderType
 	TargetAudience       string
 	TargetServiceAccount string
+
+	// Secrets are further values that must never leave the Bridge: every
+	// output (call results, events, errors, logs, status) shows [Redacted]
+	// in their place. [ParseSettings] fills it with the value of each
+	// environment variable it expanded whose name looks secret or whose
+	// value may be a credential (see [NewRedactor]); host code may add its
+	// own. It is never sent anywhere.
+	Secrets []string
 }
 
 // Transport is the way a server is reached. The zero value,

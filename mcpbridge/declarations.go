@@ -27,9 +27,13 @@ var ErrTooManyTools = errors.New("too many tools for one request")
 // Tools the API rejected in a [Bridge.Run] are left out (see
 // [RejectedTool]). Everything returned is new on each call, declarations
 // and their schemas included: the caller may modify it, and no later
-// request sees the change.
+// request sees the change. After [Bridge.Close] it returns [ErrClosed].
 func (b *Bridge) GenAITools() ([]*genai.Tool, error) {
 	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil, ErrClosed
+	}
 	tools := make([]*Tool, 0, len(b.sorted))
 	for _, t := range b.sorted {
 		if !b.isRejectedLocked(t) {

@@ -48,7 +48,7 @@ type Event struct {
 	Server    string          // the server concerned; "" for discovery events
 	State     ServerState     // EventServerState: the new state
 	Discovery DiscoveryState  // EventDiscoveryState: the new state
-	Err       error           // EventServerState to Disconnected: why, if it failed
+	Err       error           // EventServerState to Disconnected: why, if it failed (redacted, see [Bridge.Status])
 	Update    registry.Update // EventToolsChanged: what changed
 	Tool      string          // EventToolRejected: the server's name of the tool
 }
@@ -162,6 +162,7 @@ func (b *Bridge) Subscribe() (<-chan Event, func()) {
 // emitLocked queues e for every subscriber. The caller holds b.mu, which
 // orders events as the state changes they report.
 func (b *Bridge) emitLocked(e Event) {
+	e.Err = b.redact.redactErr(e.Err)
 	for s := range b.subs {
 		s.push(e)
 	}

@@ -38,6 +38,12 @@ const maxParallelCalls = 16
 //     [Options.TextLimit], images and other binary content as inline data,
 //     a display text for a person.
 //
+// Configured secrets (see [NewRedactor]) never appear in the result: they
+// are replaced by [Redacted] in what the server sent, and the texts the
+// Bridge wrote itself are redacted by all the rules of [Redactor.Text].
+// After [Bridge.Close], the result's Err wraps [ErrTransport] and
+// [ErrClosed].
+//
 // Every failure becomes a result whose Err says what happened and whose
 // [CallResult.FunctionResponse] tells the model: [ErrUnknownTool],
 // [DeniedError] ([ErrDenied]), [InvalidArgumentsError]
@@ -51,10 +57,20 @@ const maxParallelCalls = 16
 // call is not modified. Execute is safe for concurrent use; confirmations
 // are asked one at a time (see [confirm.Policy.Decide]).
 func (b *Bridge) Execute(ctx context.Context, call *genai.FunctionCall) *CallResult {
+	r := b.executeCall(ctx, call)
+	b.redact.redactResult(r)
+	return r
+}
+
+// executeCall is Execute before redaction.
+func (b *Bridge) executeCall(ctx context.Context, call *genai.FunctionCall) *CallResult {
 	if call == nil {
 		return errorResult("", "", fmt.Errorf("%w: the model sent an empty function call", ErrUnknownTool))
 	}
 	name, id := call.Name, call.ID
+	if b.isClosed() {
+		return errorResult(name, id, fmt.Errorf("function %q: %w: %w", name, ErrTransport, ErrClosed))
+	}
 	tool, ok := b.Tool(name)
 	if !ok {
 		return errorResult(name, id, b.unknownTool(name))

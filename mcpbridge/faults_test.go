@@ -35,7 +35,7 @@ func TestDiscoveryFaults(t *testing.T) {
 		{"command does not exist", ServerConfig{Name: "bad", Command: filepath.Join(t.TempDir(), "no-such-server"), Timeout: generous},
 			Disconnected, []string{"bad", "no-such-server"}, 0},
 		{"exits at once", withTimeout(stdioServer("bad", "-exit-now=2"), generous),
-			Disconnected, []string{"exit status 2", "exiting at once"}, 0},
+			Disconnected, []string{"exit status 2"}, 0},
 		{"never answers initialize", withTimeout(stdioServer("bad", "-never-init"), 500*time.Millisecond),
 			Disconnected, []string{"initialize", "timeout 500ms"}, 0},
 		{"never answers and ignores stdin EOF", withTimeout(stdioServer("bad", "-never-init", "-ignore-stdin-eof"), 300*time.Millisecond),
@@ -88,6 +88,10 @@ func TestDiscoveryFaults(t *testing.T) {
 			}
 			if got := len(b.Status().Servers[0].Tools); got != tc.wantTools {
 				t.Errorf("bad server tools = %d, want %d", got, tc.wantTools)
+			}
+			// A failed dial's stderr is in the status beside the error.
+			if tc.name == "exits at once" && (!strings.Contains(bad.Stderr, "exiting at once") || strings.Contains(bad.Error, "exiting at once")) {
+				t.Errorf("bad server stderr = %q, error = %q: want the stderr line in the stderr tail only", bad.Stderr, bad.Error)
 			}
 			if strings.Contains(tc.name, "stderr") && !strings.Contains(bad.Stderr, "mcptest: flood done") {
 				t.Errorf("bad server stderr tail = %q, want the end of the flood", bad.Stderr)

@@ -28,43 +28,133 @@ var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, 
 // text; shorter ones are only replaced where a whole argument equals them.
 const minSecretLen = 4
 
-// NewRedactor returns a Redactor that knows the secrets in cfg: the value of
-// every env entry and header whose name looks secret (by the rule of
+// NewRedactor returns a Redactor that knows the secrets in cfg:
+//
+//   - every env and header value that may be a credential (see below), and
+//     the credential after a scheme such as "Bearer " or "Basic " in it;
+//   - the password and the query values that may be credentials of every
+//     URL among those values and of URL and HTTPURL;
+//   - the argument after a secret-looking flag (see [Redactor.CommandLine]);
+//   - the OAuth client secret, if any;
+//   - every value in cfg.Secrets (where [ParseSettings] puts the values of
+//     the environment variables it expanded that may be credentials).
+//
+// A value may be a credential when its name looks secret (by the rule of
 // [ServerConfig.ChildEnv], plus Authorization, Proxy-Authorization and
-// Cookie) or whose value looks like a credential, the credential after a
-// scheme such as "Bearer " or "Basic " in those values, and the password of any URL
-// given as an env or header value. cfg is not retained.
+// Cookie), when its shape does (a well-known token prefix, a private key),
+// or when it is at least 8 characters long, holds both letters and digits
+// and no space, and is neither a path nor a URL; "production", "8080",
+// "/usr/local/bin" and "us-east" are not credentials, "us-central1" is.
+// cfg is not retained.
 func NewRedactor(cfg ServerConfig) *Redactor {
 	var secrets []string
-	add := func(name, value string) {
+	add := func(name, value string, secretByName bool) {
 		if value == "" {
 			return
 		}
-		if secretName(name) || secretValue(value) {
+		if strings.Contains(value, "://") && !secretByName {
+			secrets = append(secrets, urlSecrets(value)...)
+			return
+		}
+		if secretByName || mayBeSecret(value) {
 			secrets = append(secrets, value)
 			if scheme, cred, ok := strings.Cut(value, " "); ok && authSchemes[strings.ToLower(scheme)] {
 				secrets = append(secrets, strings.TrimSpace(cred))
 			}
 		}
-		if u, err := url.Parse(value); err == nil && u.User != nil {
-			if pw, ok := u.User.Password(); ok && pw != "" {
-				secrets = append(secrets, pw)
-			}
-		}
+		secrets = append(secrets, urlSecrets(value)...)
 	}
 	for _, name := range sortedKeys(cfg.Env) {
-		add(name, cfg.Env[name])
+		add(name, cfg.Env[name], secretName(name))
 	}
 	for _, name := range sortedKeys(cfg.Headers) {
-		add(name, cfg.Headers[name])
+		add(name, cfg.Headers[name], secretHeader(name))
 	}
 	if cfg.OAuth != nil {
-		add("clientSecret", cfg.OAuth.ClientSecret)
+		add("clientSecret", cfg.OAuth.ClientSecret, true)
 	}
+	for _, ep := range []string{cfg.URL, cfg.HTTPURL} {
+		secrets = append(secrets, urlSecrets(ep)...)
+	}
+	for i, a := range cfg.Args {
+		if secretFlag(a) && i+1 < len(cfg.Args) && !strings.HasPrefix(cfg.Args[i+1], "--") {
+			secrets = append(secrets, cfg.Args[i+1])
+		}
+	}
+	for _, v := range cfg.Secrets {
+		if v != "" {
+			secrets = append(secrets, v)
+		}
+	}
+	return newRedactor(secrets)
+}
+
+// newRedactor returns a Redactor for secrets, longest first, without
+// duplicates.
+func newRedactor(secrets []string) *Redactor {
+	secrets = slices.Clone(secrets)
 	slices.SortFunc(secrets, func(a, b string) int {
 		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
 	})
 	return &Redactor{secrets: slices.Compact(secrets)}
+}
+
+// joinRedactors returns a Redactor that knows the secrets of every r.
+func joinRedactors(rs ...*Redactor) *Redactor {
+	var all []string
+	for _, r := range rs {
+		if r != nil {
+			all = append(all, r.secrets...)
+		}
+	}
+	return newRedactor(all)
+}
+
+// urlSecrets returns the password (or the lone user name, often a token)
+// of raw, when raw is a URL with user information, and the values of its
+// query and fragment parameters whose names look secret or whose values
+// may be credentials (see [NewRedactor]).
+func urlSecrets(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" {
+		return nil
+	}
+	var out []string
+	if u.User != nil {
+		if pw, ok := u.User.Password(); ok && pw != "" {
+			out = append(out, pw)
+		} else if name := u.User.Username(); !ok && len(name) >= minSecretLen {
+			out = append(out, name)
+		}
+	}
+	for _, part := range []string{u.RawQuery, u.Fragment} {
+		q, _ := url.ParseQuery(part)
+		for _, name := range sortedKeys(q) {
+			for _, v := range q[name] {
+				if v != "" && (secretParam(name) || mayBeSecret(v)) {
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// mayBeSecret reports whether v may be a credential by its shape alone: a
+// well-known token format, or at least 8 characters holding letters and
+// digits and no space that are not a path or a URL.
+func mayBeSecret(v string) bool {
+	if secretValue(v) {
+		return true
+	}
+	if len(v) < 8 || strings.ContainsAny(v, " \t\n") || strings.Contains(v, "://") ||
+		strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.HasPrefix(v, ".") ||
+		len(v) > 2 && v[1] == ':' && (v[2] == '\\' || v[2] == '/') {
+		return false
+	}
+	letters := strings.IndexFunc(v, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0
+	digits := strings.IndexFunc(v, func(r rune) bool { return r >= '0' && r <= '9' }) >= 0
+	return letters && digits
 }
 
 // CommandLine returns command and args joined by spaces for display, with

@@ -66,9 +66,9 @@ func (b *Bridge) ReadResource(ctx context.Context, server, uri string) ([]*genai
 	}
 	parts, err := resourceParts(raw)
 	if err != nil {
-		return nil, fmt.Errorf("mcp server %q: resources/read %q: %w", server, uri, err)
+		return nil, b.redact.redactErr(fmt.Errorf("mcp server %q: resources/read %q: %w", server, uri, err))
 	}
-	return parts, nil
+	return b.redact.redactParts(parts), nil
 }
 
 // resourceParts converts a raw ReadResourceResult into parts.

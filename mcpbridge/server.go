@@ -181,6 +181,8 @@ func (b *Bridge) installLocked(s *server, a attempt) (closeLink *link, relist bo
 		if a.link != nil {
 			s.stderr = a.link.conn.Stderr()
 			closeLink = a.link
+		} else if tail := mcpconn.StderrOf(a.err); tail != "" {
+			s.stderr = tail
 		}
 		if errors.Is(a.err, ErrNoTools) {
 			b.setToolsLocked(s, nil)
@@ -364,8 +366,14 @@ func (b *Bridge) callTool(ctx context.Context, serverName, tool string, args any
 // OnClose), and op is not run again: a request that may have reached the
 // server is never replayed. The one exception is a request found
 // unsendable because the server had died unnoticed (mcpconn.ErrNotSent):
-// it never left, so op runs once more on a new connection.
+// it never left, so op runs once more on a new connection. The error is
+// redacted.
 func (b *Bridge) onServer(ctx context.Context, name string, op func(context.Context, *mcpconn.Conn) error) error {
+	return b.redact.redactErr(b.onServerRaw(ctx, name, op))
+}
+
+// onServerRaw is onServer before the error's redaction.
+func (b *Bridge) onServerRaw(ctx context.Context, name string, op func(context.Context, *mcpconn.Conn) error) error {
 	s, done, err := b.use(name)
 	if err != nil {
 		return err

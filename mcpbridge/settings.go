@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -168,6 +169,9 @@ type settingsParser struct {
 	lookup   LookupFunc
 	warnings []string
 	errs     []error
+	// secrets collects the expanded values of the server being parsed
+	// that may be credentials.
+	secrets []string
 }
 
 // stripComments returns a copy of data with every comment outside strings
@@ -305,7 +309,9 @@ func (p *settingsParser) parseServers(raw json.RawMessage, base int) []ServerCon
 	index := make(map[string]int)
 	for dec.More() {
 		name, keyOff, valOff, sraw := p.member(dec, base)
+		p.secrets = nil
 		s, ok := p.parseServer(name, sraw, keyOff, valOff)
+		s.Secrets = p.secrets
 		if !ok {
 			continue
 		}
@@ -515,7 +521,17 @@ func (p *settingsParser) stringMap(dst *map[string]string, v any, server, key st
 
 // expand expands s and warns once per unset variable.
 func (p *settingsParser) expand(s, server, field string, off int) string {
-	out, missing := expand(s, p.lookup)
+	out, missing := expand(s, func(name string) (string, bool) {
+		v, ok := p.lookup(name)
+		if v != "" && (secretName(name) || mayBeSecret(v) || strings.Contains(v, "://")) {
+			if strings.Contains(v, "://") && !secretName(name) {
+				p.secrets = append(p.secrets, urlSecrets(v)...)
+			} else if !slices.Contains(p.secrets, v) {
+				p.secrets = append(p.secrets, v)
+			}
+		}
+		return v, ok
+	})
 	for _, name := range missing {
 		p.warnAt(off, "server %q: %s: environment variable %q is not set; using \"\"", server, field, name)
 	}

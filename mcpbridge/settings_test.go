@@ -60,6 +60,7 @@ func TestParseSettingsSeed(t *testing.T) {
 			Args:    []string{"-m", "my_mcp_server", "--port", "8080"},
 			Cwd:     "./mcp-servers/python",
 			Env:     map[string]string{"DATABASE_URL": "postgres://db/app", "API_KEY": "ext-key"},
+			Secrets: []string{"ext-key"}, // expanded from a secret-looking variable
 			Timeout: 15 * time.Second,
 		},
 		{
@@ -74,6 +75,7 @@ func TestParseSettingsSeed(t *testing.T) {
 			Command: "docker",
 			Args:    []string{"run", "-i", "--rm", "-e", "API_KEY", "-v", "/work:/workspace", "my-mcp-server:latest"},
 			Env:     map[string]string{"API_KEY": "svc-token"},
+			Secrets: []string{"svc-token"},
 		},
 		{Name: "httpServer", HTTPURL: "http://localhost:3000/mcp", Timeout: 5 * time.Second},
 		{

@@ -185,8 +185,8 @@ type Conn struct {
 
 // Dial connects to the server in its protocol era (server/discover or the
 // initialize handshake), within ctx and the spec's Timeout. On failure
-// everything it started is stopped, and the error names the server (with
-// the stderr tail of a stdio server).
+// everything it started is stopped, and the error names the server; a
+// stdio server's stderr tail rides beside it (see [StderrError]).
 func Dial(ctx context.Context, s Spec) (*Conn, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
@@ -340,7 +340,7 @@ func (c *Conn) dialError(ctx, dctx context.Context, err, exit error) error {
 	}
 	if c.proc != nil {
 		if t := strings.TrimSpace(c.stderr.String()); t != "" {
-			err = fmt.Errorf("%w; stderr: %s", err, lastLines(t, 10, 2000))
+			err = &StderrError{Err: err, Stderr: lastLines(t, 10, 2000)}
 		}
 	}
 	return fmt.Errorf("%s: %w", msg, err)

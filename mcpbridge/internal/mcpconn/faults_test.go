@@ -44,9 +44,14 @@ func TestDialFaults(t *testing.T) {
 				t.Fatalf("Dial() = nil error, want one")
 			}
 			t.Logf("Dial() = %v (after %v)", err, d.Round(time.Millisecond))
+			// The stderr tail rides beside the message, never in it.
+			tail := StderrOf(err)
+			if tail != "" && strings.Contains(err.Error(), tail) {
+				t.Errorf("Dial() = %v, holds its stderr tail %q", err, tail)
+			}
 			for _, w := range tc.wantErr {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("Dial() = %v, want it to contain %q", err, w)
+				if !strings.Contains(err.Error()+"\n"+tail, w) {
+					t.Errorf("Dial() = %v (stderr %q), want it to contain %q", err, tail, w)
 				}
 			}
 			if d > tc.max {

@@ -1,0 +1,170 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+
+	"google.golang.org/genai"
+)
+
+// The Bridge redacts once, at its exits: everything it hands out (call
+// results, events, errors, log records, the status) passes its redactor,
+// which knows the secrets of every configured server (see [NewRedactor]).
+// Text the Bridge wrote itself (errors, logs, the status) also gets the
+// generic rules of [Redactor.Text]; what a server sent (a tool's output)
+// only loses the configured secrets, so ordinary output is never mangled.
+
+// redactedError is an error whose message was redacted. It unwraps to the
+// original, so errors.Is and errors.As work as before.
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// redactErr returns err with a redacted message; err itself when nothing
+// needed hiding (so sentinels stay comparable with ==), nil for nil.
+func (r *Redactor) redactErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if red := r.Text(msg); red != msg {
+		return &redactedError{msg: red, err: err}
+	}
+	return err
+}
+
+// redactResult redacts res in place (the Bridge built it and nobody else
+// holds it yet): configured secrets go from what the server sent, and the
+// generic rules apply as well to what the Bridge wrote (the error of a call
+// it could not make or finish).
+func (r *Redactor) redactResult(res *CallResult) {
+	text := r.replaceKnown
+	if res.Err != nil && !res.serverError {
+		text = r.Text
+	}
+	for i, p := range res.LLMContent {
+		if p != nil && p.Text != "" {
+			if t := text(p.Text); t != p.Text {
+				cp := *p
+				cp.Text = t
+				res.LLMContent[i] = &cp
+			}
+		}
+	}
+	res.ReturnDisplay = text(res.ReturnDisplay)
+	if res.Err != nil {
+		if msg := res.Err.Error(); text(msg) != msg {
+			res.Err = &redactedError{msg: text(msg), err: res.Err}
+		}
+	}
+	res.structured = r.redactJSON(res.structured)
+}
+
+// redactJSON returns decoded JSON v with configured secrets replaced in
+// every string and object key; v is not modified.
+func (r *Redactor) redactJSON(v any) any {
+	switch v := v.(type) {
+	case string:
+		return r.replaceKnown(v)
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[r.replaceKnown(k)] = r.redactJSON(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = r.redactJSON(e)
+		}
+		return out
+	}
+	return v
+}
+
+// redactParts returns parts with configured secrets replaced in their text;
+// parts is not modified.
+func (r *Redactor) redactParts(parts []*genai.Part) []*genai.Part {
+	for i, p := range parts {
+		if p != nil && p.Text != "" {
+			if t := r.replaceKnown(p.Text); t != p.Text {
+				cp := *p
+				cp.Text = t
+				parts[i] = &cp
+			}
+		}
+	}
+	return parts
+}
+
+// redactHandler is a slog.Handler that redacts every record before the
+// handler it wraps sees it: the message, and every attribute value as text
+// (errors and other values are turned into their redacted text when
+// redaction changed them).
+type redactHandler struct {
+	r     *Redactor
+	inner slog.Handler
+}
+
+func (h *redactHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return h.inner.Enabled(ctx, l)
+}
+
+func (h *redactHandler) Handle(ctx context.Context, rec slog.Record) error {
+	out := slog.NewRecord(rec.Time, rec.Level, h.r.Text(rec.Message), rec.PC)
+	rec.Attrs(func(a slog.Attr) bool {
+		out.AddAttrs(h.attr(a))
+		return true
+	})
+	return h.inner.Handle(ctx, out)
+}
+
+func (h *redactHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	red := make([]slog.Attr, len(attrs))
+	for i, a := range attrs {
+		red[i] = h.attr(a)
+	}
+	return &redactHandler{r: h.r, inner: h.inner.WithAttrs(red)}
+}
+
+func (h *redactHandler) WithGroup(name string) slog.Handler {
+	return &redactHandler{r: h.r, inner: h.inner.WithGroup(name)}
+}
+
+// attr returns a with its value redacted.
+func (h *redactHandler) attr(a slog.Attr) slog.Attr {
+	v := a.Value.Resolve()
+	switch v.Kind() {
+	case slog.KindString:
+		return slog.String(a.Key, h.r.Text(v.String()))
+	case slog.KindGroup:
+		group := v.Group()
+		red := make([]any, len(group))
+		for i, g := range group {
+			red[i] = h.attr(g)
+		}
+		return slog.Group(a.Key, red...)
+	case slog.KindAny:
+		var s string
+		switch x := v.Any().(type) {
+		case error:
+			s = x.Error()
+		default:
+			b, err := json.Marshal(x)
+			if err != nil {
+				return slog.String(a.Key, h.r.Text(v.String()))
+			}
+			s = string(b)
+		}
+		if red := h.r.Text(s); red != s {
+			return slog.String(a.Key, red)
+		}
+		return slog.Attr{Key: a.Key, Value: v}
+	}
+	return slog.Attr{Key: a.Key, Value: v}
+}
