@@ -52,6 +52,7 @@ func main() {
 	offersOnly := flag.Bool("offers-only", false, "offer only prompts and resources, no tools")
 	logLines := flag.Bool("log-lines", false, "write testserver.LogLines to stderr before serving")
 	eraName := flag.String("era", "both", `protocol revisions served: "both", "legacy", "legacy-silent" (never answers server/discover) or "modern"`)
+	secondRun := flag.String("fail-second-run", "", "serve when this file does not exist (creating it); otherwise print the environment to stderr and exit 4")
 	flag.Parse()
 	era, err := testserver.ParseEra(*eraName)
 	if err != nil {
@@ -72,6 +73,15 @@ func main() {
 		return
 	}
 
+	if *secondRun != "" {
+		if _, err := os.Stat(*secondRun); err == nil {
+			for _, kv := range os.Environ() {
+				fmt.Fprintln(os.Stderr, "mcptest: env", kv)
+			}
+			os.Exit(4)
+		}
+		_ = os.WriteFile(*secondRun, nil, 0o600)
+	}
 	if *exitNow >= 0 {
 		fmt.Fprintln(os.Stderr, "mcptest: exiting at once as asked")
 		os.Exit(*exitNow)
