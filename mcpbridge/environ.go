@@ -103,7 +103,7 @@ var secretSubstrings = []string{
 var secretParts = map[string]bool{
 	"KEY": true, "KEYS": true, "AUTH": true, "OAUTH": true,
 	"AUTHORIZATION": true, "CREDS": true, "PRIVATE": true, "SESSION": true,
-	"COOKIE": true, "COOKIES": true, "PAT": true, "PASS": true,
+	"COOKIE": true, "COOKIES": true, "PAT": true, "PASS": true, "BEARER": true,
 }
 
 // alwaysPassed are variables a process needs to run; never withheld.
@@ -176,6 +176,10 @@ var tokenPrefixes = []struct {
 	{"glpat-", 20, false}, {"xoxb-", 20, false}, {"xoxp-", 20, false},
 	{"xoxa-", 20, false}, {"sk-", 20, false}, {"AIza", 35, false},
 	{"AKIA", 20, true}, {"ASIA", 20, true},
+	{"sk_live_", 20, false}, {"sk_test_", 20, false}, {"rk_live_", 20, false},
+	{"xoxs-", 20, false}, {"xapp-", 20, false}, {"ya29.", 30, false},
+	{"npm_", 30, false}, {"pypi-", 40, false}, {"hf_", 30, false},
+	{"glptt-", 20, false}, {"shpat_", 30, false}, {"dop_v1_", 30, false},
 }
 
 // secretValue reports whether value looks like a credential by its shape.

@@ -76,9 +76,9 @@ func NewRedactor(cfg ServerConfig) *Redactor {
 	for _, ep := range []string{cfg.URL, cfg.HTTPURL} {
 		secrets = append(secrets, urlSecrets(ep)...)
 	}
-	for i, a := range cfg.Args {
-		if secretFlag(a) && i+1 < len(cfg.Args) && !strings.HasPrefix(cfg.Args[i+1], "--") {
-			secrets = append(secrets, cfg.Args[i+1])
+	for i := 0; i+1 < len(cfg.Args); i++ {
+		if _, secret, ok := flagValue(cfg.Args[i], cfg.Args[i+1]); ok {
+			secrets = append(secrets, secret)
 		}
 	}
 	for _, v := range cfg.Secrets {
@@ -162,12 +162,17 @@ func mayBeSecret(v string) bool {
 // and with secrets replaced by [Redacted]:
 //
 //   - the argument after a flag whose name looks secret (--token,
-//     --api-key, --password, --secret, --auth, --key ...), unless that
-//     argument starts with "--" or the flag starts with "--no-";
+//     --api-key, --password, --secret, --auth, --bearer, --key ...),
+//     unless that argument starts with "--" or the flag starts with
+//     "--no-";
+//   - the argument after -p unless it is a number (a port);
+//   - the password in the argument after -u or --user ("user:***");
 //   - the value in --flag=value and NAME=value when the name looks secret;
-//   - the value in "Name: value" when Name is a secret-looking header;
+//   - the value in "Name: value" when Name is a secret-looking header, also
+//     as the value of a flag ("--header=X-Api-Key: ***");
 //   - an argument equal to a configured secret, and configured secrets,
-//     URL credentials and tokens inside any argument (see [Redactor.Text]).
+//     URL credentials, DSN passwords and tokens inside any argument (see
+//     [Redactor.Text]).
 //
 // args is not modified.
 func (r *Redactor) CommandLine(command string, args []string) string {
@@ -175,25 +180,62 @@ func (r *Redactor) CommandLine(command string, args []string) string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		var w string
-		name, _, hasEq := strings.Cut(a, "=")
-		header, hvalue, hasColon := strings.Cut(a, ":")
+		name, value, hasEq := strings.Cut(a, "=")
 		switch {
 		case r.known(a):
 			w = Redacted
 		case hasEq && (secretFlag(name) || validName(name) && secretName(name)):
 			w = name + "=" + Redacted
-		case hasColon && httpToken(header) && secretHeader(header) && !strings.HasPrefix(hvalue, "//"):
-			w = header + ": " + Redacted
-		case secretFlag(a) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "--"):
-			words = append(words, a)
-			w = Redacted
-			i++
+		case secretHeaderLine(a):
+			w = redactHeaderLine(a)
+		case hasEq && isFlag(name) && secretHeaderLine(value):
+			w = name + "=" + redactHeaderLine(value)
+		case i+1 < len(args):
+			if shown, _, ok := flagValue(a, args[i+1]); ok {
+				words = append(words, a)
+				w = shown
+				i++
+				break
+			}
+			w = r.Text(a)
 		default:
 			w = r.Text(a)
 		}
 		words = append(words, displayWord(w))
 	}
 	return strings.Join(words, " ")
+}
+
+// flagValue reports whether next, the argument after flag, holds a secret,
+// and returns how to show next and the secret itself.
+func flagValue(flag, next string) (shown, secret string, ok bool) {
+	switch {
+	case secretFlag(flag) && !strings.HasPrefix(next, "--"):
+		return Redacted, next, true
+	case flag == "-p" && next != "" && !isNumber(next) && !strings.HasPrefix(next, "-"):
+		return Redacted, next, true
+	case flag == "-u" || flag == "--user":
+		if user, pw, found := strings.Cut(next, ":"); found && pw != "" {
+			return user + ":" + Redacted, pw, true
+		}
+	}
+	return "", "", false
+}
+
+func isNumber(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+// secretHeaderLine reports whether s is "Name: value" with a secret-looking
+// header name and a value.
+func secretHeaderLine(s string) bool {
+	header, value, ok := strings.Cut(s, ":")
+	return ok && httpToken(header) && secretHeader(header) && !strings.HasPrefix(value, "//") && strings.TrimSpace(value) != ""
+}
+
+func redactHeaderLine(s string) string {
+	header, _, _ := strings.Cut(s, ":")
+	return header + ": " + Redacted
 }
 
 // known reports whether s equals a configured secret.
@@ -229,9 +271,10 @@ func displayWord(w string) string {
 }
 
 // URL returns raw with its user information replaced by [Redacted] and the
-// values of secret-looking query and fragment parameters (token, key,
-// api_key, access_token, secret, password, auth, sig, signature, code ...)
-// replaced by [Redacted]. Everything else, including the order of
+// values of query and fragment parameters replaced by [Redacted] when
+// their names look secret (token, key, api_key, access_token, secret,
+// password, auth, sig, signature, code ...) or their values may be
+// credentials (see [NewRedactor]). Everything else, including the order of
 // parameters, is kept as written; configured secrets anywhere in raw are
 // replaced too.
 func (r *Redactor) URL(raw string) string {
@@ -271,7 +314,11 @@ func redactParams(s string) string {
 		if n, err := url.QueryUnescape(name); err == nil {
 			name = n
 		}
-		if secretParam(name) {
+		value := p[strings.IndexByte(p, '=')+1:]
+		if v, err := url.QueryUnescape(value); err == nil {
+			value = v
+		}
+		if secretParam(name) || mayBeSecret(value) {
 			parts[i] = p[:strings.IndexByte(p, '=')] + "=" + Redacted
 		}
 	}
@@ -289,16 +336,35 @@ func secretParam(name string) bool {
 var (
 	urlPattern    = regexp.MustCompile("\\b[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>`]+")
 	schemePattern = regexp.MustCompile(`(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{4,}`)
+	// jsonPattern is a quoted name, a colon and a quoted value, as in JSON
+	// or a Python dict.
+	jsonPattern = regexp.MustCompile(`"([^"\\]{1,100})"(\s*:\s*)"((?:[^"\\]|\\.)*)"|'([^'\\]{1,100})'(\s*:\s*)'((?:[^'\\]|\\.)*)'`)
+	// quotedPattern is NAME='value' or NAME="value".
+	quotedPattern = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_.-]*)=(?:'([^']*)'|"([^"]*)")`)
 	assignPattern = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_-]*)=([^\s&"',;]+)`)
-	wordPattern   = regexp.MustCompile(`[A-Za-z0-9_-]{20,}`)
+	// colonPattern is "Name: value", as in a header line or YAML.
+	colonPattern = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_.-]*):[ \t]+([^\s"',;]+)`)
+	// dsnPattern is the password in user:password@tcp(host) and
+	// user:password@host:port, as in Go's database DSNs.
+	dsnPattern  = regexp.MustCompile(`\b([A-Za-z0-9_.%+-]+):([^\s@/:"'()]+)@((?:tcp|udp|unix)\(|[A-Za-z0-9.-]+:[0-9]+\b)`)
+	jwtPattern  = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)
+	wordPattern = regexp.MustCompile(`[A-Za-z0-9_-]{20,}`)
 )
 
 // Text returns s with secrets replaced by [Redacted]: configured secrets of
-// at least 4 characters, URLs of any scheme (as by [Redactor.URL]),
-// credentials after
-// "Bearer " and "Basic ", values in name=value where the name looks secret,
-// and words shaped like well-known tokens ("ghp_...", "AKIA..."). Use it for
-// error messages and stderr.
+// at least 4 characters, URLs of any scheme (as by [Redactor.URL]), and in
+// the text around them
+//
+//   - credentials after "Bearer " and "Basic ";
+//   - values whose names look secret in name=value, name='value',
+//     name="value", "name": "value" (JSON), 'name': 'value' and
+//     "Name: value" (a header line, YAML);
+//   - the password in a DSN such as user:password@tcp(host) or
+//     user:password@host:5432;
+//   - JSON Web Tokens and words shaped like well-known tokens ("ghp_...",
+//     "AKIA...", "sk_live_...").
+//
+// Use it for error messages and stderr.
 func (r *Redactor) Text(s string) string {
 	s = r.replaceKnown(s)
 	// URLs are redacted by their own rules and the text between them by
@@ -313,7 +379,8 @@ func (r *Redactor) Text(s string) string {
 		last = loc[1]
 	}
 	b.WriteString(redactProse(s[last:]))
-	return wordPattern.ReplaceAllStringFunc(b.String(), func(w string) string {
+	out := jwtPattern.ReplaceAllString(b.String(), Redacted)
+	return wordPattern.ReplaceAllStringFunc(out, func(w string) string {
 		if secretValue(w) {
 			return Redacted
 		}
@@ -322,13 +389,40 @@ func (r *Redactor) Text(s string) string {
 }
 
 // redactProse applies the rules for text outside URLs: credentials after an
-// authorization scheme and values of secret-looking name=value pairs.
+// authorization scheme, DSN passwords, and values of secret-looking names.
 func redactProse(s string) string {
 	s = schemePattern.ReplaceAllString(s, "$1 "+Redacted)
-	return assignPattern.ReplaceAllStringFunc(s, func(m string) string {
+	s = dsnPattern.ReplaceAllString(s, "$1:"+Redacted+"@$3")
+	s = jsonPattern.ReplaceAllStringFunc(s, func(m string) string {
+		sub := jsonPattern.FindStringSubmatch(m)
+		name, sep, q := sub[1], sub[2], `"`
+		if sub[4] != "" {
+			name, sep, q = sub[4], sub[5], "'"
+		}
+		if secretName(name) || secretHeader(name) {
+			return q + name + q + sep + q + Redacted + q
+		}
+		return m
+	})
+	s = quotedPattern.ReplaceAllStringFunc(s, func(m string) string {
+		name, rest, _ := strings.Cut(m, "=")
+		if secretName(name) {
+			return name + "=" + rest[:1] + Redacted + rest[:1]
+		}
+		return m
+	})
+	s = assignPattern.ReplaceAllStringFunc(s, func(m string) string {
 		name, _, _ := strings.Cut(m, "=")
 		if secretName(name) {
 			return name + "=" + Redacted
+		}
+		return m
+	})
+	return colonPattern.ReplaceAllStringFunc(s, func(m string) string {
+		sub := colonPattern.FindStringSubmatch(m)
+		name, value := sub[1], sub[2]
+		if (secretName(name) || secretHeader(name)) && !authSchemes[strings.ToLower(value)] {
+			return m[:len(m)-len(value)] + Redacted
 		}
 		return m
 	})

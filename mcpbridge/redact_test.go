@@ -36,7 +36,14 @@ func TestRedactorCommandLine(t *testing.T) {
 			"docker run -e API_KEY -e GITHUB_TOKEN=*** -e MODE=dev"},
 		{"header argument", "curl", []string{"-H", "Authorization: Bearer abc", "-H", "Accept: json"}, `curl -H "Authorization: ***" -H "Accept: json"`},
 		{"configured secret as argument", "srv", []string{"env-secret-value", "abc", "true"}, "srv *** *** true"},
-		{"configured secret inside argument", "srv", []string{"--header=X-Key:env-secret-value"}, "srv --header=X-Key:***"},
+		{"configured secret inside argument", "srv", []string{"--config=k:env-secret-value"}, "srv --config=k:***"},
+		{"header line as a flag's value", "srv", []string{"--header=X-Api-Key: abc"}, `srv "--header=X-Api-Key: ***"`},
+		{"-p password, -p port", "mysql", []string{"-p", "hunter2", "-P", "3306", "-p", "8080"}, "mysql -p *** -P 3306 -p 8080"},
+		{"-u user:password", "curl", []string{"-u", "me:pa55", "-u", "justme"}, "curl -u me:*** -u justme"},
+		{"--bearer", "srv", []string{"--bearer", "xyz", "--bearer-file", "f"}, "srv --bearer *** --bearer-file ***"},
+		{"DSN", "srv", []string{"--db", "app:pw9@tcp(localhost:3306)/x", "root:pw8@db:5432"}, "srv --db app:***@tcp(localhost:3306)/x root:***@db:5432"},
+		{"key prefixes", "srv", []string{"sk_live_" + strings.Repeat("a1", 10), "npm_" + strings.Repeat("Z9", 15)}, "srv *** ***"},
+		{"unknown query value that looks like a key", "srv", []string{"https://h/x?k=a1b2c3d4e5&page=2"}, "srv https://h/x?k=***&page=2"},
 		{"bearer credential alone", "srv", []string{"hdr-bearer-token"}, "srv ***"},
 		{"password of a configured URL", "srv", []string{"dbpass99"}, "srv ***"},
 		{"URL credentials and query", "srv", []string{"--endpoint", "https://u:p@h/x?api_key=1&q=go#access_token=z"},
@@ -99,6 +106,14 @@ func TestRedactorText(t *testing.T) {
 		{"assignment", "using api_key=zzz9 and mode=fast", "using api_key=*** and mode=fast"},
 		{"token shape", "token " + ghToken + " rejected", "token *** rejected"},
 		{"multi-line", "line1 svc-123456\nline2", "line1 ***\nline2"},
+		{"JSON", `{"password": "p@ss w0rd", "user": "me", "apiKey":"k"}`, `{"password": "***", "user": "me", "apiKey":"***"}`},
+		{"Python dict", `{'client_secret': 'abc', 'name': 'x'}`, `{'client_secret': '***', 'name': 'x'}`},
+		{"quoted assignment", `export DB_PASSWORD='a b c' MODE="x" TOKEN="t t"`, `export DB_PASSWORD='***' MODE="x" TOKEN="***"`},
+		{"colon form", "api_key: abc123\nX-Api-Key: zzz\nError: refused", "api_key: ***\nX-Api-Key: ***\nError: refused"},
+		{"authorization header line", "Authorization: Bearer abcdef123", "Authorization: Bearer ***"},
+		{"DSN", "dial app:s3cret@tcp(db:3306)/x failed; pg root:pw9@db.local:5432", "dial app:***@tcp(db:3306)/x failed; pg root:***@db.local:5432"},
+		{"JWT", "got eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U ok", "got *** ok"},
+		{"unknown query param", "GET https://h/x?sid=a1b2c3d4e5f6&page=10: 500", "GET https://h/x?sid=***&page=10: 500"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,7 +143,8 @@ func TestNewRedactorSecrets(t *testing.T) {
 }
 
 func FuzzRedactorText(f *testing.F) {
-	for _, s := range []string{"https://u:p@h/x?token=1#code=2", "Bearer abcdef", "api_key=1", ghToken, "a=b&c", "http://@", "https://h?=&=="} {
+	for _, s := range []string{"https://u:p@h/x?token=1#code=2", "Bearer abcdef", "api_key=1", ghToken, "a=b&c", "http://@", "https://h?=&==",
+		`{"password": "x\"y"}`, "KEY='v' token: t", "u:p@tcp(h)/d u:p@h:1", "eyJabcdefghij.eyJabcdefghij.abcdefghij"} {
 		f.Add(s)
 	}
 	r := NewRedactor(ServerConfig{Env: map[string]string{"TOKEN": "s3cr3t-value"}})
