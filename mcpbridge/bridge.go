@@ -47,6 +47,11 @@ type Options struct {
 	// without a Policy only the tools of trusted servers run. The Policy
 	// may be shared between Bridges.
 	Policy *confirm.Policy
+	// MaxMessageBytes bounds one message from a server: a stdio line, an
+	// SSE event, an HTTP response body. A server that sends a longer one
+	// loses its connection with an error saying so, and memory stays
+	// bounded. Zero means 64 MiB.
+	MaxMessageBytes int
 	// TextLimit is how many characters (Unicode code points) of one call's
 	// text the model reads; longer text keeps its head and tail with a
 	// note saying how much was cut. Zero means 100,000; a negative value
@@ -117,6 +122,7 @@ type Bridge struct {
 	textLimit int
 	elicitor  Elicitor
 	protos    *protoCache
+	maxMsg    int
 	cfg       Config
 	target    schema.Target
 	log       *slog.Logger
@@ -181,6 +187,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		textLimit: o.TextLimit,
 		elicitor:  o.Elicitor,
 		protos:    newProtoCache(o.ProtocolCache, o.Logger),
+		maxMsg:    o.MaxMessageBytes,
 		cfg:       copyConfig(cfg),
 		target:    o.Target,
 		log:       o.Logger,

@@ -73,10 +73,11 @@ type link struct {
 func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 	cfg := &s.cfg
 	sp := mcpconn.Spec{
-		Name:    cfg.Name,
-		Timeout: cfg.EffectiveTimeout(),
-		Logger:  b.log,
-		Tracer:  b.tracer,
+		Name:            cfg.Name,
+		Timeout:         cfg.EffectiveTimeout(),
+		Logger:          b.log,
+		MaxMessageBytes: b.maxMsg,
+		Tracer:          b.tracer,
 		OnToolsChanged: func() {
 			b.toolsChanged(s, l)
 		},

@@ -106,6 +106,10 @@ type Spec struct {
 	// event, capped by Timeout. A URL that serves only streamable HTTP
 	// accepts the SSE GET but never sends one. 0 = DefaultEndpointWait.
 	EndpointWait time.Duration
+	// MaxMessageBytes bounds one message from the server: a stdio line, an
+	// SSE event, an HTTP response body. Past it the connection fails with
+	// an error wrapping ErrMessageTooLarge. 0 = DefaultMaxMessageBytes.
+	MaxMessageBytes int
 	// StderrLimit is how many bytes of a stdio server's stderr are kept.
 	// 0 = DefaultStderrLimit.
 	StderrLimit int
@@ -272,9 +276,9 @@ func (c *Conn) connect(dctx context.Context) error {
 			return err
 		}
 		c.proc = p
-		tr = stdioTap{transport.NewIO(p.stdoutReader(), p.stdin, nil)}
+		tr = stdioTap{transport.NewIO(guardLines(p.stdoutReader(), s, c.die), p.stdin, nil)}
 	case SSE:
-		c.web = newWatchTransport(c.lost)
+		c.web = newWatchTransport(c.lost, s)
 		wait := s.EndpointWait
 		if wait <= 0 {
 			wait = DefaultEndpointWait
@@ -290,7 +294,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		}
 		tr = sseTap{t, c.cancelled}
 	case StreamableHTTP:
-		c.web = newWatchTransport(c.lost)
+		c.web = newWatchTransport(c.lost, s)
 		t, err := transport.NewStreamableHTTP(s.URL,
 			transport.WithHTTPHeaders(s.Headers),
 			transport.WithHTTPBasicClient(&http.Client{Transport: &sessionIDTransport{base: c.roundTripper()}}),
@@ -337,6 +341,9 @@ func (c *Conn) dialError(ctx, dctx context.Context, err, exit error) error {
 	}
 	if exit != nil {
 		err = fmt.Errorf("%w; %w", err, exit)
+	}
+	if derr := c.Err(); errors.Is(derr, ErrMessageTooLarge) && !errors.Is(err, ErrMessageTooLarge) {
+		err = fmt.Errorf("%w (%w)", err, derr)
 	}
 	if c.proc != nil {
 		if t := strings.TrimSpace(c.stderr.String()); t != "" {

@@ -1,6 +1,7 @@
 package mcpconn
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -42,8 +43,9 @@ type Annotations struct {
 
 // ListTools reads tools/list page by page until the last cursor, each page
 // within the spec's Timeout. A cursor seen twice or more than MaxPages pages
-// is an error. Tools without a name are skipped; a name listed again is
-// kept once (the first), both logged.
+// is an error. Tools without a name, and tools whose JSON nested deeper than
+// MaxDepth, are skipped; a name listed again is kept once (the first); all
+// three are logged.
 func (c *Conn) ListTools(ctx context.Context) ([]Tool, error) {
 	var tools []Tool
 	seenName := map[string]bool{}
@@ -61,6 +63,10 @@ func (c *Conn) ListTools(ctx context.Context) ([]Tool, error) {
 			return "", fmt.Errorf("decode tools/list result: %w", err)
 		}
 		for _, r := range page.Tools {
+			if name, deep := tooDeep(r); deep {
+				c.log.Warn("mcp server listed a tool whose JSON nests too deeply; skipped", "tool", name, "maxDepth", MaxDepth)
+				continue
+			}
 			t, err := decodeTool(r)
 			if err != nil || t.Name == "" {
 				c.log.Warn("mcp server listed a tool without a name or in a bad shape; skipped", "err", err)
@@ -79,6 +85,20 @@ func (c *Conn) ListTools(ctx context.Context) ([]Tool, error) {
 		return nil, err
 	}
 	return tools, nil
+}
+
+// tooDeep reports whether raw is an entry the stdio guard replaced because
+// it nested too deeply, and its name.
+func tooDeep(raw json.RawMessage) (string, bool) {
+	if !bytes.Contains(raw, []byte(TooDeepKey)) {
+		return "", false
+	}
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil || m[TooDeepKey] != true || len(m) != 2 {
+		return "", false
+	}
+	name, _ := m["name"].(string)
+	return name, true
 }
 
 func decodeTool(raw json.RawMessage) (Tool, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // handwrittenTools is the tools/list page of the handwritten server: exact
@@ -14,10 +15,21 @@ const handwrittenTools = `[{"name":"","inputSchema":{"type":"object"}},` +
 	`{"name":"spaced","inputSchema":{ "type" : "object", "z":1,"a":{"const":2} },"annotations":{"destructiveHint":true,"readOnlyHint":"bad"}},` +
 	`{"name":"spaced","inputSchema":{"type":"object"}}]`
 
+// deepTools is a tools/list page whose middle tool's schema nests 5,000
+// levels deep, between two ordinary tools.
+func deepTools() string {
+	deep := strings.Repeat(`{"type":"object","properties":{"a":`, 5000) + `{"type":"string"}` + strings.Repeat(`}}`, 5000)
+	return `[{"name":"before","inputSchema":{"type":"object"}},` +
+		`{"name":"deep","description":"nested","inputSchema":` + deep + `},` +
+		`{"name":"after","inputSchema":{"type":"object"}}]`
+}
+
 // serveHandwritten answers JSON-RPC by hand, for shapes mcp-go's server
-// never produces: with loop set, every tools/list page points to the same
-// next cursor.
-func serveHandwritten(loop bool) {
+// never produces. mode "once" lists handwrittenTools; "loop" lists them with
+// every page pointing to the same next cursor; "deep" lists deepTools;
+// "endless" answers tools/list with a line that never ends.
+func serveHandwritten(mode string) {
+	loop := mode == "loop"
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 1<<20)
 	for in.Scan() {
@@ -38,6 +50,18 @@ func serveHandwritten(loop bool) {
 				next = `,"nextCursor":"same"`
 			}
 			result = `{"tools":` + handwrittenTools + next + `}`
+			switch mode {
+			case "deep":
+				result = `{"tools":` + deepTools() + `}`
+			case "endless":
+				fmt.Printf(`{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"`, msg.ID)
+				chunk := strings.Repeat("x", 1<<16)
+				for {
+					if _, err := os.Stdout.WriteString(chunk); err != nil {
+						os.Exit(0)
+					}
+				}
+			}
 		default:
 			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no %s"}}`+"\n", msg.ID, msg.Method)
 			continue

@@ -30,7 +30,7 @@ func main() {
 	neverInit := flag.Bool("never-init", false, "read stdin forever, never answer")
 	crashAfter := flag.Duration("crash-after", 0, "exit with code 3 after this long")
 	ignoreTerm := flag.Bool("ignore-stdin-eof", false, "keep running after stdin closes")
-	handwritten := flag.String("handwritten", "", `answer by hand: "once" (one tools/list page) or "loop" (a cursor loop)`)
+	handwritten := flag.String("handwritten", "", `answer by hand: "once" (one tools/list page), "loop" (a cursor loop), "deep" (a tool nested 5,000 deep between two others) or "endless" (a tools/list line that never ends)`)
 	_ = flag.String("token", "", "ignored (lets tests pass a secret-looking argument)")
 	delay := flag.Duration("delay", 0, "sleep this long before serving")
 	ask := flag.Bool("ask", false, "add the tools ask and ask_url, which ask the user for input")
@@ -69,7 +69,7 @@ func main() {
 	}
 
 	if *handwritten != "" {
-		serveHandwritten(*handwritten == "loop")
+		serveHandwritten(*handwritten)
 		return
 	}
 

@@ -1,0 +1,263 @@
+package mcpconn
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+)
+
+// DefaultMaxMessageBytes bounds one message from a server (a stdio line, an
+// SSE event, an HTTP response body) when Spec.MaxMessageBytes is zero.
+const DefaultMaxMessageBytes = 64 << 20
+
+// MaxDepth is how deeply the JSON of one stdio message may nest. mcp-go
+// silently drops a line it cannot decode (Go's decoder stops at 10,000
+// levels, and mcp-go's own decoding doubles the nesting it meets), so the
+// request it answers would wait for its timeout; a deeper line is rewritten
+// or refused before mcp-go sees it (see guardLines).
+const MaxDepth = 2000
+
+// ErrMessageTooLarge is wrapped by the error of a connection whose server
+// sent a message over the limit.
+var ErrMessageTooLarge = errors.New("message too large")
+
+func (s *Spec) maxMessage() int {
+	if s.MaxMessageBytes > 0 {
+		return s.MaxMessageBytes
+	}
+	return DefaultMaxMessageBytes
+}
+
+// lineGuard hands a stdio server's output to mcp-go line by line, holding
+// at most one line (up to the limit) in memory. A longer line ends the
+// connection with an error wrapping ErrMessageTooLarge; a line nested
+// deeper than MaxDepth is rewritten by cutDeep, or ends the connection.
+type lineGuard struct {
+	r       *bufio.Reader
+	max     int
+	fail    func(error)
+	line    []byte // the line being read
+	pending []byte // output not yet handed out
+	err     error
+}
+
+// guardLines returns r, bounded as lineGuard says; fail is called once with
+// the reason when the server broke a bound.
+func guardLines(r io.Reader, s *Spec, fail func(error)) io.Reader {
+	return &lineGuard{r: bufio.NewReaderSize(r, 64<<10), max: s.maxMessage(), fail: fail}
+}
+
+func (g *lineGuard) Read(p []byte) (int, error) {
+	for len(g.pending) == 0 {
+		if g.err != nil {
+			return 0, g.err
+		}
+		g.fill()
+	}
+	n := copy(p, g.pending)
+	g.pending = g.pending[n:]
+	return n, nil
+}
+
+// fill reads the next whole line into pending, or sets err.
+func (g *lineGuard) fill() {
+	g.line = g.line[:0]
+	for {
+		chunk, err := g.r.ReadSlice('\n')
+		if len(g.line)+len(chunk) > g.max {
+			g.line = nil
+			g.err = fmt.Errorf("%w: the server sent a line over %d bytes", ErrMessageTooLarge, g.max)
+			g.fail(g.err)
+			return
+		}
+		g.line = append(g.line, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			g.pending, g.err = g.line, err
+			return
+		}
+		break
+	}
+	out, err := cutDeep(g.line, MaxDepth)
+	if err != nil {
+		g.err = fmt.Errorf("%w: the server sent a message %v", ErrMessageTooLarge, err)
+		g.fail(g.err)
+		return
+	}
+	g.pending = out
+}
+
+// TooDeepKey marks a list entry that cutDeep replaced.
+const TooDeepKey = "_mcpbridgeTooDeep"
+
+// cutDeep returns line unchanged when its JSON nests at most maxDepth
+// levels. Otherwise, when the too-deep part lies inside an element of an
+// array (a tool in a tools/list page, say), each such element is replaced
+// by {"name": <its name>, TooDeepKey: true}, so the list's other entries
+// survive and the replaced one can be reported; a line that is too deep
+// outside any array is refused. Bytes inside strings are never counted.
+func cutDeep(line []byte, maxDepth int) ([]byte, error) {
+	type open struct {
+		pos   int
+		array bool
+	}
+	var stack []open
+	var out []byte
+	copied := 0  // line[:copied] is in out (when out != nil)
+	skipTo := -1 // depth whose element is being replaced; -1 when none
+	inString, escaped := false, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			stack = append(stack, open{pos: i, array: c == '['})
+			if len(stack) > maxDepth && skipTo < 0 {
+				// Replace the element of the outermost array: the
+				// list entry.
+				e := -1
+				for d := range stack {
+					if stack[d].array && d+1 < len(stack) {
+						e = d + 1
+						break
+					}
+				}
+				if e < 0 {
+					return nil, fmt.Errorf("nested more than %d levels deep", maxDepth)
+				}
+				skipTo = e
+			}
+		case '}', ']':
+			if len(stack) == 0 {
+				return line, nil // not JSON: mcp-go reports it
+			}
+			top := len(stack) - 1
+			if top == skipTo {
+				start := stack[top].pos
+				if out == nil {
+					out = make([]byte, 0, len(line))
+				}
+				out = append(out, line[copied:start]...)
+				name, _ := json.Marshal(entryName(line[start : i+1]))
+				out = fmt.Appendf(out, `{"name":%s,%q:true}`, name, TooDeepKey)
+				copied = i + 1
+				skipTo = -1
+			}
+			stack = stack[:top]
+		}
+	}
+	if out == nil {
+		return line, nil
+	}
+	return append(out, line[copied:]...), nil
+}
+
+// entryName returns the string value of the "name" key of the object obj at
+// its own top level, or "".
+func entryName(obj []byte) string {
+	depth := 0
+	for i := 0; i < len(obj); i++ {
+		switch obj[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case '"':
+			end := stringEnd(obj, i)
+			if depth == 1 && string(obj[i:end]) == `"name"` {
+				j := end
+				for j < len(obj) && (obj[j] == ' ' || obj[j] == '\t' || obj[j] == ':') {
+					j++
+				}
+				var v string
+				if j < len(obj) && obj[j] == '"' && json.Unmarshal(obj[j:stringEnd(obj, j)], &v) == nil {
+					return v
+				}
+			}
+			i = end - 1
+		}
+	}
+	return ""
+}
+
+// stringEnd returns the index just after the string starting at b[i].
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(b)
+}
+
+// limitBody bounds the body of resp: an SSE stream per event (the bytes
+// between blank lines), anything else as a whole. Past the limit, Read
+// fails with an error wrapping ErrMessageTooLarge, which is also passed to
+// fail.
+func limitBody(resp *http.Response, max int, fail func(error)) {
+	if resp == nil || resp.Body == nil {
+		return
+	}
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	resp.Body = &boundedBody{ReadCloser: resp.Body, max: max, events: mt == "text/event-stream", fail: fail}
+}
+
+type boundedBody struct {
+	io.ReadCloser
+	max    int
+	events bool
+	fail   func(error)
+	n      int  // bytes of the current event (or body)
+	nl     bool // the last byte was a line feed
+	err    error
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	n, err := b.ReadCloser.Read(p)
+	for _, c := range p[:n] {
+		b.n++
+		if b.events {
+			switch {
+			case c == '\n' && b.nl:
+				b.n = 0 // a blank line ends the event
+			case c == '\r':
+				continue
+			}
+			b.nl = c == '\n'
+		}
+	}
+	if b.n > b.max {
+		what := "a response body"
+		if b.events {
+			what = "an SSE event"
+		}
+		b.err = fmt.Errorf("%w: the server sent %s over %d bytes", ErrMessageTooLarge, what, b.max)
+		b.fail(b.err)
+		return 0, b.err
+	}
+	return n, err
+}
