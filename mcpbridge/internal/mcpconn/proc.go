@@ -89,8 +89,10 @@ func (p *proc) exitErr() error {
 }
 
 // stop ends the process: close stdin and wait, then SIGTERM and wait, then
-// SIGKILL (process group where supported). It returns once the process has
-// been reaped and every goroutine of p has ended.
+// SIGKILL (process group where supported). Where process groups exist, the
+// rest of the group is stopped too (SIGTERM, then SIGKILL after the grace),
+// even when the server itself had already exited. It returns once the
+// process has been reaped and every goroutine of p has ended.
 func (p *proc) stop() {
 	_ = p.stdin.Close()
 	if !waitClosed(p.exited, stdinGrace) {
@@ -100,6 +102,7 @@ func (p *proc) stop() {
 			<-p.exited
 		}
 	}
+	stopGroup(p.cmd, termGrace)
 	// A grandchild may still hold the pipes: close our ends so the readers end.
 	_ = p.stdout.Close()
 	_ = p.stderr.Close()

@@ -2,7 +2,10 @@
 
 package mcpconn
 
-import "os/exec"
+import (
+	"os/exec"
+	"time"
+)
 
 func setProcAttr(*exec.Cmd) {}
 
@@ -15,3 +18,6 @@ func signalKill(cmd *exec.Cmd) {
 		_ = cmd.Process.Kill()
 	}
 }
+
+// stopGroup does nothing: there are no process groups to stop.
+func stopGroup(*exec.Cmd, time.Duration) {}

@@ -3,8 +3,11 @@
 package mcpconn
 
 import (
+	"fmt"
+	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -42,4 +45,46 @@ func TestStopStubbornProcess(t *testing.T) {
 	if !strings.Contains(tl.String(), "started") {
 		t.Errorf("stderr = %q, want started", tl.String())
 	}
+}
+
+// TestStopWholeGroup: a background program in the server's process group is
+// stopped by stop even when the server itself has already exited.
+func TestStopWholeGroup(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	tl := newTail(1024)
+	s := Spec{Name: "leader-exits", Command: "sh", Args: []string{"-c", `sleep 60 </dev/null >/dev/null 2>&1 & echo "pid $!" >&2; exit 0`}}
+	p, err := startProc(&s, tl)
+	if err != nil {
+		t.Fatalf("startProc() = %v", err)
+	}
+	<-p.exited
+	var pid int
+	for end := time.Now().Add(2 * time.Second); pid == 0 && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		_, _ = fmt.Sscanf(tl.String(), "pid %d", &pid)
+	}
+	if pid == 0 || !alive(pid) {
+		t.Fatalf("background child not running (stderr %q)", tl.String())
+	}
+	p.stop()
+	for end := time.Now().Add(2 * time.Second); alive(pid) && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	}
+	if alive(pid) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("background child %d survived stop()", pid)
+	}
+}
+
+// alive reports whether pid runs (a zombie waiting to be reaped does not).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true // no /proc: trust kill
+	}
+	_, after, _ := strings.Cut(string(b), ") ")
+	return !strings.HasPrefix(after, "Z")
 }
