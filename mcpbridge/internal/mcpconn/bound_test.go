@@ -8,8 +8,11 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
 
 // TestDeepToolSkipped: a tool whose schema nests 5,000 deep (which mcp-go
@@ -143,4 +146,36 @@ func TestHeadersStayWithOrigin(t *testing.T) {
 			t.Errorf("the redirected request carried the configured header: %q", g)
 		}
 	}
+}
+
+// TestListChangedFlood: a server flooding notifications/tools/list_changed
+// for a second and a half costs a handful of re-lists, and the last change
+// is still seen.
+func TestListChangedFlood(t *testing.T) {
+	h := httpServer(t, StreamableHTTP, testserver.Options{Tools: 500})
+	var mu sync.Mutex
+	calls := 0
+	s := h.spec
+	var c *Conn
+	s.OnToolsChanged = func() {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		_, _ = c.ListTools(context.Background())
+	}
+	c = dialT(t, s)
+	_, _ = c.CallTool(context.Background(), "echo", nil) // the listening stream is up
+	time.Sleep(200 * time.Millisecond)
+	sent := 0
+	for end := time.Now().Add(1500 * time.Millisecond); time.Now().Before(end); sent++ {
+		h.MCP.SendNotificationToAllClients("notifications/tools/list_changed", nil)
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(time.Second) // the last burst's call
+	mu.Lock()
+	defer mu.Unlock()
+	if calls == 0 || calls > 6 {
+		t.Errorf("%d notifications gave %d re-lists, want between 1 and 6", sent, calls)
+	}
+	t.Logf("%d notifications, %d re-lists", sent, calls)
 }

@@ -121,9 +121,10 @@ type Spec struct {
 	Tracer trace.Tracer
 
 	// OnToolsChanged is called after notifications/tools/list_changed.
-	// Calls are coalesced, never concurrent, and never start after Close
-	// returns. It runs on the connection's event goroutine: it must not call
-	// Close itself (start a goroutine for that).
+	// Calls are coalesced (a burst of notifications is one call, and calls
+	// start at most twice a second), never concurrent, and never start
+	// after Close returns. It runs on the connection's event goroutine: it
+	// must not call Close itself (start a goroutine for that).
 	OnToolsChanged func()
 	// Elicit answers a server's request for input from the user during a
 	// tool call (form or URL mode): elicitation/create before 2026-07-28,
@@ -151,6 +152,14 @@ func (s *Spec) logger() *slog.Logger {
 	}
 	return l.With("server", s.Name)
 }
+
+// list_changed notifications are coalesced: OnToolsChanged runs once
+// listChangedWindow after the first of a burst, and at most once per
+// listChangedInterval, so a flood costs at most two re-lists a second.
+const (
+	listChangedWindow   = 50 * time.Millisecond
+	listChangedInterval = 500 * time.Millisecond
+)
 
 // ErrClosed is returned by requests on a connection after Close.
 var ErrClosed = errors.New("connection closed")
@@ -443,15 +452,24 @@ func (c *Conn) onNotification(n mcp.JSONRPCNotification) {
 	}
 }
 
-// events runs the callbacks, one at a time, until Close.
+// events runs the callbacks, one at a time, until Close. list_changed
+// notifications are coalesced (see listChangedWindow).
 func (c *Conn) events() {
 	defer c.wg.Done()
 	dead := c.dead
+	var due <-chan time.Time // a list_changed is waiting for its turn
+	var last time.Time       // when OnToolsChanged last started
 	for {
 		select {
 		case <-c.life.Done():
 			return
 		case <-c.kick:
+			if due == nil {
+				due = time.After(max(listChangedWindow, time.Until(last.Add(listChangedInterval))))
+			}
+		case <-due:
+			due = nil
+			last = time.Now()
 			if c.spec.OnToolsChanged != nil && c.live() {
 				c.spec.OnToolsChanged()
 			}
