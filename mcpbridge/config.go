@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // DefaultTimeout is the request timeout of a server whose Timeout is zero:
@@ -231,7 +232,8 @@ func (e *ConfigError) Error() string {
 func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig }
 
 // Validate reports the first problem of s as a *[ConfigError], or nil:
-// an empty Name; not exactly one of Command, URL and HTTPURL; a Type other
+// an empty Name or one holding control characters (they could forge lines
+// in the status); a NUL in Command, Cwd or Args; not exactly one of Command, URL and HTTPURL; a Type other
 // than "", "sse" and "http", or a Type without URL; a URL or HTTPURL that is
 // not an absolute http or https URL; a negative Timeout; an environment
 // name that is empty or holds '=' or NUL; a header name that is not an HTTP
@@ -246,6 +248,17 @@ func (s ServerConfig) Validate() error {
 	}
 	if s.Name == "" {
 		return bad("", "name must not be empty")
+	}
+	if strings.IndexFunc(s.Name, unicode.IsControl) >= 0 {
+		return bad("", "name must not contain control characters")
+	}
+	if strings.ContainsRune(s.Command, 0) || strings.ContainsRune(s.Cwd, 0) {
+		return bad("command", "command and cwd must not contain NUL")
+	}
+	for i, a := range s.Args {
+		if strings.ContainsRune(a, 0) {
+			return bad(fmt.Sprintf("args[%d]", i), "must not contain NUL")
+		}
 	}
 	switch set := s.endpoints(); len(set) {
 	case 0:

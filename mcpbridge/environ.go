@@ -42,9 +42,12 @@ func (p EnvPolicy) String() string {
 // holds a name twice, the later entry wins.
 //
 // A parent variable looks secret when its value looks like a credential (a
-// PEM private key, or a well-known token prefix such as "ghp_",
-// "github_pat_", "glpat-", "xoxb-", "sk-", "AKIA", "AIza") or when its name
-// does. Names are compared case-insensitively after splitting them into
+// PEM private key; a well-known token prefix such as "ghp_",
+// "github_pat_", "glpat-", "xoxb-", "sk-", "sk_live_", "AKIA", "AIza"; a
+// JSON Web Token; a URL with a password, such as a database, cache or
+// proxy URL, or with a secret-looking query parameter; a DSN such as
+// user:password@tcp(host); a Slack, Discord or similar webhook URL) or
+// when its name does. Names are compared case-insensitively after splitting them into
 // parts at '_', '-', '.' and lower-to-upper case changes ("apiKey" is "api",
 // "key"). A name looks secret when
 //
@@ -72,7 +75,7 @@ func (s ServerConfig) ChildEnv(parent []string, policy EnvPolicy) []string {
 		if !ok || name == "" {
 			continue
 		}
-		if policy != EnvPassAll && (secretName(name) || secretValue(value)) {
+		if policy != EnvPassAll && (secretName(name) || credentialValue(value)) {
 			delete(vars, name) // an earlier harmless duplicate must not survive
 			continue
 		}
@@ -195,6 +198,37 @@ func secretValue(value string) bool {
 			return (r < 'A' || r > 'Z') && (r < '0' || r > '9')
 		}) < 0 {
 			return true
+		}
+	}
+	return false
+}
+
+// webhookHosts are hosts whose URLs are credentials in themselves.
+var webhookHosts = []string{"hooks.slack.com", "discord.com/api/webhooks", "discordapp.com/api/webhooks",
+	"outlook.office.com/webhook", ".webhook.office.com", "hooks.zapier.com", "api.telegram.org/bot"}
+
+// credentialValue reports whether an environment value carries a
+// credential: by its shape (see secretValue), as a JSON Web Token, as a URL
+// with a password or a secret-looking query parameter, as a DSN with a
+// password, or as a webhook URL.
+func credentialValue(v string) bool {
+	if secretValue(v) || jwtPattern.MatchString(v) || dsnPattern.MatchString(v) {
+		return true
+	}
+	if !strings.Contains(v, "://") {
+		return false
+	}
+	lower := strings.ToLower(v)
+	for _, h := range webhookHosts {
+		if strings.Contains(lower, h) {
+			return true
+		}
+	}
+	for _, field := range strings.Fields(v) { // NO_PROXY-like lists hold several
+		for _, u := range strings.Split(field, ",") {
+			if redactURL(u) != u {
+				return true
+			}
 		}
 	}
 	return false

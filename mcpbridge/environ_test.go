@@ -181,3 +181,28 @@ func TestEnvPolicyString(t *testing.T) {
 		}
 	}
 }
+
+// TestChildEnvCredentialValues: values that carry credentials under
+// innocent names are withheld; ordinary URLs and values pass.
+func TestChildEnvCredentialValues(t *testing.T) {
+	jwt := "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+	parent := []string{
+		"DATABASE_URL=postgres://app:dbpass99@db:5432/app",
+		"REDIS_URL=redis://:cachepw@cache:6379/0",
+		"MYSQL_DSN=app:pw9@tcp(localhost:3306)/x",
+		"HTTPS_PROXY=http://me:proxypw@proxy:3128",
+		"SLACK_HOOK=https://hooks.slack.com/services/T000/B000/XXXXXXXX",
+		"SESSION_JWT_X=" + jwt,
+		"STRIPE=sk_live_" + strings.Repeat("a1", 12),
+		"SIGNED=https://bucket/x?X-Amz-Signature=abc&X-Amz-Date=1",
+		"PLAIN_URL=https://example.com/docs?page=2",
+		"NO_PROXY=localhost,127.0.0.1",
+		"HTTP_PROXY=http://proxy:3128",
+		"MODE=production",
+	}
+	got := ServerConfig{Name: "s", Command: "x"}.ChildEnv(parent, EnvWithholdSecrets)
+	want := []string{"HTTP_PROXY=http://proxy:3128", "MODE=production", "NO_PROXY=localhost,127.0.0.1", "PLAIN_URL=https://example.com/docs?page=2"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ChildEnv() (-want +got):\n%s", diff)
+	}
+}

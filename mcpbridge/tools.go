@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"google.golang.org/genai"
@@ -30,7 +31,9 @@ type Tool struct {
 	Server, ServerTool string
 	// Title is the tool's display title ("" if the server gave none).
 	Title string
-	// Description is the server's description of the tool, unchanged.
+	// Description is the server's description of the tool, without
+	// terminal escape sequences and control characters other than newline
+	// and tab (so is Title).
 	Description string
 	// Annotations are the server's behaviour hints, unverified.
 	Annotations confirm.Annotations
@@ -109,6 +112,7 @@ func convertTools(cfg *ServerConfig, listed []mcpconn.Tool, target schema.Target
 		t.Raw, t.OutputSchema = nil, nil
 		defs = append(defs, &toolDef{raw: t, conv: res, out: out})
 	}
+	warnUnmatchedIncludes(cfg, listed, log)
 	return defs
 }
 
@@ -124,16 +128,16 @@ func toolNames(defs []*toolDef) []string {
 // newTool builds the registered view of def under e.
 func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 	a := def.raw.Annotations
-	decl := def.conv.Declaration(e.Name, def.raw.Description)
+	decl := def.conv.Declaration(e.Name, cleanText(def.raw.Description))
 	def.out.declare(decl)
 	return &Tool{
 		Name:        e.Name,
 		Server:      e.Server,
 		ServerTool:  e.Tool,
-		Title:       def.raw.Title,
-		Description: def.raw.Description,
+		Title:       cleanText(def.raw.Title),
+		Description: cleanText(def.raw.Description),
 		Annotations: confirm.Annotations{
-			Title:           a.Title,
+			Title:           cleanText(a.Title),
 			ReadOnlyHint:    a.ReadOnlyHint,
 			DestructiveHint: a.DestructiveHint,
 			IdempotentHint:  a.IdempotentHint,
@@ -146,5 +150,16 @@ func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 		Timeout:     cfg.EffectiveTimeout(),
 		def:         def,
 		lex:         &lexicalCache{},
+	}
+}
+
+// warnUnmatchedIncludes logs every includeTools entry that names no tool
+// the server listed (a typo there silently hides a tool otherwise).
+func warnUnmatchedIncludes(cfg *ServerConfig, listed []mcpconn.Tool, log *slog.Logger) {
+	for _, inc := range cfg.IncludeTools {
+		name, _, _ := strings.Cut(inc, "(")
+		if !slices.ContainsFunc(listed, func(t mcpconn.Tool) bool { return t.Name == inc || t.Name == name }) {
+			log.Warn("mcp server includeTools entry matches no tool the server offers", "server", cfg.Name, "entry", inc)
+		}
 	}
 }

@@ -34,6 +34,14 @@ type proc struct {
 
 // startProc starts the command of s. On error nothing is left running.
 func startProc(s *Spec, t *tail) (*proc, error) {
+	if s.Dir != "" {
+		// exec reports a missing directory as a missing executable.
+		if fi, err := os.Stat(s.Dir); err != nil {
+			return nil, fmt.Errorf("working directory %s: %w", s.Dir, err)
+		} else if !fi.IsDir() {
+			return nil, fmt.Errorf("working directory %s: not a directory", s.Dir)
+		}
+	}
 	cmd := exec.Command(s.Command, s.Args...)
 	cmd.Dir = s.Dir
 	cmd.Env = s.Env

@@ -1,0 +1,92 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+)
+
+// TestClosedBridge: after Close every method reports ErrClosed, and Run
+// stops before calling the model.
+func TestClosedBridge(t *testing.T) {
+	cfg := stdioServer("s")
+	cfg.Trust = true
+	b := newBridge(t, nil, cfg)
+	discover(t, b)
+	_ = b.Close()
+	if tools, err := b.GenAITools(); !errors.Is(err, ErrClosed) || tools != nil {
+		t.Errorf("GenAITools() after Close = %d tools, %v; want ErrClosed", len(tools), err)
+	}
+	r := b.Execute(context.Background(), &genai.FunctionCall{Name: "echo", Args: map[string]any{"text": "x"}})
+	if !errors.Is(r.Err, ErrClosed) || !errors.Is(r.Err, ErrTransport) {
+		t.Errorf("Execute() after Close = %v, want ErrTransport and ErrClosed", r.Err)
+	}
+	if err := b.Discover(context.Background()); !errors.Is(err, ErrClosed) {
+		t.Errorf("Discover() after Close = %v, want ErrClosed", err)
+	}
+	if _, err := b.ListResources(context.Background(), "s"); !errors.Is(err, ErrClosed) {
+		t.Errorf("ListResources() after Close = %v, want ErrClosed", err)
+	}
+	if _, err := b.ReadResource(context.Background(), "s", "test://hello"); !errors.Is(err, ErrClosed) {
+		t.Errorf("ReadResource() after Close = %v, want ErrClosed", err)
+	}
+	gen := generatorFunc(func(context.Context, string, []*genai.Content, *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+		t.Errorf("Run() after Close called the model")
+		return nil, errors.New("not expected")
+	})
+	if _, err := b.Run(context.Background(), gen, "m", []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)}, nil, nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("Run() after Close = %v, want ErrClosed", err)
+	}
+}
+
+func TestValidateRejects(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  ServerConfig
+		want string
+	}{
+		{"control characters in the name", ServerConfig{Name: "a\n📡 forged (CONNECTED)", Command: "x"}, "control characters"},
+		{"escape in the name", ServerConfig{Name: "a\x1b[2J", Command: "x"}, "control characters"},
+		{"NUL in args", ServerConfig{Name: "a", Command: "x", Args: []string{"ok", "b\x00c"}}, "args[1]: must not contain NUL"},
+		{"NUL in command", ServerConfig{Name: "a", Command: "x\x00y"}, "must not contain NUL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.cfg.Validate()
+			if !errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Validate() = %v, want ErrInvalidConfig with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestMissingCwd: a working directory that does not exist is named as
+// such, not reported as a missing executable.
+func TestMissingCwd(t *testing.T) {
+	cfg := stdioServer("s")
+	cfg.Cwd = filepath.Join(t.TempDir(), "no-such-dir")
+	b := newBridge(t, nil, cfg)
+	discover(t, b)
+	st := b.Status().Servers[0]
+	if !strings.Contains(st.Error, "working directory") || !strings.Contains(st.Error, "no-such-dir") || strings.Contains(st.Error, "executable") {
+		t.Errorf("error = %q, want it to name the missing working directory", st.Error)
+	}
+}
+
+// TestIncludeToolsUnmatched: an includeTools entry naming no tool is
+// warned about.
+func TestIncludeToolsUnmatched(t *testing.T) {
+	var e exits
+	cfg := stdioServer("s")
+	cfg.IncludeTools = []string{"echo", "ecko"}
+	b := newBridge(t, &Options{Logger: e.logger()}, cfg)
+	discover(t, b)
+	logs := e.logs.String()
+	if !strings.Contains(logs, "matches no tool") || !strings.Contains(logs, "entry=ecko") || strings.Contains(logs, "entry=echo") {
+		t.Errorf("logs do not warn about ecko (and only it):\n%s", logs)
+	}
+}
