@@ -47,6 +47,10 @@ type Options struct {
 	// without a Policy only the tools of trusted servers run. The Policy
 	// may be shared between Bridges.
 	Policy *confirm.Policy
+	// UntrustedOutput says whether the output of the tools of servers
+	// without Trust is marked as data for the model. The zero value,
+	// [MarkUntrusted], marks it.
+	UntrustedOutput UntrustedOutput
 	// MaxMessageBytes bounds one message from a server: a stdio line, an
 	// SSE event, an HTTP response body. A server that sends a longer one
 	// loses its connection with an error saying so, and memory stays
@@ -123,6 +127,7 @@ type Bridge struct {
 	elicitor  Elicitor
 	protos    *protoCache
 	maxMsg    int
+	untrusted UntrustedOutput
 	cfg       Config
 	target    schema.Target
 	log       *slog.Logger
@@ -188,6 +193,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		elicitor:  o.Elicitor,
 		protos:    newProtoCache(o.ProtocolCache, o.Logger),
 		maxMsg:    o.MaxMessageBytes,
+		untrusted: o.UntrustedOutput,
 		cfg:       copyConfig(cfg),
 		target:    o.Target,
 		log:       o.Logger,
