@@ -117,7 +117,7 @@ func (b *Bridge) Login(ctx context.Context, name string) error {
 			b.setStateLocked(s, Disconnected, err)
 		}
 		b.mu.Unlock()
-		return err
+		return b.redact.redactErr(err)
 	}
 	s.dialMu.Lock()
 	defer s.dialMu.Unlock()

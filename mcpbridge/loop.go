@@ -144,6 +144,9 @@ func (b *Bridge) Run(ctx context.Context, gen ContentGenerator, model string, hi
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
+		if b.isClosed() {
+			return res, ErrClosed
+		}
 		reqConfig := config
 		if o.ServerInstructions {
 			reqConfig = b.withSystemInstruction(config)
