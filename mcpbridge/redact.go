@@ -358,7 +358,9 @@ var (
 //   - credentials after "Bearer " and "Basic ";
 //   - values whose names look secret in name=value, name='value',
 //     name="value", "name": "value" (JSON), 'name': 'value' and
-//     "Name: value" (a header line, YAML);
+//     "Name: value" (a header line, YAML; a plain lowercase word counts
+//     only when it is password, passwd or secret, since Go errors chain
+//     words with ": ");
 //   - the password in a DSN such as user:password@tcp(host) or
 //     user:password@host:5432;
 //   - JSON Web Tokens and words shaped like well-known tokens ("ghp_...",
@@ -386,6 +388,25 @@ func (r *Redactor) Text(s string) string {
 		}
 		return w
 	})
+}
+
+// colonName reports whether "name: value" in prose names a secret. Go error
+// messages chain lowercase words with ": " ("google credentials: not
+// found"), so a plain lowercase word counts only when it is unmistakable
+// (password, passwd, secret); names with '_', '-' or capitals (api_key,
+// X-Api-Key, Authorization) count whenever they look secret.
+func colonName(name string) bool {
+	if !secretName(name) && !secretHeader(name) {
+		return false
+	}
+	if strings.ContainsAny(name, "_-") || strings.ToLower(name) != name {
+		return true
+	}
+	switch name {
+	case "password", "passwd", "secret":
+		return true
+	}
+	return false
 }
 
 // redactProse applies the rules for text outside URLs: credentials after an
@@ -421,7 +442,7 @@ func redactProse(s string) string {
 	return colonPattern.ReplaceAllStringFunc(s, func(m string) string {
 		sub := colonPattern.FindStringSubmatch(m)
 		name, value := sub[1], sub[2]
-		if (secretName(name) || secretHeader(name)) && !authSchemes[strings.ToLower(value)] {
+		if colonName(name) && !authSchemes[strings.ToLower(value)] {
 			return m[:len(m)-len(value)] + Redacted
 		}
 		return m

@@ -45,7 +45,7 @@ func TestParseSettingsOAuth(t *testing.T) {
 			AuthorizationURL: "https://auth.example.com/authorize", TokenURL: "https://auth.example.com/token",
 			Scopes: []string{"read", "write"}, Audiences: []string{"api://tracker"},
 			RedirectURI: "http://localhost:7777/oauth/callback", TokenParamName: "access_token",
-		}},
+		}, Secrets: []string{"s3cret"}}, // expanded from a secret-looking variable
 		{Name: "docs", URL: "https://docs.example.com/sse", AuthProviderType: mcpbridge.AuthDynamicDiscovery},
 		{Name: "off", HTTPURL: "https://off.example.com/mcp", OAuth: &mcpbridge.OAuthConfig{}},
 		{Name: "gcp", HTTPURL: "https://x.googleapis.com/mcp", AuthProviderType: mcpbridge.AuthGoogleCredentials,
