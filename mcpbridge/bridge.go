@@ -1,6 +1,7 @@
 package mcpbridge
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -51,6 +52,12 @@ type Options struct {
 	// without Trust is marked as data for the model. The zero value,
 	// [MarkUntrusted], marks it.
 	UntrustedOutput UntrustedOutput
+	// BinaryLimit bounds the inline data (images, audio, blobs) of one
+	// call's result that goes to the model, in bytes; content past it is
+	// replaced by a note. Zero means [DefaultBinaryLimit]; a negative value
+	// means no limit. [CallResult.ReturnDisplay] is always cut at
+	// [DisplayLimit] bytes.
+	BinaryLimit int
 	// MaxMessageBytes bounds one message from a server: a stdio line, an
 	// SSE event, an HTTP response body. A server that sends a longer one
 	// loses its connection with an error saying so, and memory stays
@@ -122,19 +129,20 @@ type Options struct {
 // tools and re-registers them. A call that may have reached the server is
 // never sent again.
 type Bridge struct {
-	policy    *confirm.Policy
-	textLimit int
-	elicitor  Elicitor
-	protos    *protoCache
-	maxMsg    int
-	untrusted UntrustedOutput
-	cfg       Config
-	target    schema.Target
-	log       *slog.Logger
-	interval  time.Duration
-	servers   []*server // configuration order
-	byName    map[string]*server
-	reg       *registry.Registry
+	policy      *confirm.Policy
+	textLimit   int
+	elicitor    Elicitor
+	protos      *protoCache
+	maxMsg      int
+	binaryLimit int
+	untrusted   UntrustedOutput
+	cfg         Config
+	target      schema.Target
+	log         *slog.Logger
+	interval    time.Duration
+	servers     []*server // configuration order
+	byName      map[string]*server
+	reg         *registry.Registry
 	// redact knows the secrets of every server; everything that leaves
 	// the Bridge passes it (see exits.go).
 	redact *Redactor
@@ -188,19 +196,20 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		o.Policy = &confirm.Policy{}
 	}
 	b := &Bridge{
-		policy:    o.Policy,
-		textLimit: o.TextLimit,
-		elicitor:  o.Elicitor,
-		protos:    newProtoCache(o.ProtocolCache, o.Logger),
-		maxMsg:    o.MaxMessageBytes,
-		untrusted: o.UntrustedOutput,
-		cfg:       copyConfig(cfg),
-		target:    o.Target,
-		log:       o.Logger,
-		interval:  o.ReconnectInterval,
-		byName:    make(map[string]*server, len(cfg.Servers)),
-		tools:     map[string]*Tool{},
-		subs:      map[*subscriber]struct{}{},
+		policy:      o.Policy,
+		textLimit:   o.TextLimit,
+		elicitor:    o.Elicitor,
+		protos:      newProtoCache(o.ProtocolCache, o.Logger),
+		maxMsg:      o.MaxMessageBytes,
+		binaryLimit: cmp.Or(o.BinaryLimit, DefaultBinaryLimit),
+		untrusted:   o.UntrustedOutput,
+		cfg:         copyConfig(cfg),
+		target:      o.Target,
+		log:         o.Logger,
+		interval:    o.ReconnectInterval,
+		byName:      make(map[string]*server, len(cfg.Servers)),
+		tools:       map[string]*Tool{},
+		subs:        map[*subscriber]struct{}{},
 	}
 	order := make([]string, len(b.cfg.Servers))
 	redactors := make([]*Redactor, len(b.cfg.Servers))

@@ -148,6 +148,7 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 	} else if r.OutputErr = tool.def.out.check(tool, out, b.log); r.OutputErr != nil {
 		b.log.Warn("mcp tool result does not match its output schema", "server", tool.Server, "tool", tool.ServerTool, "err", r.OutputErr)
 	}
+	capResult(r, b.binaryLimit)
 	if !tool.Trust && b.untrusted == MarkUntrusted && tool.Server != ResourceToolsServer {
 		markUntrusted(r, tool.Server, tool.ServerTool)
 	}
