@@ -239,25 +239,10 @@ func (x *excuses) enumOutsideType(path string) bool {
 
 // original returns the value at the dotted path in the original schema.
 func (x *excuses) original(path string) any {
-	v := x.doc
 	if path == "" {
-		return v
+		return x.doc
 	}
-	for _, part := range strings.Split(path, ".") {
-		switch cur := v.(type) {
-		case map[string]any:
-			v = cur[part]
-		case []any:
-			i, err := strconv.Atoi(part)
-			if err != nil || i < 0 || i >= len(cur) {
-				return nil
-			}
-			v = cur[i]
-		default:
-			return nil
-		}
-	}
-	return v
+	return valueAt(x.doc, strings.Split(path, "."))
 }
 
 // nullableNull reports whether e is a null rejected by a node of the
