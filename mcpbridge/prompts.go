@@ -42,21 +42,42 @@ var ErrUnknownPrompt = errors.New("unknown prompt")
 // the arguments lack a required one or name one the prompt does not take.
 var ErrPromptArguments = errors.New("invalid prompt arguments")
 
-// ListPrompts lists the prompts of the named server, page by page until the
-// last cursor, in the server's order. The list is read from the server on
-// each call, so it follows the server's changes. A disconnected server is
-// reconnected as for a tool call (see [Bridge]). A server that declared no
-// prompts has none (no request is sent). Entries that are not objects or
-// have no name are skipped.
+// ListPrompts lists the prompts of the named server, in the server's
+// order. The list is read page by page when the server connects and again
+// each time it reports that its prompts changed; calls in between are
+// served from it without a request. A disconnected server is reconnected
+// as for a tool call (see [Bridge]). A server that declared no prompts has
+// none (no request is sent). Entries that are not objects or have no name
+// are skipped. The slice and its Prompts are the caller's.
 func (b *Bridge) ListPrompts(ctx context.Context, server string) ([]Prompt, error) {
-	var raws []json.RawMessage
+	b.mu.Lock()
+	s := b.byName[server]
+	b.mu.Unlock()
+	var out []Prompt
 	err := b.onServer(ctx, server, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
-		if !conn.Offers().Prompts {
-			return nil
-		}
-		raws, err = conn.ListPrompts(ctx)
+		out, err = b.promptsOver(ctx, s, conn)
 		return err
 	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// promptsOver returns the prompts of s over conn, from the kept list when
+// there is one.
+func (b *Bridge) promptsOver(ctx context.Context, s *server, conn *mcpconn.Conn) ([]Prompt, error) {
+	if !conn.Offers().Prompts {
+		return []Prompt{}, nil
+	}
+	return s.prompts.get(ctx, conn, func(ctx context.Context) ([]Prompt, error) {
+		return b.readPrompts(ctx, s.cfg.Name, conn)
+	})
+}
+
+// readPrompts reads the prompt list of the named server over conn.
+func (b *Bridge) readPrompts(ctx context.Context, server string, conn *mcpconn.Conn) ([]Prompt, error) {
+	raws, err := conn.ListPrompts(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -72,6 +93,29 @@ func (b *Bridge) ListPrompts(ctx context.Context, server string) ([]Prompt, erro
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// promptsChanged handles notifications/prompts/list_changed (on the
+// connection's event goroutine; mcpconn coalesces them): the kept list of
+// s is dropped and, when l is the current connection, read again at once.
+// A failed read leaves no list, so the next use reads it.
+func (b *Bridge) promptsChanged(s *server, l *link) {
+	s.prompts.changed()
+	b.mu.Lock()
+	installed := s.link == l && !b.closed
+	b.mu.Unlock()
+	if !installed || !l.conn.Offers().Prompts {
+		return
+	}
+	ctx, cancel := context.WithTimeout(b.life, s.cfg.EffectiveTimeout())
+	defer cancel()
+	ps, err := b.promptsOver(ctx, s, l.conn)
+	if err != nil {
+		b.log.Warn("mcp server prompts changed, but listing them failed; listing again on use",
+			"server", s.cfg.Name, "err", s.redac.Text(err.Error()))
+		return
+	}
+	b.log.Info("mcp server prompts changed", "server", s.cfg.Name, "prompts", len(ps))
 }
 
 // Prompts lists the prompts of every connected server, in configuration
@@ -107,7 +151,8 @@ func (b *Bridge) Prompts(ctx context.Context) ([]Prompt, error) {
 // content (text, inline data for images, audio and blobs, a note for a
 // resource link or an unknown type).
 //
-// The prompt is looked up in the server's current list first: an unknown
+// The prompt is looked up in the server's kept list first (see
+// [Bridge.ListPrompts]), without a request of its own: an unknown
 // name wraps [ErrUnknownPrompt]; a missing required argument, or an
 // argument the prompt does not take, wraps [ErrPromptArguments] and names
 // them. args is not modified.

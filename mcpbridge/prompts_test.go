@@ -3,11 +3,15 @@ package mcpbridge
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
@@ -123,6 +127,106 @@ func TestPromptContents(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("promptContents(%s) (-want +got):\n%s", tc.raw, diff)
+			}
+		})
+	}
+}
+
+// TestPromptsListChanged: the prompt list is read once at discovery and
+// served from then on without a request per call; a prompt the server adds
+// at run time (announced by prompts/list_changed) is read once more and
+// seen by ListPrompts, Prompts and GetPrompt's argument check. Requests are
+// counted by their client spans.
+func TestPromptsListChanged(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		tr       Transport
+		protocol string // "" detects the era: 2026-07-28 with the test server
+	}{
+		{"stdio", TransportStdio, ""},
+		{"stdio legacy", TransportStdio, "legacy"},
+		{"sse", TransportSSE, ""},
+		{"http", TransportStreamableHTTP, ""},
+		{"http legacy", TransportStreamableHTTP, "legacy"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			exp := tracetest.NewInMemoryExporter()
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+			t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+			cfg := serverFor(t, "p", tc.tr, testserver.Options{Offers: true})
+			cfg.Protocol = tc.protocol
+			b := newBridge(t, &Options{TracerProvider: tp}, cfg)
+			discover(t, b)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			requests := func(name string) int {
+				n := 0
+				for _, s := range exp.GetSpans() {
+					if s.Name == name {
+						n++
+					}
+				}
+				return n
+			}
+			if got := requests("prompts/list"); got != 1 {
+				t.Fatalf("prompts/list requests after discovery = %d, want 1", got)
+			}
+			for range 3 {
+				if got, err := b.ListPrompts(ctx, "p"); err != nil || len(got) != 2 {
+					t.Fatalf("ListPrompts(p) = %v, %v; want 2 prompts", got, err)
+				}
+				if _, err := b.Prompts(ctx); err != nil {
+					t.Fatalf("Prompts() = %v", err)
+				}
+				if _, err := b.GetPrompt(ctx, "p", "plain", nil); err != nil {
+					t.Fatalf("GetPrompt(plain) = %v", err)
+				}
+			}
+			if got := requests("prompts/list"); got != 1 {
+				t.Errorf("prompts/list requests after 9 uses = %d, want still 1", got)
+			}
+
+			if _, err := call(t, b, "p", "add_prompt", map[string]any{"name": "fresh"}); err != nil {
+				t.Fatalf("add_prompt(fresh) = %v", err)
+			}
+			// The re-read follows the notification on its own; wait for it
+			// (each ListPrompts is served from the kept list).
+			for {
+				got, err := b.ListPrompts(ctx, "p")
+				if err != nil {
+					t.Fatalf("ListPrompts(p) = %v", err)
+				}
+				if slices.ContainsFunc(got, func(p Prompt) bool { return p.Name == "fresh" }) {
+					break
+				}
+				select {
+				case <-ctx.Done():
+					t.Fatalf("ListPrompts(p) = %v after prompts/list_changed, want fresh among them", got)
+				case <-time.After(10 * time.Millisecond):
+				}
+			}
+			all, err := b.Prompts(ctx)
+			if err != nil {
+				t.Fatalf("Prompts() = %v", err)
+			}
+			want := append(slices.Clone(wantPrompts), Prompt{Server: "p", Name: "fresh", Description: "added at run time",
+				Arguments: []PromptArgument{{Name: "topic"}}})
+			sortPrompts := cmpopts.SortSlices(func(a, b Prompt) bool { return a.Name < b.Name })
+			if diff := cmp.Diff(want, all, sortPrompts); diff != "" {
+				t.Errorf("Prompts() after add_prompt (-want +got):\n%s", diff)
+			}
+			if _, err := b.GetPrompt(ctx, "p", "fresh", map[string]string{"bogus": "1"}); !errors.Is(err, ErrPromptArguments) {
+				t.Errorf("GetPrompt(fresh, bogus) = %v, want an error wrapping ErrPromptArguments", err)
+			}
+			contents, err := b.GetPrompt(ctx, "p", "fresh", map[string]string{"topic": "x"})
+			if err != nil || len(contents) != 1 || contents[0].Parts[0].Text != "prompt fresh" {
+				t.Errorf("GetPrompt(fresh) = %v, %v; want the text \"prompt fresh\"", contents, err)
+			}
+			if got := requests("prompts/list"); got != 2 {
+				t.Errorf("prompts/list requests after the change = %d, want 2 (discovery, notification)", got)
+			}
+			if got := requests("prompts/get fresh"); got != 1 {
+				t.Errorf("prompts/get fresh requests = %d, want 1 (the bad arguments are refused without one)", got)
 			}
 		})
 	}

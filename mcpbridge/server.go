@@ -58,6 +58,8 @@ type server struct {
 	// "" and the zero Kind when unknown. A failed attempt forgets them.
 	era string
 	via mcpconn.Kind
+	// prompts is the prompt list of the current connection.
+	prompts promptList
 }
 
 // link is one connection of a server. Callbacks of the connection refer to
@@ -80,6 +82,9 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		Tracer:          b.tracer,
 		OnToolsChanged: func() {
 			b.toolsChanged(s, l)
+		},
+		OnPromptsChanged: func() {
+			b.promptsChanged(s, l)
 		},
 		OnClose: func(err error) {
 			b.lost(s, l, err)
@@ -132,8 +137,9 @@ type attempt struct {
 	err  error
 }
 
-// dial connects to s, lists its tools page by page and converts them,
-// within ctx; connecting and each page are bounded by the server's timeout.
+// dial connects to s, lists its tools page by page and converts them, and
+// keeps its prompt list (a failure there is only logged), within ctx;
+// connecting and each page are bounded by the server's timeout.
 // A server without tools after the filters that offers no prompts or
 // resources either is closed and reported with [ErrNoTools]. On error
 // nothing is left running.
@@ -160,6 +166,10 @@ func (b *Bridge) dial(ctx context.Context, s *server) (a attempt) {
 	if len(defs) == 0 && !keepsWithoutTools(conn) {
 		_ = conn.Close()
 		return attempt{err: fmt.Errorf("mcp server %q: %w", s.cfg.Name, ErrNoTools)}
+	}
+	if _, err := b.promptsOver(ctx, s, conn); err != nil {
+		b.log.Warn("mcp server prompts could not be listed; listing them again on use",
+			"server", s.cfg.Name, "err", s.redac.Text(err.Error()))
 	}
 	return attempt{link: l, defs: defs}
 }

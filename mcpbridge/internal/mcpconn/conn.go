@@ -126,6 +126,9 @@ type Spec struct {
 	// after Close returns. It runs on the connection's event goroutine: it
 	// must not call Close itself (start a goroutine for that).
 	OnToolsChanged func()
+	// OnPromptsChanged is called after notifications/prompts/list_changed,
+	// under the same rules as OnToolsChanged (coalesced apart from it).
+	OnPromptsChanged func()
 	// Elicit answers a server's request for input from the user during a
 	// tool call (form or URL mode): elicitation/create before 2026-07-28,
 	// an input_required result from then on. For a multi round-trip
@@ -186,7 +189,8 @@ type Conn struct {
 	ackOnce    sync.Once
 	notes      sync.WaitGroup // notifications/cancelled being sent
 
-	kick    chan struct{} // list_changed, coalesced
+	kick    chan struct{} // tools list_changed, coalesced
+	prompts chan struct{} // prompts list_changed, coalesced
 	dead    chan struct{} // closed by die
 	mu      sync.Mutex
 	err     error
@@ -239,13 +243,14 @@ func dial(ctx context.Context, s Spec, kind Kind) (*Conn, error) {
 		limit = DefaultStderrLimit
 	}
 	c := &Conn{
-		spec:   s,
-		kind:   kind,
-		log:    s.logger(),
-		stderr: newTail(limit),
-		kick:   make(chan struct{}, 1),
-		dead:   make(chan struct{}),
-		acked:  make(chan struct{}),
+		spec:    s,
+		kind:    kind,
+		log:     s.logger(),
+		stderr:  newTail(limit),
+		kick:    make(chan struct{}, 1),
+		prompts: make(chan struct{}, 1),
+		dead:    make(chan struct{}),
+		acked:   make(chan struct{}),
 	}
 	// The connection's lifetime context outlives Dial's ctx (cancelling the
 	// context given to Start ends the connection), but while dialing, the
@@ -443,11 +448,17 @@ func (c *Conn) onNotification(n mcp.JSONRPCNotification) {
 		c.ackOnce.Do(func() { close(c.acked) })
 		return
 	}
-	if n.Method != mcp.MethodNotificationToolsListChanged {
+	var kick chan struct{}
+	switch n.Method {
+	case mcp.MethodNotificationToolsListChanged:
+		kick = c.kick
+	case mcp.MethodNotificationPromptsListChanged:
+		kick = c.prompts
+	default:
 		return
 	}
 	select {
-	case c.kick <- struct{}{}:
+	case kick <- struct{}{}:
 	default:
 	}
 }
@@ -472,6 +483,10 @@ func (c *Conn) events() {
 			last = time.Now()
 			if c.spec.OnToolsChanged != nil && c.live() {
 				c.spec.OnToolsChanged()
+			}
+		case <-c.prompts:
+			if c.spec.OnPromptsChanged != nil && c.live() {
+				c.spec.OnPromptsChanged()
 			}
 		case <-dead:
 			dead = nil

@@ -151,13 +151,13 @@ func (c *Conn) startListen(dctx context.Context) {
 }
 
 // listen keeps a subscriptions/listen stream open on a 2026-07-28
-// connection whose server announces tools/list_changed, so that the
-// notification arrives outside requests. It runs until ctx ends; a stream
+// connection whose server announces tools or prompts list_changed, so that
+// the notifications arrive outside requests. It runs until ctx ends; a stream
 // that ends early is opened again after a pause.
 func (c *Conn) listen(ctx context.Context) {
 	defer c.wg.Done()
 	defer close(c.listenDone)
-	filter := mcp.SubscriptionFilter{ToolsListChanged: true}
+	filter := c.listenFilter()
 	for {
 		err := c.client.Listen(ctx, filter)
 		if ctx.Err() != nil {
@@ -192,6 +192,15 @@ func (c *Conn) endListen() {
 // wantsListen reports whether the connection should keep a
 // subscriptions/listen stream open.
 func (c *Conn) wantsListen() bool {
-	t := c.init.Capabilities.Tools
-	return IsModern(c.init.ProtocolVersion) && t != nil && t.ListChanged
+	return IsModern(c.init.ProtocolVersion) && !c.listenFilter().IsEmpty()
+}
+
+// listenFilter asks for the list_changed notifications the server
+// announces among those the connection follows: tools and prompts.
+func (c *Conn) listenFilter() mcp.SubscriptionFilter {
+	caps := c.init.Capabilities
+	return mcp.SubscriptionFilter{
+		ToolsListChanged:   caps.Tools != nil && caps.Tools.ListChanged,
+		PromptsListChanged: caps.Prompts != nil && caps.Prompts.ListChanged,
+	}
 }

@@ -18,6 +18,9 @@ const OutputSchema = `{"type":"object","properties":{"city":{"type":"string"},"c
 //   - prompts "greeting" (argument "name", required; "style", optional)
 //     and "plain" (no arguments), whose messages are a user text, a model
 //     text and an embedded resource;
+//   - the tool "add_prompt", which adds a prompt named by argument "name"
+//     with the optional argument "topic" (the server announces
+//     prompts/list_changed, so this sends the notification);
 //   - the resource template "test://greet/{name}";
 //   - the tool "progress", which sends "steps" progress notifications
 //     (progress 1..steps, total steps, message "step N") before answering,
@@ -26,6 +29,17 @@ const OutputSchema = `{"type":"object","properties":{"city":{"type":"string"},"c
 //   - the tool "traceparent", which returns the traceparent of its _meta.
 func addOffers(s *server.MCPServer) {
 	addPrompts(s)
+	s.AddTool(mcp.NewTool("add_prompt", mcp.WithString("name", mcp.Required())),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			n := r.GetString("name", "added")
+			s.AddPrompt(mcp.NewPrompt(n, mcp.WithPromptDescription("added at run time"), mcp.WithArgument("topic")),
+				func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+					return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{
+						mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent("prompt "+n)),
+					}}, nil
+				})
+			return mcp.NewToolResultText("added " + n), nil
+		})
 	s.AddResourceTemplate(mcp.NewResourceTemplate("test://greet/{name}", "greet",
 		mcp.WithTemplateDescription("a greeting for name"), mcp.WithTemplateMIMEType("text/plain")),
 		func(_ context.Context, r mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {

@@ -61,8 +61,9 @@ type Options struct {
 	// Blob adds the resource "test://blob" (image/png, BlobBase64) beside
 	// "test://hello".
 	Blob bool
-	// Offers adds prompts, a resource template, the "progress" tool and
-	// tools with an output schema (see addOffers).
+	// Offers adds prompts (announcing prompts/list_changed), a resource
+	// template, the "add_prompt" and "progress" tools and tools with an
+	// output schema (see addOffers).
 	Offers bool
 	// Bare leaves out the resources (and their capability).
 	Bare bool
@@ -94,6 +95,9 @@ func New(o Options) *server.MCPServer {
 	opts := []server.ServerOption{server.WithToolCapabilities(true), server.WithInstructions("test server " + name), server.WithElicitation()}
 	if !o.Bare {
 		opts = append(opts, server.WithResourceCapabilities(false, false))
+	}
+	if o.Offers {
+		opts = append(opts, server.WithPromptCapabilities(true))
 	}
 	if o.PageSize > 0 {
 		opts = append(opts, server.WithPaginationLimit(o.PageSize))
