@@ -128,7 +128,9 @@ func encodeArgs(args any) (json.RawMessage, any, error) {
 // keyword as "at '/path': message", joined by "; ", at most maxDetail bytes.
 // For an *argsError, each enum mismatch comes first, in the model's terms
 // (`at '/priority': "7" is not one of "1", "2", "3"`), and the validator's
-// complaints at or below its location are left out.
+// complaints at or below its location are left out. An ambiguous union
+// choice comes first too, but hides nothing: it says which branch restored
+// the value, not what is wrong with it.
 func validationDetail(err error) string {
 	var parts []string
 	var ae *argsError
@@ -143,7 +145,7 @@ func validationDetail(err error) string {
 		return cutDetail(strings.Join(append(parts, err.Error()), "; "), maxDetail)
 	}
 	if ae != nil {
-		ve = withoutMismatches(ve, ae.mismatches)
+		ve = withoutMismatches(ve, enumMismatches(ae.mismatches))
 	}
 	sortCauses(ve)
 	lines := strings.Split(ve.Error(), "\n")
@@ -178,6 +180,18 @@ func withoutMismatches(e *jsonschema.ValidationError, ms []schema.Mismatch) *jso
 		}
 	}
 	return &out
+}
+
+// enumMismatches returns the mismatches of ms that are enum misses, not
+// ambiguous union choices.
+func enumMismatches(ms []schema.Mismatch) []schema.Mismatch {
+	var out []schema.Mismatch
+	for _, m := range ms {
+		if len(m.Branches) == 0 {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // jsonPointer writes a path as a JSON pointer (RFC 6901), as the validator

@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -13,8 +14,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 	"github.com/mcpgenai/bridge/schema"
 )
 
@@ -160,6 +165,11 @@ func TestValidationDetailNamesEnumsAsTheModelSawThem(t *testing.T) {
 			`{"l":["1","x/y"]}`, schema.Vertex, `at '/l/1': "x/y" is not one of "1", "2"`},
 		{"a member passes", `{"type":"object","properties":{"priority":{"type":"integer","enum":[1,2,3]}}}`,
 			`{"priority":"3"}`, schema.Gemini, ``},
+		{"an ambiguous union keeps the validator's causes below it", testserver.TiedSchema,
+			`{"v":{"n":"1","m":3}}`, schema.Gemini,
+			`at '/v': fits anyOf[0] and anyOf[1] equally, which restore it differently: restored by anyOf[0]; at '/v': 'anyOf' failed; at '/v': validation failed; at '/v/m': minimum: got 3, want 10; at '/v/n': value must be one of '1', 5; at '/v/m': minimum: got 3, want 10`},
+		{"an ambiguous union alone", testserver.TiedSchema,
+			`{"v":{"n":"1","m":30}}`, schema.Gemini, ``},
 		{"JSONSchema target shows the real enum: the validator's words", `{"type":"object","properties":{"p":{"enum":[1,2]}}}`,
 			`{"p":"7"}`, schema.JSONSchema, `at '/p': value must be one of 1, 2`},
 	}
@@ -192,6 +202,51 @@ func TestValidationDetailNamesEnumsAsTheModelSawThem(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("validationDetail(Validate(%s)) against %s = %q, want %q", tc.args, tc.schema, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestExecuteAmbiguousAndInvalid: arguments whose union choice is
+// ambiguous and that are also invalid below it reach the model as one
+// error naming both, and the server is not called.
+func TestExecuteAmbiguousAndInvalid(t *testing.T) {
+	cfg := serverFor(t, "p", TransportStdio, testserver.Options{Offers: true})
+	cfg.Trust = true
+	b := newBridge(t, nil, cfg)
+	discover(t, b)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tests := []struct {
+		name     string
+		args     map[string]any
+		wantErr  bool
+		contains []string
+	}{
+		{"ambiguous and invalid below", map[string]any{"v": map[string]any{"n": "1", "m": 3}}, true, []string{
+			`invalid arguments for function "tied": `,
+			`at '/v': fits anyOf[0] and anyOf[1] equally, which restore it differently: restored by anyOf[0]`,
+			`at '/v/m': minimum: got 3, want 10`,
+		}},
+		{"ambiguous only: the call runs", map[string]any{"v": map[string]any{"n": "1", "m": 30}}, false, []string{
+			`{"v":{"m":30,"n":1}}`,
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := b.Execute(ctx, &genai.FunctionCall{Name: "tied", Args: tc.args})
+			if got := errors.Is(r.Err, ErrInvalidArguments); got != tc.wantErr {
+				t.Fatalf("Execute(tied, %v).Err = %v, want invalid arguments: %v", tc.args, r.Err, tc.wantErr)
+			}
+			resp := responseOf(r)
+			msg, _ := resp["output"].(string)
+			if tc.wantErr {
+				msg, _ = resp["error"].(string)
+			}
+			for _, want := range tc.contains {
+				if !strings.Contains(msg, want) {
+					t.Errorf("Execute(tied, %v) response = %v, want it to contain %q", tc.args, resp, want)
+				}
 			}
 		})
 	}

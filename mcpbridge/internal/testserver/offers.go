@@ -14,10 +14,18 @@ import (
 // structured content obeys it) and "misfit" (whose does not).
 const OutputSchema = `{"type":"object","properties":{"city":{"type":"string"},"celsius":{"type":"number"}},"required":["city","celsius"],"additionalProperties":false}`
 
+// TiedSchema is the input schema of the "tied" tool: the branches of the
+// union "v" take {"n": "1"} equally and restore it differently (1 and
+// "1"); both bound "m" from below.
+const TiedSchema = `{"type":"object","properties":{"v":{"anyOf":[` +
+	`{"type":"object","properties":{"n":{"enum":[1,2]},"m":{"type":"integer","minimum":10}}},` +
+	`{"type":"object","properties":{"n":{"enum":["1",5]},"m":{"type":"integer","minimum":10}}}]}}}`
+
 // addOffers adds what a server offers besides plain tools:
 //   - prompts "greeting" (argument "name", required; "style", optional)
 //     and "plain" (no arguments), whose messages are a user text, a model
 //     text and an embedded resource;
+//   - the tool "tied" with TiedSchema, which returns its arguments as JSON;
 //   - the tool "add_prompt", which adds a prompt named by argument "name"
 //     with the optional argument "topic" (the server announces
 //     prompts/list_changed, so this sends the notification);
@@ -29,6 +37,14 @@ const OutputSchema = `{"type":"object","properties":{"city":{"type":"string"},"c
 //   - the tool "traceparent", which returns the traceparent of its _meta.
 func addOffers(s *server.MCPServer) {
 	addPrompts(s)
+	s.AddTool(mcp.NewToolWithRawSchema("tied", "takes an ambiguous union", json.RawMessage(TiedSchema)),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			b, err := json.Marshal(r.GetArguments())
+			if err != nil {
+				return nil, err
+			}
+			return mcp.NewToolResultText(string(b)), nil
+		})
 	s.AddTool(mcp.NewTool("add_prompt", mcp.WithString("name", mcp.Required())),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			n := r.GetString("name", "added")
