@@ -231,3 +231,36 @@ func TestPromptsListChanged(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkGetPrompt compares GetPrompt served from the kept list with the
+// same call when the list must be read first (as before the list was
+// kept: one prompts/list more per call), over stdio.
+func BenchmarkGetPrompt(b *testing.B) {
+	ctx := context.Background()
+	br, err := New(&Config{Servers: []ServerConfig{stdioServer("p", "-name=p", "-offers")}}, &Options{Logger: quiet()})
+	if err != nil {
+		b.Fatalf("New() error: %v", err)
+	}
+	b.Cleanup(func() { _ = br.Close() })
+	if err := br.Discover(ctx); err != nil {
+		b.Fatalf("Discover() error: %v", err)
+	}
+	s := br.byName["p"]
+	args := map[string]string{"name": "Ada"}
+	for _, bc := range []struct {
+		name   string
+		before func()
+	}{
+		{"kept", func() {}},
+		{"read each call", s.prompts.changed},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				bc.before()
+				if _, err := br.GetPrompt(ctx, "p", "greeting", args); err != nil {
+					b.Fatalf("GetPrompt() error: %v", err)
+				}
+			}
+		})
+	}
+}
