@@ -28,7 +28,9 @@ var wantPrompts = []Prompt{
 func TestPrompts(t *testing.T) {
 	for _, tr := range transports {
 		t.Run(tr.String(), func(t *testing.T) {
-			b := newBridge(t, nil, serverFor(t, "p", tr, testserver.Options{Offers: true}))
+			// Pages of one prompt: the list kept at discovery is read to
+			// the last page.
+			b := newBridge(t, nil, serverFor(t, "p", tr, testserver.Options{Offers: true, PageSize: 1}))
 			discover(t, b)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
