@@ -14,11 +14,12 @@ import (
 // SSE event, an HTTP response body) when Spec.MaxMessageBytes is zero.
 const DefaultMaxMessageBytes = 64 << 20
 
-// MaxDepth is how deeply the JSON of one stdio message may nest. mcp-go
+// MaxDepth is how deeply the JSON of one message from a server may nest. mcp-go
 // silently drops a line it cannot decode (Go's decoder stops at 10,000
 // levels, and mcp-go's own decoding doubles the nesting it meets), so the
-// request it answers would wait for its timeout; a deeper line is rewritten
-// or refused before mcp-go sees it (see guardLines).
+// request it answers would wait for its timeout; a deeper message is
+// rewritten or refused before mcp-go sees it (see guardDepth, used by
+// guardLines on stdio and guardBody on HTTP).
 const MaxDepth = 2000
 
 // ErrMessageTooLarge is wrapped by the error of a connection whose server
@@ -35,7 +36,7 @@ func (s *Spec) maxMessage() int {
 // lineGuard hands a stdio server's output to mcp-go line by line, holding
 // at most one line (up to the limit) in memory. A longer line ends the
 // connection with an error wrapping ErrMessageTooLarge; a line nested
-// deeper than MaxDepth is rewritten by cutDeep, or ends the connection.
+// deeper than MaxDepth is rewritten by guardDepth, or ends the connection.
 type lineGuard struct {
 	r       *bufio.Reader
 	max     int
@@ -84,7 +85,7 @@ func (g *lineGuard) fill() {
 		}
 		break
 	}
-	out, err := cutDeep(g.line, MaxDepth)
+	out, err := guardDepth(g.line)
 	if err != nil {
 		g.err = fmt.Errorf("%w: the server sent a message %v", ErrMessageTooLarge, err)
 		g.fail(g.err)

@@ -195,6 +195,7 @@ type Conn struct {
 	mu      sync.Mutex
 	err     error
 	closing bool
+	skipped []SkippedTool // of the last ListTools that succeeded
 
 	closeOnce sync.Once
 	wg        sync.WaitGroup

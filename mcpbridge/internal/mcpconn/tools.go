@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -41,13 +42,24 @@ type Annotations struct {
 	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
 }
 
+// SkippedTool is a tool the server listed that ListTools left out.
+type SkippedTool struct {
+	Name   string `json:"name"`   // "" when the tool had no name
+	Reason string `json:"reason"` // why, e.g. "schema nests deeper than 2000 levels"
+}
+
 // ListTools reads tools/list page by page until the last cursor, each page
 // within the spec's Timeout. A cursor seen twice or more than MaxPages pages
 // is an error. Tools without a name, and tools whose JSON nested deeper than
 // MaxDepth, are skipped; a name listed again is kept once (the first); all
-// three are logged.
+// three are logged and, after a successful listing, reported by Skipped.
 func (c *Conn) ListTools(ctx context.Context) ([]Tool, error) {
 	var tools []Tool
+	var skipped []SkippedTool
+	skip := func(name, reason string) {
+		skipped = append(skipped, SkippedTool{Name: name, Reason: reason})
+		c.log.Warn("mcp server listed a tool mcpbridge cannot use; skipped", "tool", name, "reason", reason)
+	}
 	seenName := map[string]bool{}
 	err := c.pages(ctx, string(mcp.MethodToolsList), func(rctx context.Context, cursor string) error {
 		req := mcp.ListToolsRequest{}
@@ -64,16 +76,19 @@ func (c *Conn) ListTools(ctx context.Context) ([]Tool, error) {
 		}
 		for _, r := range page.Tools {
 			if name, deep := tooDeep(r); deep {
-				c.log.Warn("mcp server listed a tool whose JSON nests too deeply; skipped", "tool", name, "maxDepth", MaxDepth)
+				skip(name, fmt.Sprintf("schema nests deeper than %d levels", MaxDepth))
 				continue
 			}
 			t, err := decodeTool(r)
-			if err != nil || t.Name == "" {
-				c.log.Warn("mcp server listed a tool without a name or in a bad shape; skipped", "err", err)
+			switch {
+			case err != nil:
+				skip(entryName(r), "not a tool object")
 				continue
-			}
-			if seenName[t.Name] {
-				c.log.Warn("mcp server listed a tool twice; first kept", "tool", t.Name)
+			case t.Name == "":
+				skip("", "no name")
+				continue
+			case seenName[t.Name]:
+				skip(t.Name, "listed twice; the first kept")
 				continue
 			}
 			seenName[t.Name] = true
@@ -84,7 +99,18 @@ func (c *Conn) ListTools(ctx context.Context) ([]Tool, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.mu.Lock()
+	c.skipped = skipped
+	c.mu.Unlock()
 	return tools, nil
+}
+
+// Skipped returns the tools the last successful ListTools left out, in the
+// order listed; nil when none.
+func (c *Conn) Skipped() []SkippedTool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.skipped)
 }
 
 // tooDeep reports whether raw is an entry the stdio guard replaced because

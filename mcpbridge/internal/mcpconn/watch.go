@@ -10,7 +10,8 @@ import (
 // connection. It notices a server that went away while nothing is being
 // asked of it: the listening stream's reconnect fails at the network level.
 //
-// It also bounds every response (see limitBody) and keeps the configured
+// It also bounds every response (see limitBody), rewrites or refuses a
+// message nested too deeply (see guardBody) and keeps the configured
 // headers to the configured origin (see originHeaders).
 type watchTransport struct {
 	base       *http.Transport
@@ -30,6 +31,7 @@ func newWatchTransport(lost func(error), s *Spec) *watchTransport {
 func (w *watchTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := w.base.RoundTrip(w.headers.strip(req))
 	limitBody(resp, w.maxMessage, w.lost)
+	guardBody(resp, w.lost)
 	if err != nil && req.Context().Err() == nil && w.connected.Load() {
 		w.lost(fmt.Errorf("%s %s: %w", req.Method, req.URL.Redacted(), err))
 	}
