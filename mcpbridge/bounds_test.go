@@ -1,9 +1,15 @@
 package mcpbridge
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+	"google.golang.org/genai"
 )
 
 // TestBadToolSkipped: a server listing a tool whose schema nests 5,000
@@ -21,8 +27,63 @@ func TestBadToolSkipped(t *testing.T) {
 	if got := strings.Join(toolNamesOf(b.Tools()), ","); got != "after,before" {
 		t.Errorf("Tools() = %s, want after,before", got)
 	}
-	if !strings.Contains(e.logs.String(), "nests too deeply; skipped") || !strings.Contains(e.logs.String(), "tool=deep") {
+	if !strings.Contains(e.logs.String(), "cannot use; skipped") || !strings.Contains(e.logs.String(), "tool=deep") {
 		t.Errorf("the log does not report the skipped tool:\n%s", e.logs.String())
+	}
+}
+
+// TestDeepToolReported: over streamable HTTP (JSON and SSE-framed answers)
+// and SSE, a tool nested 5,000 deep is skipped while its siblings register
+// at once; the skipped tool is in the status (text and JSON) and in an
+// event; a call whose result nests 20,000 deep fails at once.
+func TestDeepToolReported(t *testing.T) {
+	for _, framing := range []string{"json", "sse", "legacy"} {
+		t.Run(framing, func(t *testing.T) {
+			cfg := ServerConfig{Name: "deep", Timeout: time.Minute, Trust: true}
+			if url := testserver.ServeDeep(t, framing); framing == "legacy" {
+				cfg.URL, cfg.Type = url, "sse"
+			} else {
+				cfg.HTTPURL = url
+			}
+			b := newBridge(t, &Options{Logger: quiet()}, cfg)
+			events, cancel := b.Subscribe()
+			defer cancel()
+			start := time.Now()
+			discover(t, b)
+			if d := time.Since(start); d > 20*time.Second {
+				t.Errorf("Discover() took %v, want no wait for the 1 min timeout", d)
+			}
+			if got := strings.Join(toolNamesOf(b.Tools()), ","); got != "after,before" {
+				t.Errorf("Tools() = %s, want after,before", got)
+			}
+			want := []SkippedTool{{Name: "deep_tool", Reason: "schema nests deeper than 2000 levels"}}
+			st := b.Status()
+			if diff := cmp.Diff(want, st.Servers[0].Skipped); diff != "" {
+				t.Errorf("Status().Servers[0].Skipped (-want +got):\n%s", diff)
+			}
+			if text := st.String(); !strings.Contains(text, "Skipped tools: deep_tool (schema nests deeper than 2000 levels)") {
+				t.Errorf("the status text does not report the skipped tool:\n%s", text)
+			}
+			js, err := json.Marshal(st)
+			if err != nil {
+				t.Fatalf("json.Marshal(status) = %v", err)
+			}
+			if !strings.Contains(string(js), `"skipped":[{"name":"deep_tool","reason":"schema nests deeper than 2000 levels"}]`) {
+				t.Errorf("the status JSON does not report the skipped tool:\n%s", js)
+			}
+			ev := waitEvent(t, events, "tool skipped", func(e Event) bool { return e.Kind == EventToolSkipped })
+			if ev.Server != "deep" || ev.Tool != "deep_tool" || ev.Err == nil || !strings.Contains(ev.Err.Error(), "deeper than 2000 levels") {
+				t.Errorf("event = %+v, want deep_tool of deep, saying why", ev)
+			}
+			start = time.Now()
+			r := b.Execute(context.Background(), &genai.FunctionCall{Name: "after", Args: map[string]any{}})
+			if r.Err == nil || !strings.Contains(r.Err.Error(), "nested more than 2000 levels deep") {
+				t.Errorf("Execute() error = %v, want one saying the result nested too deeply", r.Err)
+			}
+			if d := time.Since(start); d > 20*time.Second {
+				t.Errorf("Execute() took %v, want no wait for the 1 min timeout", d)
+			}
+		})
 	}
 }
 

@@ -394,6 +394,7 @@ func (b *Bridge) Status() Status {
 			ss.Transport = transportOf(s.link.conn.Kind())
 		}
 		ss.Stderr = b.redact.Text(stderrTail(stderr, statusStderrLimit))
+		ss.Skipped = slices.Clone(s.skipped)
 		for _, rt := range b.rejectedLocked(s.cfg.Name) {
 			rt.Message = b.redact.Text(rt.Message)
 			ss.Rejected = append(ss.Rejected, rt)

@@ -24,10 +24,16 @@ const (
 	// the tool was dropped from requests (Server, Tool, and Err holding
 	// the API's error; see [RejectedTool]).
 	EventToolRejected
+	// EventToolSkipped: a server listed a tool the Bridge cannot use (its
+	// JSON nests too deeply, say) and the tool was left out while the
+	// server's other tools registered (Server, Tool, and Err saying why;
+	// see [SkippedTool]). It is sent once per tool and reason, when a
+	// listing first skips it.
+	EventToolSkipped
 )
 
-// String returns "server-state", "discovery-state", "tools-changed" or
-// "tool-rejected".
+// String returns "server-state", "discovery-state", "tools-changed",
+// "tool-rejected" or "tool-skipped".
 func (k EventKind) String() string {
 	switch k {
 	case EventServerState:
@@ -38,6 +44,8 @@ func (k EventKind) String() string {
 		return "tools-changed"
 	case EventToolRejected:
 		return "tool-rejected"
+	case EventToolSkipped:
+		return "tool-skipped"
 	}
 	return "EventKind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -50,7 +58,7 @@ type Event struct {
 	Discovery DiscoveryState  // EventDiscoveryState: the new state
 	Err       error           // EventServerState to Disconnected: why, if it failed (redacted, see [Bridge.Status])
 	Update    registry.Update // EventToolsChanged: what changed
-	Tool      string          // EventToolRejected: the server's name of the tool
+	Tool      string          // EventToolRejected, EventToolSkipped: the server's name of the tool
 }
 
 // subscriber is one Subscribe channel fed from an unbounded queue, so that

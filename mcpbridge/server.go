@@ -43,6 +43,8 @@ type server struct {
 	// defs are the server's tools as last listed (after filters), in the
 	// server's order; they stay after the server dies.
 	defs []*toolDef
+	// skipped are the tools the last listing left out (see SkippedTool).
+	skipped []SkippedTool
 	// lastReconnect is when the last reconnect on use began; zero before.
 	lastReconnect time.Time
 
@@ -132,9 +134,10 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 
 // attempt is the outcome of one connection attempt.
 type attempt struct {
-	link *link
-	defs []*toolDef
-	err  error
+	link    *link
+	defs    []*toolDef
+	skipped []SkippedTool
+	err     error
 }
 
 // dial connects to s, lists its tools page by page and converts them, and
@@ -171,7 +174,7 @@ func (b *Bridge) dial(ctx context.Context, s *server) (a attempt) {
 		b.log.Warn("mcp server prompts could not be listed; listing them again on use",
 			"server", s.cfg.Name, "err", s.redac.Text(err.Error()))
 	}
-	return attempt{link: l, defs: defs}
+	return attempt{link: l, defs: defs, skipped: skippedOf(&s.cfg, conn)}
 }
 
 // installLocked records the outcome of an attempt on s: on success the link
@@ -208,6 +211,7 @@ func (b *Bridge) installLocked(s *server, a attempt) (closeLink *link, relist bo
 	s.instructions = a.link.conn.Instructions()
 	s.era, s.via = a.link.conn.ProtocolVersion(), a.link.conn.Kind()
 	b.setToolsLocked(s, a.defs)
+	b.setSkippedLocked(s, a.skipped)
 	b.setStateLocked(s, Connected, nil)
 	return nil, a.link.changed.Load()
 }
@@ -286,6 +290,7 @@ func (b *Bridge) relist(s *server, l *link) {
 	}
 	b.log.Info("mcp server tools changed", "server", s.cfg.Name, "tools", len(defs))
 	b.setToolsLocked(s, defs)
+	b.setSkippedLocked(s, skippedOf(&s.cfg, l.conn))
 }
 
 // ready returns a live connection to s, reconnecting when s is

@@ -120,6 +120,9 @@ type ServerStatus struct {
 	// Rejected are the server's tools that the Gemini API refused and
 	// that requests no longer carry, sorted by tool.
 	Rejected []RejectedTool `json:"rejected,omitempty"`
+	// Skipped are the tools the server listed that the Bridge could not
+	// use and left out, in the server's order (see [SkippedTool]).
+	Skipped []SkippedTool `json:"skipped,omitempty"`
 	// Auth is where the server's login stands; never a token.
 	Auth auth.State `json:"auth,omitempty"`
 	// Instructions are what the server said about itself when it last
@@ -266,6 +269,7 @@ func (st Status) WriteTextWith(w io.Writer, opts *TextOptions) error {
 		}
 		line("Auth", s.Auth.String())
 		line("Error", s.Error)
+		line("Skipped tools", skippedText(s.Skipped))
 		for _, rt := range s.Rejected {
 			line("Rejected by the API", rt.Name+": "+rt.Message)
 		}
