@@ -20,8 +20,11 @@ const tooDeepCode = -32603
 // (an "id" and no "method" at its top level), as a JSON-RPC error response
 // for the same id, so that the request fails at once instead of waiting for
 // its timeout. Any other too-deep message is an error.
-func guardDepth(msg []byte) ([]byte, error) {
-	out, err := cutDeep(msg, MaxDepth)
+func guardDepth(msg []byte) ([]byte, error) { return guardDepthN(msg, MaxDepth) }
+
+// guardDepthN is guardDepth with maxDepth in place of MaxDepth.
+func guardDepthN(msg []byte, maxDepth int) ([]byte, error) {
+	out, err := cutDeep(msg, maxDepth)
 	if err == nil {
 		return out, nil
 	}

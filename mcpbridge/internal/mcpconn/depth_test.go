@@ -1,7 +1,9 @@
 package mcpconn
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -85,5 +87,53 @@ func TestGuardDepth(t *testing.T) {
 				t.Errorf("guardDepth() = %.200s, %v; want %.200s (error %v)", got, err, tt.want, tt.err)
 			}
 		})
+	}
+}
+
+// FuzzGuardDepth: guardDepth never panics, and what it lets through from
+// valid JSON is valid JSON nesting at most the bound (plus the one level of
+// a placeholder that replaced an entry nested exactly one too deep).
+func FuzzGuardDepth(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","s":{"b":{"c":{}}}},{"name":"z"}]}}`,
+		`{"a":{"b":{"c":{"d":[{"e":{}}]}}}}`,
+		`{"id":"x","result":{"a":{"b":{"c":[1]}}}}`,
+		`{"method":"m","params":{"a":{"b":{"c":1}}}}`,
+		`[[[[["x"]]]]]`,
+		`{"s":"{{{{\"","id":2.5e3,"error":{"a":{"b":{"c":{}}}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	const max = 4
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		out, err := guardDepthN(msg, max)
+		if err != nil || !json.Valid(msg) {
+			return
+		}
+		if !json.Valid(out) {
+			t.Fatalf("guardDepthN(%s) = %s, not JSON", msg, out)
+		}
+		if d := depthOf(out); d > max+1 {
+			t.Fatalf("guardDepthN(%s) = %s, nesting %d > %d", msg, out, d, max)
+		}
+	})
+}
+
+// depthOf returns how deeply the valid JSON b nests.
+func depthOf(b []byte) int {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	depth, most := 0, 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return most
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+			most = max(most, depth)
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
 	}
 }
