@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -136,4 +137,36 @@ func depthOf(b []byte) int {
 			depth--
 		}
 	}
+}
+
+// BenchmarkGuardDepth measures the depth guard on a 1 MB tools/list answer
+// against json.Valid, the cheapest full pass Go's decoder makes over the
+// same bytes (mcp-go decodes every answer at least once).
+func BenchmarkGuardDepth(b *testing.B) {
+	var page bytes.Buffer
+	page.WriteString(`{"jsonrpc":"2.0","id":1,"result":{"tools":[`)
+	for i := 0; page.Len() < 1<<20; i++ {
+		if i > 0 {
+			page.WriteByte(',')
+		}
+		fmt.Fprintf(&page, `{"name":"tool_%d","description":"does \"thing\" %d","inputSchema":{"type":"object","properties":{"a":{"type":"string","enum":["x","y"]},"b":{"type":"array","items":{"type":"integer"}}}}}`, i, i)
+	}
+	page.WriteString(`]}}`)
+	msg := page.Bytes()
+	b.Run("baseline=json.Valid", func(b *testing.B) {
+		b.SetBytes(int64(len(msg)))
+		for b.Loop() {
+			if !json.Valid(msg) {
+				b.Fatal("invalid")
+			}
+		}
+	})
+	b.Run("guardDepth", func(b *testing.B) {
+		b.SetBytes(int64(len(msg)))
+		for b.Loop() {
+			if _, err := guardDepth(msg); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
