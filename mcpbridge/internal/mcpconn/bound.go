@@ -174,27 +174,9 @@ func cutDeep(line []byte, maxDepth int) ([]byte, error) {
 // entryName returns the string value of the "name" key of the object obj at
 // its own top level, or "".
 func entryName(obj []byte) string {
-	depth := 0
-	for i := 0; i < len(obj); i++ {
-		switch obj[i] {
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-		case '"':
-			end := stringEnd(obj, i)
-			if depth == 1 && string(obj[i:end]) == `"name"` {
-				j := end
-				for j < len(obj) && (obj[j] == ' ' || obj[j] == '\t' || obj[j] == ':') {
-					j++
-				}
-				var v string
-				if j < len(obj) && obj[j] == '"' && json.Unmarshal(obj[j:stringEnd(obj, j)], &v) == nil {
-					return v
-				}
-			}
-			i = end - 1
-		}
+	var v string
+	if raw := topLevel(obj, "name"); raw != nil && json.Unmarshal(raw, &v) == nil {
+		return v
 	}
 	return ""
 }
