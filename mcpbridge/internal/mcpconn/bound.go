@@ -64,9 +64,13 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// fill reads the next whole line into pending, or sets err.
+// fill reads the next whole line into pending, or sets err. A line that
+// arrives whole in r's buffer is handed out from there, without a copy: the
+// buffer only changes on r's next read, which is the next fill, once
+// pending has been handed out.
 func (g *lineGuard) fill() {
 	g.line = g.line[:0]
+	var line []byte
 	for {
 		chunk, err := g.r.ReadSlice('\n')
 		if len(g.line)+len(chunk) > g.max {
@@ -75,17 +79,23 @@ func (g *lineGuard) fill() {
 			g.fail(g.err)
 			return
 		}
-		g.line = append(g.line, chunk...)
 		if err == bufio.ErrBufferFull {
+			g.line = append(g.line, chunk...)
 			continue
 		}
+		if len(g.line) == 0 {
+			line = chunk
+		} else {
+			g.line = append(g.line, chunk...)
+			line = g.line
+		}
 		if err != nil {
-			g.pending, g.err = g.line, err
+			g.pending, g.err = line, err
 			return
 		}
 		break
 	}
-	out, err := guardDepth(g.line)
+	out, err := guardDepth(line)
 	if err != nil {
 		g.err = fmt.Errorf("%w: the server sent a message %v", ErrMessageTooLarge, err)
 		g.fail(g.err)
@@ -104,6 +114,9 @@ const TooDeepKey = "_mcpbridgeTooDeep"
 // survive and the replaced one can be reported; a line that is too deep
 // outside any array is refused. Bytes inside strings are never counted.
 func cutDeep(line []byte, maxDepth int) ([]byte, error) {
+	if withinDepth(line, maxDepth) {
+		return line, nil
+	}
 	type open struct {
 		pos   int
 		array bool
@@ -169,6 +182,28 @@ func cutDeep(line []byte, maxDepth int) ([]byte, error) {
 		return line, nil
 	}
 	return append(out, line[copied:]...), nil
+}
+
+// withinDepth reports whether the brackets of line, outside strings, never
+// nest more than maxDepth levels: the common case, checked without
+// allocating. It may say false for text that is not JSON; cutDeep's full
+// scan then decides.
+func withinDepth(line []byte, maxDepth int) bool {
+	depth := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '"':
+			i = stringEnd(line, i) - 1
+		case '{', '[':
+			depth++
+			if depth > maxDepth {
+				return false
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return true
 }
 
 // entryName returns the string value of the "name" key of the object obj at
