@@ -39,7 +39,7 @@ func (w *argsWalker) walk(v any, depth int) bool {
 	case nil, string, bool, float64, int, int64:
 		return true
 	case map[string]any:
-		if len(v) == 0 {
+		if len(v) == 0 || depth < maxArgsDepth && flat(v) {
 			return true
 		}
 		return w.container(reflect.ValueOf(v).Pointer(), depth, func() bool {
@@ -66,6 +66,20 @@ func (w *argsWalker) walk(v any, depth int) bool {
 		})
 	}
 	return w.walkValue(reflect.ValueOf(v), depth)
+}
+
+// flat reports whether every value of m is a string, number, boolean or
+// null: such a map cannot contain itself, so walk needs no bookkeeping for
+// it (the usual arguments of a call).
+func flat(m map[string]any) bool {
+	for _, e := range m {
+		switch e.(type) {
+		case nil, string, bool, float64, int, int64:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // walkValue is walk for types other than JSON's own, through reflection.

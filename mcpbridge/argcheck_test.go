@@ -75,3 +75,16 @@ func TestExecuteCyclicArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckArgsFlatAllocs: the usual arguments (a map of strings, numbers,
+// booleans and nulls) are checked without allocating.
+func TestCheckArgsFlatAllocs(t *testing.T) {
+	args := map[string]any{"s": "x", "f": 2.0, "b": true, "n": nil, "i": 3}
+	if n := testing.AllocsPerRun(100, func() {
+		if err := checkArgs(args); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("checkArgs(flat) = %v allocations, want 0", n)
+	}
+}

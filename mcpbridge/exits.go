@@ -62,7 +62,9 @@ func (r *Redactor) redactResult(res *CallResult) {
 			res.Err = &redactedError{msg: text(msg), err: res.Err}
 		}
 	}
-	res.structured = r.redactJSON(res.structured)
+	if r.replaces() {
+		res.structured = r.redactJSON(res.structured)
+	}
 }
 
 // redactJSON returns decoded JSON v with configured secrets replaced in

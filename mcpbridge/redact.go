@@ -449,6 +449,20 @@ func redactProse(s string) string {
 	})
 }
 
+// replaces reports whether replaceKnown can change any text: whether r
+// knows a secret of at least minSecretLen bytes.
+func (r *Redactor) replaces() bool {
+	if r == nil {
+		return false
+	}
+	for _, secret := range r.secrets {
+		if len(secret) >= minSecretLen {
+			return true
+		}
+	}
+	return false
+}
+
 func (r *Redactor) replaceKnown(s string) string {
 	if r == nil {
 		return s
