@@ -101,8 +101,24 @@ type elicitCall struct {
 
 // withCall returns ctx carrying a new call of tool.
 func withCall(ctx context.Context, tool string) (context.Context, *elicitCall) {
-	c := &elicitCall{tool: tool}
-	return context.WithValue(ctx, callKey{}, c), c
+	c := &callContext{Context: ctx, call: elicitCall{tool: tool}}
+	return c, &c.call
+}
+
+// callContext is a context carrying an elicitCall under callKey, built with
+// one allocation (context.WithValue and the call would take two). Every
+// other method and value is its parent's, so cancellation propagates
+// exactly as through context.WithValue.
+type callContext struct {
+	context.Context
+	call elicitCall
+}
+
+func (c *callContext) Value(key any) any {
+	if key == (callKey{}) {
+		return &c.call
+	}
+	return c.Context.Value(key)
 }
 
 // note returns what the model should read about questions that were

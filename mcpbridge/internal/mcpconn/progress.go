@@ -51,11 +51,13 @@ func (c *Conn) askProgress(ctx context.Context) (token string, done func()) {
 	if fn == nil {
 		return "", func() {}
 	}
-	token = "mcpbridge-" + rand.Text()
+	// A local, not the result: a result the closure captured would be
+	// moved to the heap on every call, even those without progress.
+	t := "mcpbridge-" + rand.Text()
 	w := &progressWaiter{conn: c, fn: fn}
-	progressWaiters.Store(token, w)
-	return token, func() {
-		progressWaiters.Delete(token)
+	progressWaiters.Store(t, w)
+	return t, func() {
+		progressWaiters.Delete(t)
 		w.mu.Lock()
 		w.done = true
 		w.mu.Unlock()
