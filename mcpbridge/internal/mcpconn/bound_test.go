@@ -81,6 +81,36 @@ func TestCutDeep(t *testing.T) {
 	}
 }
 
+// TestWithinDepth: the allocation-free pre-check counts brackets outside
+// strings only, and a line it passes is one cutDeep leaves as it is.
+func TestWithinDepth(t *testing.T) {
+	tests := []struct {
+		in   string
+		want bool
+	}{
+		{`{"a":[1,2]}`, true},
+		{`{"a":[[1]]}`, false},
+		{`{"a":"[[[[{{{{"}`, true},
+		{`{"a":"\"[[[["}`, true},
+		{`{"a":"\\"}`, true},
+		{`{"a":"\\","b":[[1]]}`, false},
+		{`]]]{"a":{}}`, true},
+		{`[[{}]]`, false},
+		{`"[[[[`, true},
+		{``, true},
+	}
+	for _, tt := range tests {
+		if got := withinDepth([]byte(tt.in), 2); got != tt.want {
+			t.Errorf("withinDepth(%s, 2) = %v, want %v", tt.in, got, tt.want)
+		}
+		if tt.want {
+			if out, err := cutDeep([]byte(tt.in), 2); err != nil || string(out) != tt.in {
+				t.Errorf("cutDeep(%s, 2) = %s, %v; want it unchanged", tt.in, out, err)
+			}
+		}
+	}
+}
+
 // TestEndlessSSEEvent: an SSE stream whose event never ends fails the
 // connection at the limit instead of growing without bound.
 func TestEndlessSSEEvent(t *testing.T) {
