@@ -64,6 +64,7 @@ func (r *Redactor) redactResult(res *CallResult) {
 	}
 	if r.replaces() {
 		res.structured = r.redactJSON(res.structured)
+		res.serverStructured = r.redactJSON(res.serverStructured)
 	}
 }
 

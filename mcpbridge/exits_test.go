@@ -271,3 +271,24 @@ func TestSecretsProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestStructuredContentRedacted: the structured content a host reads from
+// CallResult.StructuredContent loses configured secrets like every other
+// exit of a result.
+func TestStructuredContentRedacted(t *testing.T) {
+	const secret = "s7ructuredSecret42"
+	r := NewRedactor(ServerConfig{Env: map[string]string{"API_TOKEN": secret}})
+	sc := map[string]any{"note": "token " + secret, "list": []any{secret}}
+	res := &CallResult{structured: sc, serverStructured: sc}
+	r.redactResult(res)
+	got, err := json.Marshal(res.StructuredContent())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(got), secret) || !strings.Contains(string(got), Redacted) {
+		t.Errorf("StructuredContent() = %s, want the secret replaced by %s", got, Redacted)
+	}
+	if sc["note"] != "token "+secret {
+		t.Errorf("redactResult modified the decoded value it was given: %v", sc["note"])
+	}
+}
