@@ -65,7 +65,8 @@ func convertResult(raw json.RawMessage, opts convertOptions) (*CallResult, error
 	}
 	var blocks []json.RawMessage
 	if c := fields["content"]; len(c) > 0 && !isNull(c) {
-		if blocks, err = arrayElems(c); err != nil {
+		// raw was checked whole by decodeObject: its parts are valid JSON.
+		if blocks, err = validElems(c); err != nil {
 			return nil, fmt.Errorf("decoding result of tool %q: content: want an array, got %s",
 				opts.Tool, jsonKind(c))
 		}
@@ -75,7 +76,7 @@ func convertResult(raw json.RawMessage, opts convertOptions) (*CallResult, error
 	r := &CallResult{Name: opts.Name, ID: opts.ID, Server: opts.Server, Tool: opts.Tool}
 	var display []string
 	for _, b := range blocks {
-		part, shown := convertBlock(b, limit)
+		part, shown := convertValidBlock(b, limit)
 		r.LLMContent = append(r.LLMContent, part)
 		display = append(display, shown)
 	}
@@ -128,7 +129,15 @@ func convertResult(raw json.RawMessage, opts convertOptions) (*CallResult, error
 // convertBlock converts one content block into the part the model reads and
 // the line a person sees. Text in the display is cut to limit.
 func convertBlock(raw json.RawMessage, limit int) (*genai.Part, string) {
-	f, err := objectFields(raw)
+	if !json.Valid(raw) {
+		return unknownBlock("(invalid JSON)")
+	}
+	return convertValidBlock(raw, limit)
+}
+
+// convertValidBlock is convertBlock for a block known to be valid JSON.
+func convertValidBlock(raw json.RawMessage, limit int) (*genai.Part, string) {
+	f, err := validFields(raw)
 	if err != nil || f == nil {
 		return unknownBlock("(" + jsonKind(raw) + ")")
 	}

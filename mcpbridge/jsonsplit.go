@@ -17,10 +17,19 @@ import (
 // keeps its last value); the values share raw's bytes. An error or a
 // non-object is reported as Unmarshal reports it.
 func objectFields(raw []byte) (map[string]json.RawMessage, error) {
-	if json.Valid(raw) {
-		if f, ok := splitObject(raw); ok {
-			return f, nil
-		}
+	if !json.Valid(raw) {
+		var f map[string]json.RawMessage
+		return f, json.Unmarshal(raw, &f)
+	}
+	return validFields(raw)
+}
+
+// validFields is objectFields for raw that is known to be valid JSON: a
+// value split out of a document that was checked whole, which need not be
+// checked again.
+func validFields(raw []byte) (map[string]json.RawMessage, error) {
+	if f, ok := splitObject(raw); ok {
+		return f, nil
 	}
 	var f map[string]json.RawMessage
 	err := json.Unmarshal(raw, &f)
@@ -30,10 +39,18 @@ func objectFields(raw []byte) (map[string]json.RawMessage, error) {
 // arrayElems returns the elements of the JSON array raw, as json.Unmarshal
 // into a []json.RawMessage does; the elements share raw's bytes.
 func arrayElems(raw []byte) ([]json.RawMessage, error) {
-	if json.Valid(raw) {
-		if a, ok := splitArray(raw); ok {
-			return a, nil
-		}
+	if !json.Valid(raw) {
+		var a []json.RawMessage
+		return a, json.Unmarshal(raw, &a)
+	}
+	return validElems(raw)
+}
+
+// validElems is arrayElems for raw that is known to be valid JSON (see
+// validFields).
+func validElems(raw []byte) ([]json.RawMessage, error) {
+	if a, ok := splitArray(raw); ok {
+		return a, nil
 	}
 	var a []json.RawMessage
 	err := json.Unmarshal(raw, &a)
