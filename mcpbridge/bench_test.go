@@ -286,7 +286,7 @@ func BenchmarkCallOverhead(b *testing.B) {
 // benchPipeline returns the Bridge's per-call work on bc with the
 // transport taken out: Execute's steps (lookup, restore, encode, validate,
 // confirmation, result conversion) and the Bridge's bookkeeping around a
-// call (use, bounded, ready, the timeout context), with the server's
+// call (use, ready, the context bounded by the timeout and the Bridge's life), with the server's
 // answer made up front as the raw result the server sends.
 func benchPipeline(ctx context.Context, br *Bridge, bc benchCall) caller {
 	text, err := json.Marshal(bc.want)
@@ -295,15 +295,14 @@ func benchPipeline(ctx context.Context, br *Bridge, bc benchCall) caller {
 	}
 	result := json.RawMessage(`{"content":[{"type":"text","text":` + string(text) + `}]}`)
 	send := func(ctx context.Context, t *Tool, raw json.RawMessage) (json.RawMessage, bool, error) {
-		ctx, cancel := context.WithTimeoutCause(ctx, t.Timeout, errServerTimeout)
+		ctx, cancel, stop := br.within(ctx, t.Timeout)
 		defer cancel()
-		s, done, err := br.use(t.Server)
+		defer stop()
+		s, err := br.use(t.Server)
 		if err != nil {
 			return nil, false, err
 		}
-		defer done()
-		ctx, stop := br.bounded(ctx)
-		defer stop()
+		defer br.ops.Done()
 		if _, err := br.ready(ctx, s); err != nil {
 			return nil, false, err
 		}

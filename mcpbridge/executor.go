@@ -182,16 +182,15 @@ func cancelled(name string, ctx context.Context) error {
 // timeout passed.
 var errServerTimeout = errors.New("server timeout")
 
-// call calls tool with the raw arguments within ctx and the tool's timeout
-// (which also bounds a reconnect on the way). timedOut reports whether the
-// timeout passed, whatever words the transport chose for it.
+// call calls tool with the raw arguments within ctx, the Bridge's life and
+// the tool's timeout (which also bounds a reconnect on the way). timedOut
+// reports whether the timeout passed, whatever words the transport chose
+// for it.
 func (b *Bridge) call(ctx context.Context, tool *Tool, raw json.RawMessage) (out json.RawMessage, timedOut bool, err error) {
-	if tool.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, tool.Timeout, errServerTimeout)
-		defer cancel()
-	}
-	out, err = b.callTool(ctx, tool.Server, tool.ServerTool, raw)
+	ctx, cancel, stop := b.within(ctx, tool.Timeout)
+	defer cancel()
+	defer stop()
+	out, err = b.callToolBounded(ctx, tool.Server, tool.ServerTool, raw)
 	return out, err != nil && errors.Is(context.Cause(ctx), errServerTimeout), err
 }
 

@@ -101,11 +101,11 @@ func loginError(s *server, err error) error {
 // brings it in. Login is safe for concurrent use; logins of one server run
 // one at a time.
 func (b *Bridge) Login(ctx context.Context, name string) error {
-	s, done, err := b.use(name)
+	s, err := b.use(name)
 	if err != nil {
 		return err
 	}
-	defer done()
+	defer b.ops.Done()
 	if s.login == nil {
 		return fmt.Errorf("mcp server %q: %w", name, ErrNoLogin)
 	}

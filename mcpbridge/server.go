@@ -363,12 +363,20 @@ func (b *Bridge) current(s *server) (*mcpconn.Conn, error) {
 // have reached the server. The call is bounded by ctx and the server's
 // timeout.
 func (b *Bridge) callTool(ctx context.Context, serverName, tool string, args any) (json.RawMessage, error) {
+	ctx, stop := b.bounded(ctx)
+	defer stop()
+	return b.callToolBounded(ctx, serverName, tool, args)
+}
+
+// callToolBounded is callTool within ctx that the caller has already
+// bounded by the Bridge's life (see [Bridge.within]).
+func (b *Bridge) callToolBounded(ctx context.Context, serverName, tool string, args any) (json.RawMessage, error) {
 	var raw json.RawMessage
 	ctx, cl := withCall(ctx, tool)
-	err := b.onServer(ctx, serverName, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
+	err := b.redact.redactErr(b.onBoundedServer(ctx, serverName, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
 		raw, err = conn.CallTool(ctx, tool, args)
 		return err
-	})
+	}))
 	if note := cl.note(); note != "" && err == nil {
 		raw = appendText(raw, note)
 	}
@@ -390,13 +398,19 @@ func (b *Bridge) onServer(ctx context.Context, name string, op func(context.Cont
 
 // onServerRaw is onServer before the error's redaction.
 func (b *Bridge) onServerRaw(ctx context.Context, name string, op func(context.Context, *mcpconn.Conn) error) error {
-	s, done, err := b.use(name)
+	ctx, stop := b.bounded(ctx)
+	defer stop()
+	return b.onBoundedServer(ctx, name, op)
+}
+
+// onBoundedServer is onServerRaw within ctx that the caller has already
+// bounded by the Bridge's life.
+func (b *Bridge) onBoundedServer(ctx context.Context, name string, op func(context.Context, *mcpconn.Conn) error) error {
+	s, err := b.use(name)
 	if err != nil {
 		return err
 	}
-	defer done()
-	ctx, stop := b.bounded(ctx)
-	defer stop()
+	defer b.ops.Done()
 	for attempt := 0; ; attempt++ {
 		conn, err := b.ready(ctx, s)
 		if err != nil {
@@ -417,19 +431,21 @@ func (b *Bridge) onServerRaw(ctx context.Context, name string, op func(context.C
 }
 
 // use looks up a server for an operation and counts the operation, so
-// Close waits for it. done must be called when it ends.
-func (b *Bridge) use(name string) (*server, func(), error) {
+// Close waits for it. Unless it fails, b.ops.Done must be called when the
+// operation ends (a method value returned instead would cost an allocation
+// per call).
+func (b *Bridge) use(name string) (*server, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
-		return nil, nil, ErrClosed
+		return nil, ErrClosed
 	}
 	s, ok := b.byName[name]
 	if !ok {
-		return nil, nil, fmt.Errorf("%w: %q", ErrUnknownServer, name)
+		return nil, fmt.Errorf("%w: %q", ErrUnknownServer, name)
 	}
 	b.ops.Add(1)
-	return s, b.ops.Done, nil
+	return s, nil
 }
 
 // ErrUnknownServer is wrapped by errors naming a server that is not
@@ -438,10 +454,23 @@ var ErrUnknownServer = errors.New("unknown mcp server")
 
 // bounded returns ctx, also cancelled when the Bridge closes.
 func (b *Bridge) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(ctx)
-	stop := context.AfterFunc(b.life, cancel)
+	ctx, cancel, stop := b.within(ctx, 0)
 	return ctx, func() {
 		stop()
 		cancel()
 	}
+}
+
+// within returns ctx, also cancelled when the Bridge closes and, when
+// timeout > 0, ended after timeout with the cause errServerTimeout: one
+// context for both, so a call does not stack two cancellable contexts.
+// When the work ends, stop must be called, then cancel (two functions
+// rather than one that calls both: that one would cost an allocation).
+func (b *Bridge) within(ctx context.Context, timeout time.Duration) (_ context.Context, cancel context.CancelFunc, stop func() bool) {
+	if timeout > 0 {
+		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errServerTimeout)
+	} else {
+		ctx, cancel = context.WithCancel(ctx)
+	}
+	return ctx, cancel, context.AfterFunc(b.life, cancel)
 }
