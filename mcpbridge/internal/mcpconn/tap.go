@@ -31,8 +31,24 @@ type capture struct {
 
 // withCapture returns a context whose request of method keeps its raw result.
 func withCapture(ctx context.Context, method string) (context.Context, *capture) {
-	c := &capture{method: method}
-	return context.WithValue(ctx, captureKey{}, c), c
+	c := &captureContext{Context: ctx, capture: capture{method: method}}
+	return c, &c.capture
+}
+
+// captureContext is a context carrying a capture under captureKey, built
+// with one allocation (context.WithValue and the capture would take two).
+// Every other method and value is its parent's, so cancellation
+// propagates exactly as through context.WithValue.
+type captureContext struct {
+	context.Context
+	capture capture
+}
+
+func (c *captureContext) Value(key any) any {
+	if key == (captureKey{}) {
+		return &c.capture
+	}
+	return c.Context.Value(key)
 }
 
 // result returns the raw result bytes, if a successful response arrived.
