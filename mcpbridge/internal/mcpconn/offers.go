@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"go.opentelemetry.io/otel/attribute"
 )
 
 // Offers says what a server declared in initialize.
@@ -51,8 +52,7 @@ func (c *Conn) GetPrompt(ctx context.Context, name string, args map[string]strin
 	req := mcp.GetPromptRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args
-	ctx = c.withTarget(ctx, attrPromptName, name)
-	return c.request(ctx, string(mcp.MethodPromptsGet), func(rctx context.Context) error {
+	return c.request(ctx, string(mcp.MethodPromptsGet), attribute.String(attrPromptName, name), func(rctx context.Context) error {
 		_, err := c.client.GetPrompt(rctx, req)
 		return err
 	})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"go.opentelemetry.io/otel/attribute"
 )
 
 // MaxPages bounds how many pages one list reads.
@@ -197,7 +198,7 @@ func (c *Conn) pages(ctx context.Context, method string, send func(context.Conte
 	seen := map[string]bool{"": true}
 	cursor := ""
 	for range MaxPages {
-		raw, err := c.request(ctx, method, func(rctx context.Context) error { return send(rctx, cursor) })
+		raw, err := c.request(ctx, method, noTarget, func(rctx context.Context) error { return send(rctx, cursor) })
 		if err != nil {
 			return err
 		}
@@ -229,13 +230,12 @@ func (c *Conn) CallTool(ctx context.Context, name string, args any) (json.RawMes
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args
-	ctx = c.withTarget(ctx, attrToolName, name)
 	token, done := c.askProgress(ctx)
 	defer done()
 	if token != "" {
 		req.Params.Meta = &mcp.Meta{ProgressToken: token}
 	}
-	return c.request(ctx, string(mcp.MethodToolsCall), func(rctx context.Context) error {
+	return c.request(ctx, string(mcp.MethodToolsCall), attribute.String(attrToolName, name), func(rctx context.Context) error {
 		_, err := c.client.CallTool(rctx, req)
 		return err
 	})
@@ -245,7 +245,7 @@ func (c *Conn) CallTool(ctx context.Context, name string, args any) (json.RawMes
 func (c *Conn) ReadResource(ctx context.Context, uri string) (json.RawMessage, error) {
 	req := mcp.ReadResourceRequest{}
 	req.Params.URI = uri
-	return c.request(ctx, string(mcp.MethodResourcesRead), func(rctx context.Context) error {
+	return c.request(ctx, string(mcp.MethodResourcesRead), noTarget, func(rctx context.Context) error {
 		_, err := c.client.ReadResource(rctx, req)
 		return err
 	})

@@ -27,24 +27,17 @@ const (
 	AttrServer = "mcpbridge.server.name"
 )
 
-type targetKey struct{}
-
-// withTarget returns ctx naming the tool or prompt a request is about, for
-// its span; ctx itself when c traces nothing.
-func (c *Conn) withTarget(ctx context.Context, key, name string) context.Context {
-	if c.spec.Tracer == nil {
-		return ctx
-	}
-	return context.WithValue(ctx, targetKey{}, attribute.String(key, name))
-}
+// noTarget is the target of a request that is about no tool or prompt.
+var noTarget attribute.KeyValue
 
 // request sends one request through send (see exchange), within its span
-// when the spec has a Tracer.
-func (c *Conn) request(ctx context.Context, method string, send func(context.Context) error) (json.RawMessage, error) {
+// when the spec has a Tracer. target names the tool or prompt the request
+// is about (as its span attribute), or is noTarget.
+func (c *Conn) request(ctx context.Context, method string, target attribute.KeyValue, send func(context.Context) error) (json.RawMessage, error) {
 	if c.spec.Tracer == nil {
 		return c.exchange(ctx, method, send)
 	}
-	ctx, end := c.startSpan(ctx, method)
+	ctx, end := c.startSpan(ctx, method, target)
 	raw, err := c.exchange(ctx, method, send)
 	end(err)
 	return raw, err
@@ -57,7 +50,7 @@ func (c *Conn) request(ctx context.Context, method string, send func(context.Con
 // start (samplers see only the method), and only on a recording span. The span is in the returned context, so the trace context
 // that reaches the server in _meta is this span's. end ends it, recording
 // err.
-func (c *Conn) startSpan(ctx context.Context, method string) (context.Context, func(err error)) {
+func (c *Conn) startSpan(ctx context.Context, method string, target attribute.KeyValue) (context.Context, func(err error)) {
 	if c.spec.Tracer == nil {
 		return ctx, func(error) {}
 	}
@@ -65,7 +58,7 @@ func (c *Conn) startSpan(ctx context.Context, method string) (context.Context, f
 	if !span.IsRecording() {
 		return ctx, endNothing // a no-op provider or an unsampled trace: nothing to build
 	}
-	t, hasTarget := ctx.Value(targetKey{}).(attribute.KeyValue)
+	t, hasTarget := target, target.Key != ""
 	if hasTarget {
 		span.SetName(method + " " + t.Value.AsString())
 	}
