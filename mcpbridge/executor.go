@@ -183,14 +183,15 @@ func cancelled(name string, ctx context.Context) error {
 var errServerTimeout = errors.New("server timeout")
 
 // call calls tool with the raw arguments within ctx, the Bridge's life and
-// the tool's timeout (which also bounds a reconnect on the way). timedOut
-// reports whether the timeout passed, whatever words the transport chose
-// for it.
+// the tool's timeout (which also bounds a reconnect on the way): one
+// cancellable context, which the connection also ends when it dies.
+// timedOut reports whether the timeout passed, whatever words the
+// transport chose for it.
 func (b *Bridge) call(ctx context.Context, tool *Tool, raw json.RawMessage) (out json.RawMessage, timedOut bool, err error) {
 	ctx, cancel, stop := b.within(ctx, tool.Timeout)
 	defer cancel()
 	defer stop()
-	out, err = b.callToolBounded(ctx, tool.Server, tool.ServerTool, raw)
+	out, err = b.callToolBounded(ctx, cancel, tool.Server, tool.ServerTool, raw)
 	return out, err != nil && errors.Is(context.Cause(ctx), errServerTimeout), err
 }
 

@@ -365,16 +365,18 @@ func (b *Bridge) current(s *server) (*mcpconn.Conn, error) {
 func (b *Bridge) callTool(ctx context.Context, serverName, tool string, args any) (json.RawMessage, error) {
 	ctx, stop := b.bounded(ctx)
 	defer stop()
-	return b.callToolBounded(ctx, serverName, tool, args)
+	return b.callToolBounded(ctx, nil, serverName, tool, args)
 }
 
 // callToolBounded is callTool within ctx that the caller has already
-// bounded by the Bridge's life (see [Bridge.within]).
-func (b *Bridge) callToolBounded(ctx context.Context, serverName, tool string, args any) (json.RawMessage, error) {
+// bounded by the Bridge's life (see [Bridge.within]). cancel, when not nil,
+// ends ctx: the connection then uses ctx as the call's own context (see
+// [mcpconn.Conn.CallToolIn]).
+func (b *Bridge) callToolBounded(ctx context.Context, cancel context.CancelFunc, serverName, tool string, args any) (json.RawMessage, error) {
 	var raw json.RawMessage
 	ctx, cl := withCall(ctx, tool)
 	err := b.redact.redactErr(b.onBoundedServer(ctx, serverName, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
-		raw, err = conn.CallTool(ctx, tool, args)
+		raw, err = conn.CallToolIn(ctx, cancel, tool, args)
 		return err
 	}))
 	if note := cl.note(); note != "" && err == nil {

@@ -314,6 +314,45 @@ func TestCloseEndsProcess(t *testing.T) {
 	}
 }
 
+// TestCallToolIn checks the call that runs in its caller's context: a
+// deadline within Timeout is the caller's (and ends the call as such), a
+// later one leaves the call its own Timeout without ending the caller's
+// context, and a connection that closes during the call ends the caller's
+// context through its cancel.
+func TestCallToolIn(t *testing.T) {
+	c := dialT(t, stdioSpec())
+	c.spec.Timeout = 400 * time.Millisecond
+	sleep := map[string]any{"ms": 60000} // outlasts every deadline here
+
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := c.CallToolIn(ctx, cancel, "sleep", sleep)
+	if !errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "timed out after") {
+		t.Errorf("CallToolIn(sleep) within the caller's deadline = %v, want the caller's deadline exceeded", err)
+	}
+
+	ctx, cancel = context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err = c.CallToolIn(ctx, cancel, "sleep", sleep)
+	if err == nil || !strings.Contains(err.Error(), "timed out after 400ms") {
+		t.Errorf("CallToolIn(sleep) with a deadline past Timeout = %v, want timed out after 400ms", err)
+	}
+	if ctx.Err() != nil {
+		t.Errorf("caller's context after the call's own timeout: %v, want still live", ctx.Err())
+	}
+
+	ctx, cancel = context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	time.AfterFunc(100*time.Millisecond, func() { _ = c.Close() })
+	_, err = c.CallToolIn(ctx, cancel, "sleep", sleep)
+	if !errors.Is(err, ErrClosed) {
+		t.Errorf("CallToolIn(sleep) during Close = %v, want ErrClosed", err)
+	}
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		t.Errorf("caller's context after Close during the call: %v, want cancelled", ctx.Err())
+	}
+}
+
 func TestCloseDuringCall(t *testing.T) {
 	c, err := Dial(context.Background(), stdioSpec())
 	if err != nil {

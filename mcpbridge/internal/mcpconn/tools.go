@@ -198,7 +198,7 @@ func (c *Conn) pages(ctx context.Context, method string, send func(context.Conte
 	seen := map[string]bool{"": true}
 	cursor := ""
 	for range MaxPages {
-		raw, err := c.request(ctx, method, noTarget, func(rctx context.Context) error { return send(rctx, cursor) })
+		raw, err := c.request(ctx, method, noTarget, nil, func(rctx context.Context) error { return send(rctx, cursor) })
 		if err != nil {
 			return err
 		}
@@ -227,6 +227,17 @@ func (c *Conn) pages(ctx context.Context, method string, send func(context.Conte
 // from [WithProgress] sends a progress token and receives the server's
 // progress.
 func (c *Conn) CallTool(ctx context.Context, name string, args any) (json.RawMessage, error) {
+	return c.CallToolIn(ctx, nil, name, args)
+}
+
+// CallToolIn is CallTool within ctx that the caller can end with cancel
+// (the CancelFunc of ctx or of a context ctx derives from). When ctx's
+// deadline already comes within Timeout, the call runs in ctx itself, and
+// the connection ends it through cancel if it dies, instead of deriving a
+// context of its own for Timeout and its death: one cancellable context
+// less per call. Otherwise (or when cancel is nil) it is CallTool. The
+// caller must not rely on ctx surviving the death of the connection.
+func (c *Conn) CallToolIn(ctx context.Context, cancel context.CancelFunc, name string, args any) (json.RawMessage, error) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args
@@ -235,7 +246,7 @@ func (c *Conn) CallTool(ctx context.Context, name string, args any) (json.RawMes
 	if token != "" {
 		req.Params.Meta = &mcp.Meta{ProgressToken: token}
 	}
-	return c.request(ctx, string(mcp.MethodToolsCall), attribute.String(attrToolName, name), func(rctx context.Context) error {
+	return c.request(ctx, string(mcp.MethodToolsCall), attribute.String(attrToolName, name), cancel, func(rctx context.Context) error {
 		_, err := c.client.CallTool(rctx, req)
 		return err
 	})
@@ -245,7 +256,7 @@ func (c *Conn) CallTool(ctx context.Context, name string, args any) (json.RawMes
 func (c *Conn) ReadResource(ctx context.Context, uri string) (json.RawMessage, error) {
 	req := mcp.ReadResourceRequest{}
 	req.Params.URI = uri
-	return c.request(ctx, string(mcp.MethodResourcesRead), noTarget, func(rctx context.Context) error {
+	return c.request(ctx, string(mcp.MethodResourcesRead), noTarget, nil, func(rctx context.Context) error {
 		_, err := c.client.ReadResource(rctx, req)
 		return err
 	})
@@ -253,13 +264,17 @@ func (c *Conn) ReadResource(ctx context.Context, uri string) (json.RawMessage, e
 
 // exchange sends one request through send within Timeout and returns its
 // raw result. When the server answered, mcp-go's decoding errors are ignored:
-// the raw bytes are what counts.
-func (c *Conn) exchange(ctx context.Context, method string, send func(context.Context) error) (json.RawMessage, error) {
+// the raw bytes are what counts. own, when not nil, ends ctx (see
+// [Conn.CallToolIn]).
+func (c *Conn) exchange(ctx context.Context, method string, own context.CancelFunc, send func(context.Context) error) (json.RawMessage, error) {
 	if err := c.unsendable(ctx); err != nil {
 		return nil, c.wrap(method, err)
 	}
-	rctx, cancel := context.WithTimeout(ctx, c.spec.timeout())
-	defer cancel()
+	rctx, cancel := ctx, own
+	if dl, ok := ctx.Deadline(); own == nil || !ok || dl.After(time.Now().Add(c.spec.timeout())) {
+		rctx, cancel = context.WithTimeout(ctx, c.spec.timeout())
+		defer cancel()
+	}
 	// Requests end when the connection dies, not only at their deadline.
 	stop := context.AfterFunc(c.alive, cancel)
 	defer stop()

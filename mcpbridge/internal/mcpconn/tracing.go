@@ -30,15 +30,16 @@ const (
 // noTarget is the target of a request that is about no tool or prompt.
 var noTarget attribute.KeyValue
 
-// request sends one request through send (see exchange), within its span
-// when the spec has a Tracer. target names the tool or prompt the request
-// is about (as its span attribute), or is noTarget.
-func (c *Conn) request(ctx context.Context, method string, target attribute.KeyValue, send func(context.Context) error) (json.RawMessage, error) {
+// request sends one request through send (see exchange, which own is
+// passed to), within its span when the spec has a Tracer. target names the
+// tool or prompt the request is about (as its span attribute), or is
+// noTarget.
+func (c *Conn) request(ctx context.Context, method string, target attribute.KeyValue, own context.CancelFunc, send func(context.Context) error) (json.RawMessage, error) {
 	if c.spec.Tracer == nil {
-		return c.exchange(ctx, method, send)
+		return c.exchange(ctx, method, own, send)
 	}
 	ctx, end := c.startSpan(ctx, method, target)
-	raw, err := c.exchange(ctx, method, send)
+	raw, err := c.exchange(ctx, method, own, send)
 	end(err)
 	return raw, err
 }
