@@ -2,6 +2,8 @@ package mcpbridge
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,7 +48,9 @@ func TestArrayElems(t *testing.T) {
 	}
 }
 
-// FuzzSplitJSON checks that the fast splitters agree with encoding/json.
+// FuzzSplitJSON checks that the fast splitters agree with encoding/json,
+// also on the parts of a valid document, which validFields and validElems
+// split without checking them again.
 func FuzzSplitJSON(f *testing.F) {
 	for _, c := range splitCases {
 		f.Add(c)
@@ -63,6 +67,21 @@ func FuzzSplitJSON(f *testing.F) {
 		gotArr, err := arrayElems([]byte(in))
 		if (err != nil) != (arrErr != nil) || (arrErr == nil && !cmp.Equal(wantArr, gotArr)) {
 			t.Errorf("arrayElems(%q) = %q, %v, want %q, %v", in, gotArr, err, wantArr, arrErr)
+		}
+		if !json.Valid([]byte(in)) {
+			return
+		}
+		for _, part := range slices.Concat(slices.Collect(maps.Values(gotObj)), gotArr) {
+			var wantObj map[string]json.RawMessage
+			objErr := json.Unmarshal(part, &wantObj)
+			if got, err := validFields(part); (err != nil) != (objErr != nil) || (objErr == nil && !cmp.Equal(wantObj, got)) {
+				t.Errorf("validFields(%q) = %q, %v, want %q, %v", part, got, err, wantObj, objErr)
+			}
+			var wantArr []json.RawMessage
+			arrErr := json.Unmarshal(part, &wantArr)
+			if got, err := validElems(part); (err != nil) != (arrErr != nil) || (arrErr == nil && !cmp.Equal(wantArr, got)) {
+				t.Errorf("validElems(%q) = %q, %v, want %q, %v", part, got, err, wantArr, arrErr)
+			}
 		}
 	})
 }
