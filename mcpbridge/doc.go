@@ -105,7 +105,7 @@
 //	}
 //	fmt.Println(res.Response.Text())
 //
-// Package [github.com/mcpgenai/bridge/mcpbridge/geminitest] is a strict fake
+// Package [github.com/mcpgenai/bridge/geminitest] is a strict fake
 // of the Gemini API for the tests of programs built on the Bridge.
 //
 // # Status

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genai"
 
-	"github.com/mcpgenai/bridge/mcpbridge/geminitest"
+	"github.com/mcpgenai/bridge/geminitest"
 )
 
 // tooComplex is a backend rule the schema checker cannot foresee: it

@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genai"
 
-	"github.com/mcpgenai/bridge/mcpbridge/geminitest"
+	"github.com/mcpgenai/bridge/geminitest"
 )
 
 // declNames returns the names of the function declarations of every tool

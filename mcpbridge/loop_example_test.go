@@ -9,8 +9,8 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/confirm"
+	"github.com/mcpgenai/bridge/geminitest"
 	"github.com/mcpgenai/bridge/mcpbridge"
-	"github.com/mcpgenai/bridge/mcpbridge/geminitest"
 )
 
 func ExampleBridge_Run() {

@@ -12,7 +12,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/confirm"
-	"github.com/mcpgenai/bridge/mcpbridge/geminitest"
+	"github.com/mcpgenai/bridge/geminitest"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
 

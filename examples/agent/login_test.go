@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgenai/bridge/geminitest"
 	"github.com/mcpgenai/bridge/internal/testauth"
-	"github.com/mcpgenai/bridge/mcpbridge/geminitest"
 )
 
 func TestAgentLogsIn(t *testing.T) {

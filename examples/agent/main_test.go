@@ -15,7 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"go.uber.org/goleak"
 
-	"github.com/mcpgenai/bridge/mcpbridge/geminitest"
+	"github.com/mcpgenai/bridge/geminitest"
 )
 
 // serverFlag makes the test binary an MCP server (see TestMain).

@@ -10,8 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/geminitest"
 	"github.com/mcpgenai/bridge/mcpbridge"
-	"github.com/mcpgenai/bridge/mcpbridge/geminitest"
 	"github.com/mcpgenai/bridge/schema"
 )
 

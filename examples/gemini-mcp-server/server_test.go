@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mcpgenai/bridge/mcpbridge/geminitest"
+	"github.com/mcpgenai/bridge/geminitest"
 )
 
 // seedTool is a tool as seed 002 (testdata/seed002.md) specifies it.
