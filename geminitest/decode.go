@@ -175,7 +175,7 @@ func (d *decoder) invalid(path, typ string, v *jsonValue) {
 
 // decodeRequest decodes body into req and returns every problem found, in
 // document order; nil means the body is a valid GenerateContentRequest.
-func decodeRequest(body []byte, req *Request) []string {
+func decodeRequest(body []byte, req *wireRequest) []string {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil // an empty body is an empty request
 	}
@@ -209,7 +209,7 @@ func (d *decoder) message(v *jsonValue, rv reflect.Value, path string) {
 		return
 	}
 	fields := fieldsOf(rv.Type())
-	part, isPart := rv.Addr().Interface().(*Part)
+	part, isPart := rv.Addr().Interface().(*wirePart)
 	for i, key := range v.keys {
 		f, ok := fields[key]
 		if !ok {
@@ -240,7 +240,7 @@ func (d *decoder) value(v *jsonValue, rv reflect.Value, path string) {
 		return // proto JSON: null leaves a field unset
 	}
 	t := rv.Type()
-	if e, ok := enumValues[t.Name()]; ok && t.PkgPath() == reflect.TypeFor[Type]().PkgPath() {
+	if e, ok := enumValues[t.Name()]; ok && t.PkgPath() == reflect.TypeFor[wireType]().PkgPath() {
 		d.enum(v, rv, path, e.proto, e.values)
 		return
 	}
@@ -434,7 +434,7 @@ func protoTypeName(t reflect.Type) string {
 	case reflect.Interface:
 		return "type.googleapis.com/google.protobuf.Value"
 	case reflect.Struct:
-		name := t.Name()
+		name := strings.TrimPrefix(t.Name(), "wire")
 		if name == "Request" {
 			name = "GenerateContentRequest"
 		}

@@ -14,45 +14,45 @@ func TestDecodeRequest(t *testing.T) {
 		name     string
 		body     string
 		wantErrs []string
-		want     *Request // compared when not nil
+		want     *wireRequest // compared when not nil
 	}{
 		{
 			name: "snake_case keys, as proto JSON allows",
 			body: `{"system_instruction":{"parts":[{"text":"s"}]},"contents":[{"role":"user","parts":[{"inline_data":{"mime_type":"image/png","data":"AQI="}}]}]}`,
-			want: &Request{
-				SystemInstruction: &Content{Parts: []*Part{{Text: "s", set: []string{"text"}}}},
-				Contents: []*Content{{Role: "user", Parts: []*Part{{
-					InlineData: &Blob{MIMEType: "image/png", Data: []byte{1, 2}}, set: []string{"inlineData"},
+			want: &wireRequest{
+				SystemInstruction: &wireContent{Parts: []*wirePart{{Text: "s", set: []string{"text"}}}},
+				Contents: []*wireContent{{Role: "user", Parts: []*wirePart{{
+					InlineData: &wireBlob{MIMEType: "image/png", Data: []byte{1, 2}}, set: []string{"inlineData"},
 				}}}},
 			},
 		},
 		{
 			name: "integers as numbers, quoted or with a zero fraction; lower-case types",
 			body: `{"tools":[{"functionDeclarations":[{"name":"f","parameters":{"type":"object","properties":{"l":{"type":"array","maxItems":"5","minItems":1.0,"items":{"type":"string"}}}}}]}]}`,
-			want: &Request{Tools: []*Tool{{FunctionDeclarations: []*FunctionDeclaration{{
-				Name: "f", Parameters: &Schema{Type: "OBJECT", Properties: map[string]*Schema{
-					"l": {Type: "ARRAY", MaxItems: ptr[int64](5), MinItems: ptr[int64](1), Items: &Schema{Type: "STRING"}},
+			want: &wireRequest{Tools: []*wireTool{{FunctionDeclarations: []*wireFunctionDeclaration{{
+				Name: "f", Parameters: &wireSchema{Type: "OBJECT", Properties: map[string]*wireSchema{
+					"l": {Type: "ARRAY", MaxItems: ptr[int64](5), MinItems: ptr[int64](1), Items: &wireSchema{Type: "STRING"}},
 				}},
 			}}}}},
 		},
 		{
 			name: "null leaves fields unset",
 			body: `{"contents":null,"systemInstruction":null,"tools":[{"functionDeclarations":[{"name":"f","parameters":null,"description":null}]}]}`,
-			want: &Request{Tools: []*Tool{{FunctionDeclarations: []*FunctionDeclaration{{Name: "f"}}}}},
+			want: &wireRequest{Tools: []*wireTool{{FunctionDeclarations: []*wireFunctionDeclaration{{Name: "f"}}}}},
 		},
 		{
 			name: "free JSON keeps any key and decodes numbers as float64",
 			body: `{"contents":[{"role":"model","parts":[{"functionCall":{"name":"f","args":{"$ref":1,"n":[2,{"x":null}]}}}]}]}`,
-			want: &Request{Contents: []*Content{{Role: "model", Parts: []*Part{{
-				FunctionCall: &FunctionCall{Name: "f", Args: map[string]any{"$ref": 1.0, "n": []any{2.0, map[string]any{"x": nil}}}},
+			want: &wireRequest{Contents: []*wireContent{{Role: "model", Parts: []*wirePart{{
+				FunctionCall: &wireFunctionCall{Name: "f", Args: map[string]any{"$ref": 1.0, "n": []any{2.0, map[string]any{"x": nil}}}},
 				set:          []string{"functionCall"},
 			}}}}},
 		},
 		{
 			name: "URL-safe unpadded base64",
 			body: `{"contents":[{"parts":[{"inlineData":{"mimeType":"a/b","data":"-_8"}}]}]}`,
-			want: &Request{Contents: []*Content{{Parts: []*Part{{
-				InlineData: &Blob{MIMEType: "a/b", Data: []byte{0xfb, 0xff}}, set: []string{"inlineData"},
+			want: &wireRequest{Contents: []*wireContent{{Parts: []*wirePart{{
+				InlineData: &wireBlob{MIMEType: "a/b", Data: []byte{0xfb, 0xff}}, set: []string{"inlineData"},
 			}}}}},
 		},
 		{
@@ -143,18 +143,18 @@ func TestDecodeRequest(t *testing.T) {
 		{
 			name: "empty body",
 			body: ``,
-			want: &Request{},
+			want: &wireRequest{},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var got Request
+			var got wireRequest
 			errs := decodeRequest([]byte(tt.body), &got)
 			if diff := cmp.Diff(tt.wantErrs, errs); diff != "" {
 				t.Errorf("decodeRequest(%s) errors mismatch (-want +got):\n%s", tt.body, diff)
 			}
 			if tt.want != nil {
-				if diff := cmp.Diff(tt.want, &got, cmp.AllowUnexported(Part{}), cmpopts.EquateEmpty()); diff != "" {
+				if diff := cmp.Diff(tt.want, &got, cmp.AllowUnexported(wirePart{}), cmpopts.EquateEmpty()); diff != "" {
 					t.Errorf("decodeRequest(%s) mismatch (-want +got):\n%s", tt.body, diff)
 				}
 			}

@@ -11,7 +11,7 @@ import (
 
 func Example() {
 	ctx := context.Background()
-	srv := geminitest.New(nil,
+	srv := geminitest.New(nil, nil,
 		geminitest.Calls(geminitest.Call{Name: "get_time", Args: map[string]any{"zone": "UTC"}}),
 		func(req *geminitest.Request) geminitest.Response {
 			r := req.FunctionResponses()[0]
@@ -44,7 +44,7 @@ func Example() {
 
 func Example_rejection() {
 	ctx := context.Background()
-	srv := geminitest.New(nil, geminitest.Text("unused"))
+	srv := geminitest.New(nil, nil, geminitest.Text("unused"))
 	defer srv.Close()
 	config := &genai.GenerateContentConfig{Tools: []*genai.Tool{{FunctionDeclarations: []*genai.FunctionDeclaration{{
 		Name: "pick",

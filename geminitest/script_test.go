@@ -30,37 +30,3 @@ func TestTurnHelpers(t *testing.T) {
 		})
 	}
 }
-
-func TestRequestHelpers(t *testing.T) {
-	fr1 := &FunctionResponse{ID: "1", Name: "a"}
-	fr2 := &FunctionResponse{ID: "2", Name: "b"}
-	da, db := &FunctionDeclaration{Name: "a"}, &FunctionDeclaration{Name: "b"}
-	req := &Request{
-		Contents: []*Content{
-			{Role: "user", Parts: []*Part{{Text: "hi"}}},
-			{Role: "model", Parts: []*Part{{FunctionCall: &FunctionCall{ID: "1", Name: "a"}}}},
-			{Role: "user", Parts: []*Part{{FunctionResponse: fr1}, {Text: "note"}, {FunctionResponse: fr2}}},
-		},
-		Tools: []*Tool{{FunctionDeclarations: []*FunctionDeclaration{da}}, {GoogleSearch: map[string]any{}}, nil,
-			{FunctionDeclarations: []*FunctionDeclaration{nil, db}}},
-	}
-	if got := req.LastContent(); got != req.Contents[2] {
-		t.Errorf("LastContent() = %v, want the third content", got)
-	}
-	if diff := cmp.Diff([]*FunctionResponse{fr1, fr2}, req.FunctionResponses()); diff != "" {
-		t.Errorf("FunctionResponses() mismatch (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff([]*FunctionDeclaration{da, db}, req.Declarations()); diff != "" {
-		t.Errorf("Declarations() mismatch (-want +got):\n%s", diff)
-	}
-	if got := req.Declaration("b"); got != db {
-		t.Errorf("Declaration(b) = %v, want %v", got, db)
-	}
-	if got := req.Declaration("c"); got != nil {
-		t.Errorf("Declaration(c) = %v, want nil", got)
-	}
-	empty := &Request{}
-	if empty.LastContent() != nil || empty.FunctionResponses() != nil || empty.Declarations() != nil {
-		t.Errorf("helpers on an empty request = %v, %v, %v, want nil", empty.LastContent(), empty.FunctionResponses(), empty.Declarations())
-	}
-}

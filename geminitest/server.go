@@ -52,7 +52,7 @@ type Options struct {
 
 // A DeclarationRule returns the field and message of a problem with d, or
 // an empty message when d passes. See [Options.DeclarationRules].
-type DeclarationRule func(d *FunctionDeclaration) (field, message string)
+type DeclarationRule func(d *genai.FunctionDeclaration) (field, message string)
 
 // Server is a fake Gemini Developer API endpoint serving generateContent and
 // streamGenerateContent (POST /v1beta/models/{model}:generateContent) over
@@ -72,16 +72,11 @@ type Server struct {
 	requests []*Request
 }
 
-// New starts a server that answers with script, one turn per valid request.
-// If t is not nil, the server is closed when the test ends and every
-// rejection is logged with t.Logf. It is shorthand for
-// NewWithOptions(t, nil, script...).
-func New(t testing.TB, script ...Turn) *Server {
-	return NewWithOptions(t, nil, script...)
-}
-
-// NewWithOptions is like [New] with options; nil opts means the defaults.
-func NewWithOptions(t testing.TB, opts *Options, script ...Turn) *Server {
+// New starts a server that answers with script, one turn per valid
+// request. If opts is nil, the default options are used. If t is not nil,
+// the server is closed when the test ends and every rejection is logged
+// with t.Logf; without a t the caller must call [Server.Close].
+func New(t testing.TB, opts *Options, script ...Turn) *Server {
 	s := &Server{t: t, script: slices.Clone(script)}
 	if opts != nil {
 		s.opts = *opts
@@ -238,12 +233,19 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.reject(w, req, code, msg)
 		return
 	}
-	if errs := decodeRequest(body, req); len(errs) > 0 {
+	var wire wireRequest
+	if errs := decodeRequest(body, &wire); len(errs) > 0 {
+		_ = req.setBody(&wire) // best effort: the rejection is what matters
 		s.reject(w, req, http.StatusBadRequest, strings.Join(errs, "\n"))
 		return
 	}
-	if vs := validate(req, &s.opts); len(vs) > 0 {
+	if vs := validate(&wire, &s.opts); len(vs) > 0 {
+		_ = req.setBody(&wire)
 		s.reject(w, req, http.StatusBadRequest, formatViolations(vs))
+		return
+	}
+	if err := req.setBody(&wire); err != nil {
+		s.reject(w, req, http.StatusInternalServerError, fmt.Sprintf("geminitest: converting the accepted request to genai types: %v", err))
 		return
 	}
 

@@ -53,8 +53,8 @@ func asAPIError(t *testing.T, err error) genai.APIError {
 
 func TestRoundTrip(t *testing.T) {
 	ctx := context.Background()
-	var seen []*FunctionResponse
-	srv := New(t,
+	var seen []*genai.FunctionResponse
+	srv := New(t, nil,
 		Calls(Call{Name: "get_weather", Args: map[string]any{"city": "Oslo"}}),
 		func(req *Request) Response {
 			seen = req.FunctionResponses()
@@ -100,10 +100,10 @@ func TestRoundTrip(t *testing.T) {
 	if got := resp.Text(); got != "Sunny in Oslo." {
 		t.Errorf("Text() = %q, want %q", got, "Sunny in Oslo.")
 	}
-	wantSeen := []*FunctionResponse{{
+	wantSeen := []*genai.FunctionResponse{{
 		ID: "call-1", Name: "get_weather",
 		Response: map[string]any{"output": map[string]any{"temp": 21.5, "sky": "clear"}},
-		Parts:    []*FunctionResponsePart{{InlineData: &FunctionResponseBlob{MIMEType: "image/png", Data: []byte{0x89, 'P', 'N', 'G'}}}},
+		Parts:    []*genai.FunctionResponsePart{{InlineData: &genai.FunctionResponseBlob{MIMEType: "image/png", Data: []byte{0x89, 'P', 'N', 'G'}}}},
 	}}
 	if diff := cmp.Diff(wantSeen, seen); diff != "" {
 		t.Errorf("FunctionResponses() seen by the turn mismatch (-want +got):\n%s", diff)
@@ -138,7 +138,7 @@ func TestRoundTrip(t *testing.T) {
 
 func TestStream(t *testing.T) {
 	ctx := context.Background()
-	srv := New(t, Text("streamed"))
+	srv := New(t, nil, Text("streamed"))
 	client := srv.Client(ctx)
 	var texts []string
 	for resp, err := range client.Models.GenerateContentStream(ctx, model, []*genai.Content{userText("hi")}, nil) {
@@ -195,7 +195,7 @@ func TestScriptFailures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
-			srv := New(t, tt.script...)
+			srv := New(t, nil, tt.script...)
 			_, err := srv.Client(ctx).Models.GenerateContent(ctx, model, []*genai.Content{userText("hi")},
 				&genai.GenerateContentConfig{Tools: weatherTools()})
 			got := asAPIError(t, err)
@@ -228,7 +228,7 @@ func TestCallIDs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
 			turn := Calls(tt.calls...)
-			srv := NewWithOptions(t, tt.opts, turn, turn)
+			srv := New(t, tt.opts, turn, turn)
 			client := srv.Client(ctx)
 			for round, want := range tt.want {
 				resp, err := client.Models.GenerateContent(ctx, model, []*genai.Content{userText("hi")},
@@ -250,7 +250,7 @@ func TestCallIDs(t *testing.T) {
 
 func TestThoughtSignatures(t *testing.T) {
 	ctx := context.Background()
-	srv := NewWithOptions(t, &Options{ThoughtSignatures: true},
+	srv := New(t, &Options{ThoughtSignatures: true},
 		Calls(Call{Name: "get_weather", Args: map[string]any{"city": "Oslo"}}, Call{Name: "get_weather", Args: map[string]any{"city": "Rome"}}),
 		Text("done"), Text("done"))
 	client := srv.Client(ctx)
@@ -296,7 +296,7 @@ func TestConcurrentRequests(t *testing.T) {
 	for i := range n {
 		script = append(script, Text(fmt.Sprintf("answer %d", i)))
 	}
-	srv := New(t, script...)
+	srv := New(t, nil, script...)
 	client := srv.Client(ctx)
 	var wg sync.WaitGroup
 	texts := make([]string, n)
@@ -346,7 +346,7 @@ func TestAuthorization(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := NewWithOptions(t, tt.opts, Text("ok"))
+			srv := New(t, tt.opts, Text("ok"))
 			req, err := http.NewRequest(http.MethodPost, srv.URL()+"/v1beta/models/m:generateContent"+tt.query,
 				strings.NewReader(`{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`))
 			if err != nil {
@@ -381,7 +381,7 @@ func TestRoutes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
-			srv := New(t, Text("ok"))
+			srv := New(t, nil, Text("ok"))
 			req, err := http.NewRequest(tt.method, srv.URL()+tt.path,
 				strings.NewReader(`{"contents":[{"parts":[{"text":"hi"}]}]}`))
 			if err != nil {
@@ -402,7 +402,7 @@ func TestRoutes(t *testing.T) {
 
 func TestAppendWithoutT(t *testing.T) {
 	ctx := context.Background()
-	srv := New(nil) // no t: the caller closes it
+	srv := New(nil, nil) // no t: the caller closes it
 	defer srv.Close()
 	client := srv.Client(ctx)
 	contents := []*genai.Content{userText("hi")}
@@ -427,7 +427,7 @@ func TestAppendWithoutT(t *testing.T) {
 }
 
 func TestStreamWithoutSSE(t *testing.T) {
-	srv := New(t, Text("array"))
+	srv := New(t, nil, Text("array"))
 	req, err := http.NewRequest(http.MethodPost, srv.URL()+"/v1beta/models/m:streamGenerateContent?key=k",
 		strings.NewReader(`{"contents":[{"parts":[{"text":"hi"}]}]}`))
 	if err != nil {

@@ -42,8 +42,8 @@ func formatViolations(vs []violation) string {
 // validate runs the API's checks on a decoded request in stages and returns
 // the problems of the first stage that finds any; nil means the request is
 // valid.
-func validate(req *Request, opts *Options) []violation {
-	stages := []func(*Request, *Options) []violation{
+func validate(req *wireRequest, opts *Options) []violation {
+	stages := []func(*wireRequest, *Options) []violation{
 		checkContents,
 		checkTools,
 		checkFunctionTurns,
@@ -60,7 +60,7 @@ func validate(req *Request, opts *Options) []violation {
 
 // checkContents requires contents, valid roles and exactly one data field in
 // every part.
-func checkContents(req *Request, _ *Options) []violation {
+func checkContents(req *wireRequest, _ *Options) []violation {
 	if len(req.Contents) == 0 {
 		return []violation{{"contents", "contents is not specified"}}
 	}
@@ -91,7 +91,7 @@ func checkContents(req *Request, _ *Options) []violation {
 
 // checkTools enforces the limits on tools and checks every function
 // declaration with the schema package's checker for the Developer API.
-func checkTools(req *Request, opts *Options) []violation {
+func checkTools(req *wireRequest, opts *Options) []violation {
 	var vs []violation
 	total := 0
 	for t, tool := range req.Tools {
@@ -127,7 +127,7 @@ func checkTools(req *Request, opts *Options) []violation {
 				vs = append(vs, violation{path, msg})
 			}
 			for _, rule := range opts.DeclarationRules {
-				if field, msg := rule(decl); msg != "" {
+				if field, msg := rule(decl.genai()); msg != "" {
 					vs = append(vs, violation{joinPath(dpath, field), msg})
 				}
 			}
@@ -176,7 +176,7 @@ func apiPath(p string) string {
 }
 
 // genai converts the declaration to the SDK's type for the schema checker.
-func (d *FunctionDeclaration) genai() *genai.FunctionDeclaration {
+func (d *wireFunctionDeclaration) genai() *genai.FunctionDeclaration {
 	return &genai.FunctionDeclaration{
 		Name:                 d.Name,
 		Description:          d.Description,
@@ -189,7 +189,7 @@ func (d *FunctionDeclaration) genai() *genai.FunctionDeclaration {
 }
 
 // genai converts the schema to the SDK's type; a nil s gives nil.
-func (s *Schema) genai() *genai.Schema {
+func (s *wireSchema) genai() *genai.Schema {
 	if s == nil {
 		return nil
 	}
@@ -215,7 +215,7 @@ func (s *Schema) genai() *genai.Schema {
 
 // depth returns how many schemas deep s nests: 0 for nil, 1 for a schema
 // without subschemas.
-func (s *Schema) depth() int {
+func (s *wireSchema) depth() int {
 	if s == nil {
 		return 0
 	}
@@ -230,7 +230,7 @@ func (s *Schema) depth() int {
 }
 
 // calls returns the function calls among c's parts, with their part index.
-func (c *Content) calls() (idx []int, calls []*FunctionCall) {
+func (c *wireContent) calls() (idx []int, calls []*wireFunctionCall) {
 	for j, p := range c.Parts {
 		if p != nil && p.FunctionCall != nil {
 			idx, calls = append(idx, j), append(calls, p.FunctionCall)
@@ -241,7 +241,7 @@ func (c *Content) calls() (idx []int, calls []*FunctionCall) {
 
 // responses returns the function responses among c's parts, with their part
 // index.
-func (c *Content) responses() (idx []int, resps []*FunctionResponse) {
+func (c *wireContent) responses() (idx []int, resps []*wireFunctionResponse) {
 	for j, p := range c.Parts {
 		if p != nil && p.FunctionResponse != nil {
 			idx, resps = append(idx, j), append(resps, p.FunctionResponse)
@@ -250,12 +250,12 @@ func (c *Content) responses() (idx []int, resps []*FunctionResponse) {
 	return idx, resps
 }
 
-func isModel(c *Content) bool { return c != nil && c.Role == "model" }
+func isModel(c *wireContent) bool { return c != nil && c.Role == "model" }
 
 // checkFunctionTurns requires function calls only in model turns, function
 // responses only in user turns directly after a function call turn, and as
 // many responses as calls, each answering one call by name and ID.
-func checkFunctionTurns(req *Request, _ *Options) []violation {
+func checkFunctionTurns(req *wireRequest, _ *Options) []violation {
 	var vs []violation
 	for i, c := range req.Contents {
 		callIdx, calls := c.calls()
@@ -269,7 +269,7 @@ func checkFunctionTurns(req *Request, _ *Options) []violation {
 				"function responses can only appear in a user turn"})
 		}
 		if isModel(c) && len(calls) > 0 {
-			var next []*FunctionResponse
+			var next []*wireFunctionResponse
 			if i+1 < len(req.Contents) && !isModel(req.Contents[i+1]) {
 				_, next = req.Contents[i+1].responses()
 			}
@@ -280,7 +280,7 @@ func checkFunctionTurns(req *Request, _ *Options) []violation {
 		if isModel(c) || len(resps) == 0 {
 			continue
 		}
-		var prevCalls []*FunctionCall
+		var prevCalls []*wireFunctionCall
 		if i > 0 && isModel(req.Contents[i-1]) {
 			_, prevCalls = req.Contents[i-1].calls()
 		}
@@ -295,7 +295,7 @@ func checkFunctionTurns(req *Request, _ *Options) []violation {
 // matchResponses pairs each response of contents[i] with one call: by ID
 // when the response has one, else by name; a call with an ID must be
 // answered with that ID, and a call without one with no ID.
-func matchResponses(i int, respIdx []int, resps []*FunctionResponse, calls []*FunctionCall) []violation {
+func matchResponses(i int, respIdx []int, resps []*wireFunctionResponse, calls []*wireFunctionCall) []violation {
 	var vs []violation
 	used := make([]bool, len(calls))
 	for r, resp := range resps {
@@ -341,7 +341,7 @@ func matchResponses(i int, respIdx []int, resps []*FunctionResponse, calls []*Fu
 	return vs
 }
 
-func callIDs(calls []*FunctionCall) string {
+func callIDs(calls []*wireFunctionCall) string {
 	var ids []string
 	for _, c := range calls {
 		if c.ID == "" {
@@ -355,7 +355,7 @@ func callIDs(calls []*FunctionCall) string {
 
 // checkFunctionResponses rejects keys named "$ref" inside a function
 // response: the API reads them as references to the response's parts.
-func checkFunctionResponses(req *Request, _ *Options) []violation {
+func checkFunctionResponses(req *wireRequest, _ *Options) []violation {
 	var vs []violation
 	for i, c := range req.Contents {
 		respIdx, resps := c.responses()
@@ -398,7 +398,7 @@ func findRefs(v any, path string) []string {
 
 // checkThoughtSignatures, when the server issues thought signatures,
 // requires the first function call of every model turn to carry one back.
-func checkThoughtSignatures(req *Request, opts *Options) []violation {
+func checkThoughtSignatures(req *wireRequest, opts *Options) []violation {
 	if !opts.ThoughtSignatures {
 		return nil
 	}

@@ -1,10 +1,5 @@
 package geminitest
 
-import (
-	"net/http"
-	"net/url"
-)
-
 // The types below mirror the v1beta REST GenerateContentRequest of the Gemini
 // Developer API, field for field, under their JSON names. The strict decoder
 // accepts exactly these keys (in lowerCamel or snake_case form, as proto JSON
@@ -12,257 +7,239 @@ import (
 // have many fields (speech, image, grounding configuration) are kept as free
 // JSON objects (map[string]any) and are not checked key by key.
 
-// Request is one generateContent or streamGenerateContent request received by
-// the [Server]: the decoded body plus what arrived beside it. Numbers inside
-// free JSON values (arguments, function responses, schema defaults) are
-// float64, as encoding/json decodes them.
-type Request struct {
-	Contents          []*Content        `json:"contents"`
-	SystemInstruction *Content          `json:"systemInstruction"`
-	Tools             []*Tool           `json:"tools"`
-	ToolConfig        *ToolConfig       `json:"toolConfig"`
-	SafetySettings    []*SafetySetting  `json:"safetySettings"`
-	GenerationConfig  *GenerationConfig `json:"generationConfig"`
-	CachedContent     string            `json:"cachedContent"`
-	Labels            map[string]string `json:"labels"`
-	ServiceTier       string            `json:"serviceTier"`
-	Store             *bool             `json:"store"`
-	ContinuationToken []byte            `json:"continuationToken"`
-
-	// Model is the model named in the URL, without the "models/" prefix.
-	Model string `json:"-"`
-	// Stream reports whether the request was streamGenerateContent.
-	Stream bool `json:"-"`
-	// Body is the raw request body, byte for byte.
-	Body []byte `json:"-"`
-	// Header holds the request's HTTP headers.
-	Header http.Header `json:"-"`
-	// Query holds the URL's query parameters.
-	Query url.Values `json:"-"`
-	// Rejection is the error message the server answered with ("" when
-	// the request was accepted and passed to the script). A rejected
-	// request may be only partly decoded.
-	Rejection string `json:"-"`
-	// Turn is the index of the script turn that answered the request, or
-	// -1 when none did.
-	Turn int `json:"-"`
+// wireRequest is the body of a GenerateContentRequest as the strict decoder
+// fills it. The decoder reads only the name in a json tag; omitempty (never
+// on maps and slices, where empty is not absent: "codeExecution": {}) keeps
+// absent fields absent when [Request.setBody] re-encodes the body.
+type wireRequest struct {
+	Contents          []*wireContent        `json:"contents"`
+	SystemInstruction *wireContent          `json:"systemInstruction,omitempty"`
+	Tools             []*wireTool           `json:"tools"`
+	ToolConfig        *wireToolConfig       `json:"toolConfig,omitempty"`
+	SafetySettings    []*wireSafetySetting  `json:"safetySettings"`
+	GenerationConfig  *wireGenerationConfig `json:"generationConfig,omitempty"`
+	CachedContent     string                `json:"cachedContent,omitempty"`
+	Labels            map[string]string     `json:"labels"`
+	ServiceTier       string                `json:"serviceTier,omitempty"`
+	Store             *bool                 `json:"store,omitempty"`
+	ContinuationToken []byte                `json:"continuationToken"`
 }
 
-// Content is a turn of the conversation: its role ("user" or "model") and
+// wireContent is a turn of the conversation: its role ("user" or "model") and
 // parts.
-type Content struct {
-	Role  string  `json:"role"`
-	Parts []*Part `json:"parts"`
+type wireContent struct {
+	Role  string      `json:"role,omitempty"`
+	Parts []*wirePart `json:"parts"`
 }
 
-// Part is one part of a Content. Exactly one of the data fields (Text,
+// wirePart is one part of a Content. Exactly one of the data fields (Text,
 // InlineData, FunctionCall, FunctionResponse, FileData, ExecutableCode,
 // CodeExecutionResult, ToolCall, ToolResponse) must be set.
-type Part struct {
-	Text                string               `json:"text"`
-	InlineData          *Blob                `json:"inlineData"`
-	FunctionCall        *FunctionCall        `json:"functionCall"`
-	FunctionResponse    *FunctionResponse    `json:"functionResponse"`
-	FileData            *FileData            `json:"fileData"`
-	ExecutableCode      *ExecutableCode      `json:"executableCode"`
-	CodeExecutionResult *CodeExecutionResult `json:"codeExecutionResult"`
-	ToolCall            map[string]any       `json:"toolCall"`
-	ToolResponse        map[string]any       `json:"toolResponse"`
+type wirePart struct {
+	Text                string                   `json:"text,omitempty"`
+	InlineData          *wireBlob                `json:"inlineData,omitempty"`
+	FunctionCall        *wireFunctionCall        `json:"functionCall,omitempty"`
+	FunctionResponse    *wireFunctionResponse    `json:"functionResponse,omitempty"`
+	FileData            *wireFileData            `json:"fileData,omitempty"`
+	ExecutableCode      *wireExecutableCode      `json:"executableCode,omitempty"`
+	CodeExecutionResult *wireCodeExecutionResult `json:"codeExecutionResult,omitempty"`
+	ToolCall            map[string]any           `json:"toolCall"`
+	ToolResponse        map[string]any           `json:"toolResponse"`
 
-	Thought          bool           `json:"thought"`
-	ThoughtSignature []byte         `json:"thoughtSignature"`
-	VideoMetadata    *VideoMetadata `json:"videoMetadata"`
-	PartMetadata     map[string]any `json:"partMetadata"`
-	MediaResolution  map[string]any `json:"mediaResolution"`
+	Thought          bool               `json:"thought,omitempty"`
+	ThoughtSignature []byte             `json:"thoughtSignature"`
+	VideoMetadata    *wireVideoMetadata `json:"videoMetadata,omitempty"`
+	PartMetadata     map[string]any     `json:"partMetadata"`
+	MediaResolution  map[string]any     `json:"mediaResolution"`
 
 	// set lists the JSON names of the data fields that were present, in
 	// document order; the decoder fills it to enforce the oneof.
 	set []string
 }
 
-// Blob is inline binary data.
-type Blob struct {
-	MIMEType    string `json:"mimeType"`
+// wireBlob is inline binary data.
+type wireBlob struct {
+	MIMEType    string `json:"mimeType,omitempty"`
 	Data        []byte `json:"data"`
-	DisplayName string `json:"displayName"`
+	DisplayName string `json:"displayName,omitempty"`
 }
 
-// FileData refers to an uploaded file by URI.
-type FileData struct {
-	MIMEType    string `json:"mimeType"`
-	FileURI     string `json:"fileUri"`
-	DisplayName string `json:"displayName"`
+// wireFileData refers to an uploaded file by URI.
+type wireFileData struct {
+	MIMEType    string `json:"mimeType,omitempty"`
+	FileURI     string `json:"fileUri,omitempty"`
+	DisplayName string `json:"displayName,omitempty"`
 }
 
-// FunctionCall is a call the model made.
-type FunctionCall struct {
-	ID   string         `json:"id"`
-	Name string         `json:"name"`
+// wireFunctionCall is a call the model made.
+type wireFunctionCall struct {
+	ID   string         `json:"id,omitempty"`
+	Name string         `json:"name,omitempty"`
 	Args map[string]any `json:"args"`
 }
 
-// FunctionResponse is the answer to a FunctionCall.
-type FunctionResponse struct {
-	ID           string                  `json:"id"`
-	Name         string                  `json:"name"`
-	Response     map[string]any          `json:"response"`
-	Parts        []*FunctionResponsePart `json:"parts"`
-	WillContinue *bool                   `json:"willContinue"`
-	Scheduling   Scheduling              `json:"scheduling"`
+// wireFunctionResponse is the answer to a FunctionCall.
+type wireFunctionResponse struct {
+	ID           string                      `json:"id,omitempty"`
+	Name         string                      `json:"name,omitempty"`
+	Response     map[string]any              `json:"response"`
+	Parts        []*wireFunctionResponsePart `json:"parts"`
+	WillContinue *bool                       `json:"willContinue,omitempty"`
+	Scheduling   wireScheduling              `json:"scheduling,omitempty"`
 }
 
-// FunctionResponsePart is binary data attached to a FunctionResponse.
-type FunctionResponsePart struct {
-	InlineData *FunctionResponseBlob `json:"inlineData"`
-	FileData   *FileData             `json:"fileData"`
+// wireFunctionResponsePart is binary data attached to a FunctionResponse.
+type wireFunctionResponsePart struct {
+	InlineData *wireFunctionResponseBlob `json:"inlineData,omitempty"`
+	FileData   *wireFileData             `json:"fileData,omitempty"`
 }
 
-// FunctionResponseBlob is inline binary data of a FunctionResponsePart.
-type FunctionResponseBlob struct {
-	MIMEType    string `json:"mimeType"`
+// wireFunctionResponseBlob is inline binary data of a FunctionResponsePart.
+type wireFunctionResponseBlob struct {
+	MIMEType    string `json:"mimeType,omitempty"`
 	Data        []byte `json:"data"`
-	DisplayName string `json:"displayName"`
+	DisplayName string `json:"displayName,omitempty"`
 }
 
-// ExecutableCode is code the model wrote for the code-execution tool.
-type ExecutableCode struct {
-	ID       string `json:"id"`
-	Language string `json:"language"`
-	Code     string `json:"code"`
+// wireExecutableCode is code the model wrote for the code-execution tool.
+type wireExecutableCode struct {
+	ID       string `json:"id,omitempty"`
+	Language string `json:"language,omitempty"`
+	Code     string `json:"code,omitempty"`
 }
 
-// CodeExecutionResult is the result of running ExecutableCode.
-type CodeExecutionResult struct {
-	ID      string `json:"id"`
-	Outcome string `json:"outcome"`
-	Output  string `json:"output"`
+// wireCodeExecutionResult is the result of running ExecutableCode.
+type wireCodeExecutionResult struct {
+	ID      string `json:"id,omitempty"`
+	Outcome string `json:"outcome,omitempty"`
+	Output  string `json:"output,omitempty"`
 }
 
-// VideoMetadata selects part of a video. Offsets are proto Durations
+// wireVideoMetadata selects part of a video. Offsets are proto Durations
 // ("1.5s").
-type VideoMetadata struct {
-	StartOffset string   `json:"startOffset"`
-	EndOffset   string   `json:"endOffset"`
-	FPS         *float64 `json:"fps"`
+type wireVideoMetadata struct {
+	StartOffset string   `json:"startOffset,omitempty"`
+	EndOffset   string   `json:"endOffset,omitempty"`
+	FPS         *float64 `json:"fps,omitempty"`
 }
 
-// Tool is one entry of Request.Tools. At least one field must be set.
-type Tool struct {
-	FunctionDeclarations  []*FunctionDeclaration `json:"functionDeclarations"`
-	GoogleSearchRetrieval map[string]any         `json:"googleSearchRetrieval"`
-	CodeExecution         map[string]any         `json:"codeExecution"`
-	GoogleSearch          map[string]any         `json:"googleSearch"`
-	ComputerUse           map[string]any         `json:"computerUse"`
-	URLContext            map[string]any         `json:"urlContext"`
-	FileSearch            map[string]any         `json:"fileSearch"`
-	GoogleMaps            map[string]any         `json:"googleMaps"`
-	MCPServers            []map[string]any       `json:"mcpServers"`
+// wireTool is one entry of Request.Tools. At least one field must be set.
+type wireTool struct {
+	FunctionDeclarations  []*wireFunctionDeclaration `json:"functionDeclarations"`
+	GoogleSearchRetrieval map[string]any             `json:"googleSearchRetrieval"`
+	CodeExecution         map[string]any             `json:"codeExecution"`
+	GoogleSearch          map[string]any             `json:"googleSearch"`
+	ComputerUse           map[string]any             `json:"computerUse"`
+	URLContext            map[string]any             `json:"urlContext"`
+	FileSearch            map[string]any             `json:"fileSearch"`
+	GoogleMaps            map[string]any             `json:"googleMaps"`
+	MCPServers            []map[string]any           `json:"mcpServers"`
 }
 
-// FunctionDeclaration declares one function the model may call.
-type FunctionDeclaration struct {
-	Name                 string   `json:"name"`
-	Description          string   `json:"description"`
-	Behavior             Behavior `json:"behavior"`
-	Parameters           *Schema  `json:"parameters"`
-	ParametersJSONSchema any      `json:"parametersJsonSchema"`
-	Response             *Schema  `json:"response"`
-	ResponseJSONSchema   any      `json:"responseJsonSchema"`
+// wireFunctionDeclaration declares one function the model may call.
+type wireFunctionDeclaration struct {
+	Name                 string       `json:"name,omitempty"`
+	Description          string       `json:"description,omitempty"`
+	Behavior             wireBehavior `json:"behavior,omitempty"`
+	Parameters           *wireSchema  `json:"parameters,omitempty"`
+	ParametersJSONSchema any          `json:"parametersJsonSchema,omitempty"`
+	Response             *wireSchema  `json:"response,omitempty"`
+	ResponseJSONSchema   any          `json:"responseJsonSchema,omitempty"`
 }
 
-// Schema is the API's OpenAPI-subset schema: exactly the fields of the
+// wireSchema is the API's OpenAPI-subset schema: exactly the fields of the
 // v1beta Schema message, so any other key (additionalProperties, $ref,
 // oneOf, const ...) is an unknown name.
-type Schema struct {
-	Type             Type               `json:"type"`
-	Format           string             `json:"format"`
-	Title            string             `json:"title"`
-	Description      string             `json:"description"`
-	Nullable         *bool              `json:"nullable"`
-	Enum             []string           `json:"enum"`
-	MaxItems         *int64             `json:"maxItems"`
-	MinItems         *int64             `json:"minItems"`
-	Properties       map[string]*Schema `json:"properties"`
-	Required         []string           `json:"required"`
-	MinProperties    *int64             `json:"minProperties"`
-	MaxProperties    *int64             `json:"maxProperties"`
-	MinLength        *int64             `json:"minLength"`
-	MaxLength        *int64             `json:"maxLength"`
-	Pattern          string             `json:"pattern"`
-	Example          any                `json:"example"`
-	AnyOf            []*Schema          `json:"anyOf"`
-	PropertyOrdering []string           `json:"propertyOrdering"`
-	Default          any                `json:"default"`
-	Items            *Schema            `json:"items"`
-	Minimum          *float64           `json:"minimum"`
-	Maximum          *float64           `json:"maximum"`
+type wireSchema struct {
+	Type             wireType               `json:"type,omitempty"`
+	Format           string                 `json:"format,omitempty"`
+	Title            string                 `json:"title,omitempty"`
+	Description      string                 `json:"description,omitempty"`
+	Nullable         *bool                  `json:"nullable,omitempty"`
+	Enum             []string               `json:"enum"`
+	MaxItems         *int64                 `json:"maxItems,omitempty"`
+	MinItems         *int64                 `json:"minItems,omitempty"`
+	Properties       map[string]*wireSchema `json:"properties"`
+	Required         []string               `json:"required"`
+	MinProperties    *int64                 `json:"minProperties,omitempty"`
+	MaxProperties    *int64                 `json:"maxProperties,omitempty"`
+	MinLength        *int64                 `json:"minLength,omitempty"`
+	MaxLength        *int64                 `json:"maxLength,omitempty"`
+	Pattern          string                 `json:"pattern,omitempty"`
+	Example          any                    `json:"example,omitempty"`
+	AnyOf            []*wireSchema          `json:"anyOf"`
+	PropertyOrdering []string               `json:"propertyOrdering"`
+	Default          any                    `json:"default,omitempty"`
+	Items            *wireSchema            `json:"items,omitempty"`
+	Minimum          *float64               `json:"minimum,omitempty"`
+	Maximum          *float64               `json:"maximum,omitempty"`
 }
 
-// ToolConfig configures how the model uses the tools.
-type ToolConfig struct {
-	FunctionCallingConfig            *FunctionCallingConfig `json:"functionCallingConfig"`
-	RetrievalConfig                  map[string]any         `json:"retrievalConfig"`
-	IncludeServerSideToolInvocations *bool                  `json:"includeServerSideToolInvocations"`
+// wireToolConfig configures how the model uses the tools.
+type wireToolConfig struct {
+	FunctionCallingConfig            *wireFunctionCallingConfig `json:"functionCallingConfig,omitempty"`
+	RetrievalConfig                  map[string]any             `json:"retrievalConfig"`
+	IncludeServerSideToolInvocations *bool                      `json:"includeServerSideToolInvocations,omitempty"`
 }
 
-// FunctionCallingConfig restricts function calling.
-type FunctionCallingConfig struct {
-	Mode                 Mode     `json:"mode"`
+// wireFunctionCallingConfig restricts function calling.
+type wireFunctionCallingConfig struct {
+	Mode                 wireMode `json:"mode,omitempty"`
 	AllowedFunctionNames []string `json:"allowedFunctionNames"`
 }
 
-// SafetySetting is one safety threshold.
-type SafetySetting struct {
-	Category  string `json:"category"`
-	Threshold string `json:"threshold"`
-	Method    string `json:"method"`
+// wireSafetySetting is one safety threshold.
+type wireSafetySetting struct {
+	Category  string `json:"category,omitempty"`
+	Threshold string `json:"threshold,omitempty"`
+	Method    string `json:"method,omitempty"`
 }
 
-// GenerationConfig holds the sampling and output options.
-type GenerationConfig struct {
-	StopSequences              []string        `json:"stopSequences"`
-	ResponseMIMEType           string          `json:"responseMimeType"`
-	ResponseSchema             *Schema         `json:"responseSchema"`
-	ResponseJSONSchema         any             `json:"responseJsonSchema"`
-	ResponseModalities         []string        `json:"responseModalities"`
-	CandidateCount             *int32          `json:"candidateCount"`
-	MaxOutputTokens            *int32          `json:"maxOutputTokens"`
-	Temperature                *float64        `json:"temperature"`
-	TopP                       *float64        `json:"topP"`
-	TopK                       *int32          `json:"topK"`
-	Seed                       *int32          `json:"seed"`
-	PresencePenalty            *float64        `json:"presencePenalty"`
-	FrequencyPenalty           *float64        `json:"frequencyPenalty"`
-	ResponseLogprobs           *bool           `json:"responseLogprobs"`
-	Logprobs                   *int32          `json:"logprobs"`
-	EnableEnhancedCivicAnswers *bool           `json:"enableEnhancedCivicAnswers"`
-	SpeechConfig               map[string]any  `json:"speechConfig"`
-	ThinkingConfig             *ThinkingConfig `json:"thinkingConfig"`
-	ImageConfig                map[string]any  `json:"imageConfig"`
-	MediaResolution            string          `json:"mediaResolution"`
-	AudioTranscriptionConfig   map[string]any  `json:"audioTranscriptionConfig"`
+// wireGenerationConfig holds the sampling and output options.
+type wireGenerationConfig struct {
+	StopSequences              []string            `json:"stopSequences"`
+	ResponseMIMEType           string              `json:"responseMimeType,omitempty"`
+	ResponseSchema             *wireSchema         `json:"responseSchema,omitempty"`
+	ResponseJSONSchema         any                 `json:"responseJsonSchema,omitempty"`
+	ResponseModalities         []string            `json:"responseModalities"`
+	CandidateCount             *int32              `json:"candidateCount,omitempty"`
+	MaxOutputTokens            *int32              `json:"maxOutputTokens,omitempty"`
+	Temperature                *float64            `json:"temperature,omitempty"`
+	TopP                       *float64            `json:"topP,omitempty"`
+	TopK                       *int32              `json:"topK,omitempty"`
+	Seed                       *int32              `json:"seed,omitempty"`
+	PresencePenalty            *float64            `json:"presencePenalty,omitempty"`
+	FrequencyPenalty           *float64            `json:"frequencyPenalty,omitempty"`
+	ResponseLogprobs           *bool               `json:"responseLogprobs,omitempty"`
+	Logprobs                   *int32              `json:"logprobs,omitempty"`
+	EnableEnhancedCivicAnswers *bool               `json:"enableEnhancedCivicAnswers,omitempty"`
+	SpeechConfig               map[string]any      `json:"speechConfig"`
+	ThinkingConfig             *wireThinkingConfig `json:"thinkingConfig,omitempty"`
+	ImageConfig                map[string]any      `json:"imageConfig"`
+	MediaResolution            string              `json:"mediaResolution,omitempty"`
+	AudioTranscriptionConfig   map[string]any      `json:"audioTranscriptionConfig"`
 }
 
-// ThinkingConfig configures the model's thinking.
-type ThinkingConfig struct {
-	IncludeThoughts *bool  `json:"includeThoughts"`
-	ThinkingBudget  *int32 `json:"thinkingBudget"`
-	ThinkingLevel   string `json:"thinkingLevel"`
+// wireThinkingConfig configures the model's thinking.
+type wireThinkingConfig struct {
+	IncludeThoughts *bool  `json:"includeThoughts,omitempty"`
+	ThinkingBudget  *int32 `json:"thinkingBudget,omitempty"`
+	ThinkingLevel   string `json:"thinkingLevel,omitempty"`
 }
 
-// Type is a Schema type: STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT
+// wireType is a Schema type: STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT
 // or NULL. The decoder accepts any letter case and stores upper case.
-type Type string
+type wireType string
 
-// Mode is a function-calling mode: AUTO, ANY, NONE or VALIDATED.
-type Mode string
+// wireMode is a function-calling mode: AUTO, ANY, NONE or VALIDATED.
+type wireMode string
 
-// Behavior is a function's behavior: BLOCKING or NON_BLOCKING.
-type Behavior string
+// wireBehavior is a function's behavior: BLOCKING or NON_BLOCKING.
+type wireBehavior string
 
-// Scheduling says when a non-blocking function's response is delivered:
+// wireScheduling says when a non-blocking function's response is delivered:
 // SILENT, WHEN_IDLE or INTERRUPT.
-type Scheduling string
+type wireScheduling string
 
 // enumValues lists the proto enum values of each enum type, and the proto
 // name used in error messages.
@@ -270,10 +247,10 @@ var enumValues = map[string]struct {
 	proto  string
 	values []string
 }{
-	"Type":       {"Type", []string{"TYPE_UNSPECIFIED", "STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"}},
-	"Mode":       {"FunctionCallingConfig.Mode", []string{"MODE_UNSPECIFIED", "AUTO", "ANY", "NONE", "VALIDATED"}},
-	"Behavior":   {"FunctionDeclaration.Behavior", []string{"UNSPECIFIED", "BLOCKING", "NON_BLOCKING"}},
-	"Scheduling": {"FunctionResponse.Scheduling", []string{"SCHEDULING_UNSPECIFIED", "SILENT", "WHEN_IDLE", "INTERRUPT"}},
+	"wireType":       {"Type", []string{"TYPE_UNSPECIFIED", "STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"}},
+	"wireMode":       {"FunctionCallingConfig.Mode", []string{"MODE_UNSPECIFIED", "AUTO", "ANY", "NONE", "VALIDATED"}},
+	"wireBehavior":   {"FunctionDeclaration.Behavior", []string{"UNSPECIFIED", "BLOCKING", "NON_BLOCKING"}},
+	"wireScheduling": {"FunctionResponse.Scheduling", []string{"SCHEDULING_UNSPECIFIED", "SILENT", "WHEN_IDLE", "INTERRUPT"}},
 }
 
 // partDataFields are the JSON names of Part's oneof `data`.

@@ -64,7 +64,7 @@ func TestEditedDeclarationsStayLocal(t *testing.T) {
 	d.Parameters.Properties["name"].Description = "edited too"
 	d.Parameters.Required = append(d.Parameters.Required[:0], "nobody")
 
-	srv := geminitest.New(t, geminitest.Calls(geminitest.Call{Name: "lookup", Args: map[string]any{"name": "ann"}}), geminitest.Text("ok"))
+	srv := geminitest.New(t, nil, geminitest.Calls(geminitest.Call{Name: "lookup", Args: map[string]any{"name": "ann"}}), geminitest.Text("ok"))
 	models := srv.Client(ctx).Models
 	// A middleware that edits the declarations of the first request it
 	// forwards, as a host might.

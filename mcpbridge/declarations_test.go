@@ -71,7 +71,7 @@ func TestGenAITools(t *testing.T) {
 				t.Errorf("GenAITools() names = %v, want sorted", names)
 			}
 			// The strict fake accepts the request.
-			srv := geminitest.New(t, geminitest.Text("ok"))
+			srv := geminitest.New(t, nil, geminitest.Text("ok"))
 			ctx := context.Background()
 			_, err = srv.Client(ctx).Models.GenerateContent(ctx, "gemini-2.5-flash",
 				[]*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)}, &genai.GenerateContentConfig{Tools: tools})

@@ -23,8 +23,8 @@ import (
 const e2eModel = "gemini-2.5-flash"
 
 // fr builds the function response the fake should receive.
-func fr(id, name string, response map[string]any, parts ...*geminitest.FunctionResponsePart) *geminitest.FunctionResponse {
-	return &geminitest.FunctionResponse{ID: id, Name: name, Response: response, Parts: parts}
+func fr(id, name string, response map[string]any, parts ...*genai.FunctionResponsePart) *genai.FunctionResponse {
+	return &genai.FunctionResponse{ID: id, Name: name, Response: response, Parts: parts}
 }
 
 func output(v any) map[string]any     { return map[string]any{"output": v} }
@@ -47,8 +47,8 @@ const prefixed = " …"
 // sentResponses returns the function responses of every request after the
 // first (what the bridge sent back), with errors cut where want marks them
 // as prefixes.
-func sentResponses(reqs []*geminitest.Request, want [][]*geminitest.FunctionResponse) [][]*geminitest.FunctionResponse {
-	var got [][]*geminitest.FunctionResponse
+func sentResponses(reqs []*geminitest.Request, want [][]*genai.FunctionResponse) [][]*genai.FunctionResponse {
+	var got [][]*genai.FunctionResponse
 	for i, req := range reqs[1:] {
 		rs := req.FunctionResponses()
 		for j, r := range rs {
@@ -74,7 +74,7 @@ type e2eCase struct {
 	// script returns the fake model's turns; b is the discovered Bridge.
 	script func(t *testing.T, b *Bridge) []geminitest.Turn
 	// want are the function responses of the second, third ... request.
-	want     [][]*geminitest.FunctionResponse
+	want     [][]*genai.FunctionResponse
 	wantText string // the final answer
 }
 
@@ -88,7 +88,7 @@ func runE2E(t *testing.T, tc e2eCase) {
 			t.Fatalf("%s = %v (%s), want CONNECTED", s.Name, s.State, s.Error)
 		}
 	}
-	srv := geminitest.NewWithOptions(t, tc.opts, tc.script(t, b)...)
+	srv := geminitest.New(t, tc.opts, tc.script(t, b)...)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	history := []*genai.Content{genai.NewContentFromText("Do the task.", genai.RoleUser)}
@@ -163,7 +163,7 @@ func TestRunEndToEnd(t *testing.T) {
 				},
 			}
 		},
-		want: [][]*geminitest.FunctionResponse{
+		want: [][]*genai.FunctionResponse{
 			{fr("call-1", "lookup", output(`{"id":"u-5"}`))},
 			{fr("call-2", "profile", output("profile of u-5"))},
 		},
@@ -181,7 +181,7 @@ func TestRunEndToEnd(t *testing.T) {
 				geminitest.Text("done"),
 			}
 		},
-		want: [][]*geminitest.FunctionResponse{{
+		want: [][]*genai.FunctionResponse{{
 			fr("z", "sleep", output("slept")),
 			fr("y", "lookup", output(`{"id":"u-2"}`)),
 			fr("x", "echo", output(`{"text":"hi"}`)),
@@ -202,7 +202,7 @@ func TestRunEndToEnd(t *testing.T) {
 				geminitest.Text("picked"),
 			}
 		},
-		want:     [][]*geminitest.FunctionResponse{{fr("call-1", "pick", output("size=2 (float64)"))}},
+		want:     [][]*genai.FunctionResponse{{fr("call-1", "pick", output("size=2 (float64)"))}},
 		wantText: "picked",
 	}, {
 		name:    "an image reaches FunctionResponse.Parts",
@@ -210,8 +210,8 @@ func TestRunEndToEnd(t *testing.T) {
 		script: func(t *testing.T, _ *Bridge) []geminitest.Turn {
 			return []geminitest.Turn{geminitest.Calls(geminitest.Call{Name: "image"}), geminitest.Text("nice")}
 		},
-		want: [][]*geminitest.FunctionResponse{{fr("call-1", "image", output("tiny image"),
-			&geminitest.FunctionResponsePart{InlineData: &geminitest.FunctionResponseBlob{MIMEType: "image/png", Data: testserver.Image}})}},
+		want: [][]*genai.FunctionResponse{{fr("call-1", "image", output("tiny image"),
+			&genai.FunctionResponsePart{InlineData: &genai.FunctionResponseBlob{MIMEType: "image/png", Data: testserver.Image}})}},
 		wantText: "nice",
 	}, {
 		name:    "isError",
@@ -222,7 +222,7 @@ func TestRunEndToEnd(t *testing.T) {
 				geminitest.Text("it failed"),
 			}
 		},
-		want:     [][]*geminitest.FunctionResponse{{fr("call-1", "fail", errorOf("failed: disk full"))}},
+		want:     [][]*genai.FunctionResponse{{fr("call-1", "fail", errorOf("failed: disk full"))}},
 		wantText: "it failed",
 	}, {
 		name:    "invalid arguments corrected on the next turn",
@@ -240,7 +240,7 @@ func TestRunEndToEnd(t *testing.T) {
 				geminitest.Text("fixed"),
 			}
 		},
-		want: [][]*geminitest.FunctionResponse{
+		want: [][]*genai.FunctionResponse{
 			{fr("call-1", "profile", errorOf(`invalid arguments for function "profile": at '/id': 'alice' does not match pattern '^u-[0-9]+$'`))},
 			{fr("call-2", "profile", output("profile of u-1"))},
 		},
@@ -255,7 +255,7 @@ func TestRunEndToEnd(t *testing.T) {
 				geminitest.Text("ok, not doing that"),
 			}
 		},
-		want: [][]*geminitest.FunctionResponse{{
+		want: [][]*genai.FunctionResponse{{
 			fr("call-1", "echo", errorOf(`function "echo" was not run: cancelled by the user`)),
 			fr("call-2", "lookup", output(`{"id":"u-1"}`)),
 		}},
@@ -270,7 +270,7 @@ func TestRunEndToEnd(t *testing.T) {
 				geminitest.Text("too slow"),
 			}
 		},
-		want: [][]*geminitest.FunctionResponse{{
+		want: [][]*genai.FunctionResponse{{
 			fr("call-1", "sleep", errorOf(`function "sleep" timed out: server "slow" did not answer within 300ms:`+prefixed)),
 		}},
 		wantText: "too slow",
@@ -292,7 +292,7 @@ func TestRunEndToEnd(t *testing.T) {
 				geminitest.Text("recovered"),
 			}
 		},
-		want: [][]*geminitest.FunctionResponse{
+		want: [][]*genai.FunctionResponse{
 			{fr("call-1", "crash", errorOf(`function "crash": call failed: mcp server "main": tools/call:`+prefixed))},
 			{fr("call-2", "echo", output(`{"text":"again"}`))},
 		},
@@ -332,7 +332,7 @@ func TestRunEndToEndServerEverything(t *testing.T) {
 				geminitest.Text("done"),
 			}
 		},
-		want: [][]*geminitest.FunctionResponse{
+		want: [][]*genai.FunctionResponse{
 			{fr("call-1", "get-sum", output("The sum of 2 and 3 is 5."))},
 			{fr("call-2", "echo", output("Echo: The sum of 2 and 3 is 5."))},
 		},
@@ -346,9 +346,9 @@ func TestRunEndToEndServerEverything(t *testing.T) {
 				geminitest.Text("seen"),
 			}
 		},
-		want: [][]*geminitest.FunctionResponse{{
+		want: [][]*genai.FunctionResponse{{
 			fr("call-1", "get-tiny-image", output("Here's the image you requested:\nThe image above is the MCP logo."),
-				&geminitest.FunctionResponsePart{InlineData: &geminitest.FunctionResponseBlob{MIMEType: "image/png", Data: image}}),
+				&genai.FunctionResponsePart{InlineData: &genai.FunctionResponseBlob{MIMEType: "image/png", Data: image}}),
 			fr("call-2", "get-sum", output("The sum of 1.5 and 1 is 2.5.")),
 		}},
 		wantText: "seen",
@@ -362,7 +362,7 @@ func TestRunEndToEndServerEverything(t *testing.T) {
 				geminitest.Text("5"),
 			}
 		},
-		want: [][]*geminitest.FunctionResponse{
+		want: [][]*genai.FunctionResponse{
 			{fr("call-1", "get-sum", errorOf(`invalid arguments for function "get-sum": at '/a': got string, want number`))},
 			{fr("call-2", "get-sum", output("The sum of 2 and 3 is 5."))},
 		},

@@ -16,7 +16,7 @@ import (
 // rejects the declaration named name as the API rejects a schema too
 // complex to serve.
 func tooComplex(name string) geminitest.DeclarationRule {
-	return func(d *geminitest.FunctionDeclaration) (string, string) {
+	return func(d *genai.FunctionDeclaration) (string, string) {
 		if d.Name == name {
 			return "parameters", "schema produces a constraint that has too many states for serving"
 		}
@@ -32,7 +32,7 @@ func TestRunHealsRejectedDeclaration(t *testing.T) {
 	events, stop := b.Subscribe()
 	defer stop()
 	ctx := context.Background()
-	srv := geminitest.NewWithOptions(t, &geminitest.Options{DeclarationRules: []geminitest.DeclarationRule{tooComplex("echo")}},
+	srv := geminitest.New(t, &geminitest.Options{DeclarationRules: []geminitest.DeclarationRule{tooComplex("echo")}},
 		geminitest.Calls(geminitest.Call{Name: "lookup", Args: map[string]any{"name": "ann"}}),
 		geminitest.Text("found"),
 		geminitest.Text("again"),
@@ -105,7 +105,7 @@ func TestRunUnhealable400(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBridge(t, nil, main)
 			discover(t, b)
-			srv := geminitest.NewWithOptions(t, &tc.opts, geminitest.Text("never"))
+			srv := geminitest.New(t, &tc.opts, geminitest.Text("never"))
 			res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, &RunOptions{HostFunctions: []HostFunction{host}})
 			if _, ok := badRequest(err); !ok || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Run(%s) = %v, want the API's 400 containing %q", tc.name, err, tc.want)

@@ -17,7 +17,7 @@ import (
 // declNames returns the names of the function declarations of every tool
 // of req, and how many tools held any.
 func declNames(req *geminitest.Request) (names []string, toolsWithDecls int) {
-	for _, t := range req.Tools {
+	for _, t := range req.Config.Tools {
 		if len(t.FunctionDeclarations) > 0 {
 			toolsWithDecls++
 		}
@@ -72,15 +72,15 @@ func TestRunHostFunctions(t *testing.T) {
 		return &CallResult{LLMContent: []*genai.Part{{Text: "fallback ran " + c.Name}}, ReturnDisplay: "ok"}
 	})
 
-	srv := geminitest.New(t,
+	srv := geminitest.New(t, nil,
 		func(req *geminitest.Request) geminitest.Response {
 			names, n := declNames(req)
 			want := []string{"local", "lookup", "clock", "broken", "panicky", "delegated", "echo", "main__lookup", "sleep"}
 			if diff := cmp.Diff(want, names); diff != "" || n != 1 {
 				t.Errorf("declarations in %d tools, mismatch (-want +got):\n%s", n, diff)
 			}
-			if len(req.Tools) != 2 || req.Tools[0].GoogleSearch == nil {
-				t.Errorf("request tools = %d, want Google Search kept apart, then one tool of declarations", len(req.Tools))
+			if len(req.Config.Tools) != 2 || req.Config.Tools[0].GoogleSearch == nil {
+				t.Errorf("request tools = %d, want Google Search kept apart, then one tool of declarations", len(req.Config.Tools))
 			}
 			return geminitest.Response{Parts: []*genai.Part{
 				{FunctionCall: &genai.FunctionCall{Name: "lookup", Args: map[string]any{"q": "ann"}}},
@@ -104,7 +104,7 @@ func TestRunHostFunctions(t *testing.T) {
 	}
 	reqs := srv.Requests()
 	got := sentResponses(reqs, nil)
-	want := [][]*geminitest.FunctionResponse{{
+	want := [][]*genai.FunctionResponse{{
 		fr("call-1", "lookup", output(map[string]any{"found": "ann", "n": float64(2)})),
 		fr("call-2", "main__lookup", output(`{"id":"u-3"}`)),
 		fr("call-3", "clock", output("noon")),
@@ -180,7 +180,7 @@ func TestRunHostFunctionErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := geminitest.New(t)
+			srv := geminitest.New(t, nil)
 			_, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil,
 				&RunOptions{HostFunctions: tc.fns, Selection: &Selection{Limit: tc.limit}})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -22,7 +22,7 @@ func ExampleBridge_Run() {
 	defer b.Close()
 
 	// A scripted model: check the stock, order from it, then answer.
-	fake := geminitest.New(nil,
+	fake := geminitest.New(nil, nil,
 		geminitest.Calls(geminitest.Call{Name: "stock", Args: map[string]any{"item": "pears"}}),
 		func(req *geminitest.Request) geminitest.Response {
 			stock := req.FunctionResponses()[0].Response["output"].(string) // "12 pears"

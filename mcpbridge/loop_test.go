@@ -28,7 +28,7 @@ func TestRunTurnLimit(t *testing.T) {
 	b := newBridge(t, nil, mcptestExec("main"))
 	discover(t, b)
 	again := geminitest.Calls(geminitest.Call{Name: "lookup", Args: map[string]any{"name": "ann"}})
-	srv := geminitest.NewWithOptions(t, &geminitest.Options{ThoughtSignatures: true}, again, again, geminitest.Text("resumed"))
+	srv := geminitest.New(t, &geminitest.Options{ThoughtSignatures: true}, again, again, geminitest.Text("resumed"))
 	ctx := context.Background()
 	models := srv.Client(ctx).Models
 
@@ -64,7 +64,7 @@ func TestRunErrors(t *testing.T) {
 	discover(t, b)
 	ctx := context.Background()
 	fake := func(t *testing.T, turns ...geminitest.Turn) ContentGenerator {
-		return geminitest.New(t, turns...).Client(ctx).Models
+		return geminitest.New(t, nil, turns...).Client(ctx).Models
 	}
 	reply := func(resp *genai.GenerateContentResponse) ContentGenerator {
 		return generatorFunc(func(context.Context, string, []*genai.Content, *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
@@ -118,7 +118,7 @@ func TestRunConfig(t *testing.T) {
 	ctx := context.Background()
 	local := &genai.Tool{FunctionDeclarations: []*genai.FunctionDeclaration{{Name: "local", Description: "the caller's own"}}}
 	config := &genai.GenerateContentConfig{Tools: []*genai.Tool{local}, SystemInstruction: genai.NewContentFromText("be brief", genai.RoleUser)}
-	srv := geminitest.New(t, func(req *geminitest.Request) geminitest.Response {
+	srv := geminitest.New(t, nil, func(req *geminitest.Request) geminitest.Response {
 		names, n := declNames(req)
 		if n != 1 {
 			t.Errorf("Run() sent declarations in %d tools, want one", n)
@@ -135,17 +135,17 @@ func TestRunConfig(t *testing.T) {
 	if len(config.Tools) != 1 || config.Tools[0] != local {
 		t.Errorf("Run() changed config.Tools to %v", config.Tools)
 	}
-	if req := srv.Requests()[0]; req.SystemInstruction == nil || req.SystemInstruction.Parts[0].Text != "be brief" {
+	if req := srv.Requests()[0]; req.Config.SystemInstruction == nil || req.Config.SystemInstruction.Parts[0].Text != "be brief" {
 		t.Errorf("Run() request lost the system instruction")
 	}
 
 	// With no tools at all the request has no tools.
 	empty := newBridge(t, nil)
-	srv = geminitest.New(t, geminitest.Text("plain"))
+	srv = geminitest.New(t, nil, geminitest.Text("plain"))
 	if res, err := empty.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil); err != nil || res.Response.Text() != "plain" {
 		t.Errorf("Run(no tools) = %v, want the answer", err)
 	}
-	if tools := srv.Requests()[0].Tools; len(tools) != 0 {
+	if tools := srv.Requests()[0].Config.Tools; len(tools) != 0 {
 		t.Errorf("Run(no tools) sent tools %v, want none", tools)
 	}
 
@@ -155,7 +155,7 @@ func TestRunConfig(t *testing.T) {
 	many.ExcludeTools = defaultToolNames
 	big := newBridge(t, nil, many)
 	discover(t, big)
-	srv = geminitest.New(t, geminitest.Text("fine"))
+	srv = geminitest.New(t, nil, geminitest.Text("fine"))
 	res, err = big.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil)
 	if err != nil {
 		t.Fatalf("Run(513 tools) = %v, want the answer", err)

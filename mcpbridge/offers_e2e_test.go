@@ -30,9 +30,9 @@ func TestRunWithOffers(t *testing.T) {
 	}
 
 	var sawSystem, sawPrompt string
-	srv := geminitest.New(t,
+	srv := geminitest.New(t, nil,
 		func(req *geminitest.Request) geminitest.Response {
-			if si := req.SystemInstruction; si != nil && len(si.Parts) == 2 {
+			if si := req.Config.SystemInstruction; si != nil && len(si.Parts) == 2 {
 				sawSystem = si.Parts[0].Text + "|" + si.Parts[1].Text
 			}
 			if len(req.Contents) > 0 && len(req.Contents[0].Parts) > 0 {

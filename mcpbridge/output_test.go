@@ -139,10 +139,10 @@ func TestRunOutputSchema(t *testing.T) {
 	defer cancel()
 	var declared any
 	var output any
-	srv := geminitest.New(t,
+	srv := geminitest.New(t, nil,
 		func(req *geminitest.Request) geminitest.Response {
 			if d := req.Declaration("misfit"); d != nil {
-				declared = d.ResponseJSONSchema
+				declared = d.ResponseJsonSchema
 			}
 			return geminitest.Response{Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{Name: "misfit"}}}}
 		},

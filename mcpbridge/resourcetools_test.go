@@ -161,7 +161,7 @@ func TestRunResourceTools(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var listed, read string
-	srv := geminitest.New(t,
+	srv := geminitest.New(t, nil,
 		geminitest.Calls(geminitest.Call{Name: ListResourcesTool}),
 		func(req *geminitest.Request) geminitest.Response {
 			if rs := req.FunctionResponses(); len(rs) == 1 {

@@ -28,7 +28,7 @@ func ExampleRunOptions_hostFunctions() {
 			return map[string]any{"euros": 20}, nil
 		},
 	}
-	fake := geminitest.New(nil,
+	fake := geminitest.New(nil, nil,
 		geminitest.Calls(
 			geminitest.Call{Name: "budget"},
 			geminitest.Call{Name: "stock", Args: map[string]any{"item": "pears"}},
@@ -62,7 +62,7 @@ func ExampleSelection() {
 	b := openShop(ts.URL, nil)
 	defer b.Close()
 
-	fake := geminitest.New(nil, geminitest.Text("Pears are in stock."))
+	fake := geminitest.New(nil, nil, geminitest.Text("Pears are in stock."))
 	defer fake.Close()
 	ctx := context.Background()
 	history := []*genai.Content{genai.NewContentFromText("Are pears in stock?", genai.RoleUser)}

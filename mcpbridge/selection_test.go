@@ -105,7 +105,7 @@ func TestRunSelectsAmongThousands(t *testing.T) {
 
 	host := HostFunction{Declaration: &genai.FunctionDeclaration{Name: "remember", Description: "notes a fact"},
 		Handler: func(context.Context, map[string]any) (any, error) { return "noted", nil }}
-	srv := geminitest.New(t,
+	srv := geminitest.New(t, nil,
 		func(req *geminitest.Request) geminitest.Response {
 			names, _ := declNames(req)
 			if len(names) != 128 || names[0] != "remember" || !slices.Contains(names, "convert_currency") {
@@ -157,7 +157,7 @@ func TestSelectionFilters(t *testing.T) {
 	weather := []*genai.Content{genai.NewContentFromText("Search the open issues about the weather", genai.RoleUser)}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := geminitest.New(t, geminitest.Text("ok"))
+			srv := geminitest.New(t, nil, geminitest.Text("ok"))
 			res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, weather, nil, &RunOptions{Selection: tc.sel})
 			if err != nil {
 				t.Fatal(err)
@@ -291,7 +291,7 @@ func TestRunVertexLimit(t *testing.T) {
 		t.Errorf("GenAITools(Vertex, 200 tools) = %v, want ErrTooManyTools at 128", err)
 	}
 	ctx := context.Background()
-	srv := geminitest.New(t, geminitest.Text("ok"))
+	srv := geminitest.New(t, nil, geminitest.Text("ok"))
 	models := srv.Client(ctx).Models
 	var sent []*genai.Tool
 	gen := generatorFunc(func(ctx context.Context, model string, contents []*genai.Content, cfg *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {

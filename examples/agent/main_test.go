@@ -80,7 +80,7 @@ func isolate(t *testing.T) {
 func fakeGemini(t *testing.T, script ...geminitest.Turn) *geminitest.Server {
 	t.Helper()
 	isolate(t)
-	srv := geminitest.New(t, script...)
+	srv := geminitest.New(t, nil, script...)
 	t.Setenv("GEMINI_API_KEY", "test")
 	t.Setenv("GOOGLE_GEMINI_BASE_URL", srv.URL())
 	return srv
@@ -203,7 +203,7 @@ func TestWithoutSettings(t *testing.T) {
 		t.Errorf("stderr = %q, want %q", errOut, want)
 	}
 	reqs := srv.Requests()
-	if len(reqs) != 1 || reqs[0].Model != "gemini-3-flash" || len(reqs[0].Tools) != 0 {
+	if len(reqs) != 1 || reqs[0].Model != "gemini-3-flash" || len(reqs[0].Config.Tools) != 0 {
 		t.Errorf("requests = %d; want one for gemini-3-flash without tools", len(reqs))
 	}
 }

@@ -19,7 +19,7 @@ import (
 // answers with script, and the fake.
 func newTestAPIBackend(t *testing.T, model string, script ...geminitest.Turn) (*apiBackend, *geminitest.Server) {
 	t.Helper()
-	srv := geminitest.New(t, script...)
+	srv := geminitest.New(t, nil, script...)
 	client, err := genai.NewClient(t.Context(), srv.ClientConfig())
 	if err != nil {
 		t.Fatalf("genai.NewClient: %v", err)
@@ -43,11 +43,11 @@ func contents(req *geminitest.Request) []string {
 // systemInstruction renders the system instruction the fake received; ""
 // when there was none.
 func systemInstruction(req *geminitest.Request) string {
-	if req.SystemInstruction == nil {
+	if req.Config.SystemInstruction == nil {
 		return ""
 	}
 	var text []string
-	for _, p := range req.SystemInstruction.Parts {
+	for _, p := range req.Config.SystemInstruction.Parts {
 		text = append(text, p.Text)
 	}
 	return strings.Join(text, "")
@@ -157,7 +157,7 @@ func TestAPIBackendSystemPrompt(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("system instructions (-want +got):\n%s", diff)
 	}
-	if srv.Requests()[0].SystemInstruction != nil {
+	if srv.Requests()[0].Config.SystemInstruction != nil {
 		t.Errorf("chat without systemPrompt sent a systemInstruction")
 	}
 }
@@ -300,7 +300,7 @@ func TestAPIBackendTimeout(t *testing.T) {
 		<-release
 		return geminitest.Response{Parts: []*genai.Part{{Text: "late"}}}
 	}
-	srv := geminitest.New(t, block)
+	srv := geminitest.New(t, nil, block)
 	t.Cleanup(func() { close(release) }) // runs before the server's cleanup
 	client, err := genai.NewClient(t.Context(), srv.ClientConfig())
 	if err != nil {
@@ -323,7 +323,7 @@ func TestAPIBackendTimeout(t *testing.T) {
 // TestGenAIClientFromEnvironment checks that the client honours genai's
 // own environment variables, GOOGLE_GEMINI_BASE_URL included.
 func TestGenAIClientFromEnvironment(t *testing.T) {
-	srv := geminitest.NewWithOptions(t, &geminitest.Options{APIKey: "env-key"}, geminitest.Text("from the fake"))
+	srv := geminitest.New(t, &geminitest.Options{APIKey: "env-key"}, geminitest.Text("from the fake"))
 	t.Setenv("GOOGLE_GEMINI_BASE_URL", srv.URL())
 	t.Setenv("GEMINI_API_KEY", "env-key")
 	t.Setenv("GOOGLE_API_KEY", "")

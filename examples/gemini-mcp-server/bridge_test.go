@@ -54,7 +54,7 @@ func newBridge(t *testing.T, inner *geminitest.Server, target schema.Target) *mc
 }
 
 func TestBridgeDiscoversChatTools(t *testing.T) {
-	inner := geminitest.New(t)
+	inner := geminitest.New(t, nil)
 	for _, target := range []schema.Target{schema.Gemini, schema.Vertex, schema.JSONSchema} {
 		t.Run(target.String(), func(t *testing.T) {
 			b := newBridge(t, inner, target)
@@ -119,7 +119,7 @@ func sessionResponse(t *testing.T, text string, id *string, next geminitest.Turn
 }
 
 func TestBridgeRunsGeminiThroughMCP(t *testing.T) {
-	inner := geminitest.New(t,
+	inner := geminitest.New(t, nil,
 		geminitest.Text("Paris is the capital of France."),
 		geminitest.Text("Madrid is the capital of Spain."),
 		geminitest.Text("About 2.1 million people."),
@@ -129,7 +129,7 @@ func TestBridgeRunsGeminiThroughMCP(t *testing.T) {
 	// The outer model starts two sessions, then continues the first one by
 	// the ID the bridge passed it (structuredContent), not the latest.
 	var france string // the first session's ID, as the outer model read it
-	outer := geminitest.New(t,
+	outer := geminitest.New(t, nil,
 		geminitest.Calls(geminitest.Call{Name: "chat", Args: map[string]any{"prompt": "What is the capital of France?"}}),
 		sessionResponse(t, "Paris is the capital of France.", &france,
 			geminitest.Calls(geminitest.Call{Name: "chat", Args: map[string]any{"prompt": "What is the capital of Spain?"}})),
@@ -186,8 +186,8 @@ func TestBridgeRunsGeminiThroughMCP(t *testing.T) {
 		t.Errorf("contents of the inner reply request (-want +got):\n%s", diff)
 	}
 	for _, r := range reqs {
-		if r.Model != "gemini-2.5-flash" || len(r.Tools) != 0 {
-			t.Errorf("inner request for %q with %d tools, want gemini-2.5-flash without tools", r.Model, len(r.Tools))
+		if r.Model != "gemini-2.5-flash" || len(r.Config.Tools) != 0 {
+			t.Errorf("inner request for %q with %d tools, want gemini-2.5-flash without tools", r.Model, len(r.Config.Tools))
 		}
 	}
 }

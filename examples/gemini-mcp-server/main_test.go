@@ -267,7 +267,7 @@ func conversationScript() []geminitest.Turn {
 }
 
 func TestStdioEndToEnd(t *testing.T) {
-	srv := geminitest.New(t, conversationScript()...)
+	srv := geminitest.New(t, nil, conversationScript()...)
 	c := startStdio(t, fakeEnv(srv))
 	res, err := c.ListTools(t.Context(), mcp.ListToolsRequest{})
 	if err != nil {
@@ -307,7 +307,7 @@ func TestStdioCLIBackend(t *testing.T) {
 }
 
 func TestHTTPEndToEnd(t *testing.T) {
-	srv := geminitest.New(t, conversationScript()...)
+	srv := geminitest.New(t, nil, conversationScript()...)
 	cmd := exec.Command(program(t), "-http", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), fakeEnv(srv)...)
 	stderr, err := cmd.StderrPipe()
