@@ -3,6 +3,7 @@ package mcpconn
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -50,12 +51,72 @@ func TestTapKeepsWhatClientLoses(t *testing.T) {
 	t.Fatalf("no raw tool")
 }
 
+// TestCaptureMatchesMethod sends requests of several methods over one real
+// connection, each context carrying a capture, and checks that a capture
+// keeps the raw result of its own method only: other methods pass it by,
+// the last request of its method wins, and a failed one clears it.
 func TestCaptureMatchesMethod(t *testing.T) {
-	ctx, cp := withCapture(context.Background(), "tools/list")
-	if _, ok := cp.result(); ok {
-		t.Fatalf("new capture has a result")
+	c := dialT(t, stdioSpec())
+	ping := func(ctx context.Context) error { return c.client.Ping(ctx) }
+	list := func(ctx context.Context) error {
+		_, err := c.client.ListTools(ctx, mcp.ListToolsRequest{})
+		return err
 	}
-	if got := ctx.Value(captureKey{}); got != cp {
-		t.Errorf("ctx.Value(captureKey{}) = %v, want the capture", got)
+	echo := func(text string) func(context.Context) error {
+		return func(ctx context.Context) error {
+			req := mcp.CallToolRequest{}
+			req.Params.Name, req.Params.Arguments = "echo", map[string]any{"text": text}
+			_, err := c.client.CallTool(ctx, req)
+			return err
+		}
+	}
+	// unknown fails with a JSON-RPC error from the server: a tools/call
+	// that reached the transport and got no result.
+	unknown := func(ctx context.Context) error {
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "no_such_tool"
+		if _, err := c.client.CallTool(ctx, req); err == nil {
+			return errors.New("calling an unknown tool succeeded")
+		}
+		return nil
+	}
+	tests := []struct {
+		name   string
+		method string
+		sends  []func(context.Context) error
+		want   string // a substring of the kept result; "" means none kept
+	}{
+		{"nothing sent", "tools/list", nil, ""},
+		{"its method", "tools/list", []func(context.Context) error{list}, `"tools"`},
+		{"other methods pass by", "tools/list", []func(context.Context) error{ping, echo("x")}, ""},
+		{"kept across other methods", "tools/list", []func(context.Context) error{list, ping, echo("x")}, `"tools"`},
+		{"a capture of another method ignores it", "prompts/list", []func(context.Context) error{list, ping}, ""},
+		{"the last request of the method wins", "tools/call", []func(context.Context) error{echo("first"), ping, echo("second")}, "second"},
+		{"a failed request clears it", "tools/call", []func(context.Context) error{echo("first"), unknown}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cp := withCapture(context.Background(), tt.method)
+			if got := ctx.Value(captureKey{}); got != cp {
+				t.Fatalf("ctx.Value(captureKey{}) = %v, want the capture", got)
+			}
+			for i, send := range tt.sends {
+				if err := send(ctx); err != nil {
+					t.Fatalf("send %d: %v", i, err)
+				}
+			}
+			raw, ok := cp.result()
+			switch {
+			case tt.want == "" && ok:
+				t.Errorf("capture(%s).result() = %s, want none", tt.method, raw)
+			case tt.want != "" && !ok:
+				t.Errorf("capture(%s).result() = none, want a result containing %s", tt.method, tt.want)
+			case tt.want != "" && !strings.Contains(string(raw), tt.want):
+				t.Errorf("capture(%s).result() = %s, want it to contain %s", tt.method, raw, tt.want)
+			}
+			if strings.Contains(string(raw), "first") {
+				t.Errorf("capture(%s).result() = %s, kept an earlier request's result", tt.method, raw)
+			}
+		})
 	}
 }
