@@ -1,6 +1,11 @@
 package schema
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+)
 
 func TestRefs(t *testing.T) {
 	cvRun(t, []cvCase{{
@@ -107,8 +112,38 @@ func TestRefWideRecursionIsBounded(t *testing.T) {
 	defs += `}`
 	in := `{"type":"object","properties":{"root":{"$ref":"#/$defs/a"}},"$defs":` + defs + `}`
 	res := cvConvert(t, in, Gemini)
-	if out := cvOutput(t, res); len(out) > 10<<20 {
-		t.Errorf("Convert(wide recursion) output is %d bytes, want it bounded", len(out))
+	// The budget, not the recursion limit, must be what stopped the
+	// expansion: some reference was left out as too large ...
+	budgetCuts := 0
+	for _, c := range res.Changes {
+		if c.Keyword == "$ref" && strings.HasSuffix(c.Detail, "not expanded: schema too large") {
+			budgetCuts++
+		}
+	}
+	if budgetCuts == 0 {
+		t.Errorf("Convert(wide recursion) changes = %v, want a reference not expanded because the schema is too large", res.Changes)
+	}
+	// ... and the output holds at most maxNodes schemas, plus the one
+	// definition (an object and its 16 properties) whose expansion was
+	// under way when the budget ran out.
+	const definition = 1 + 16
+	if n := countSchemas(res.Parameters); n > maxNodes+definition || n <= maxNodes/4 {
+		t.Errorf("Convert(wide recursion) output has %d schemas, want more than %d (the budget was used) and at most %d", n, maxNodes/4, maxNodes+definition)
 	}
 	cvAssertValid(t, res)
+}
+
+// countSchemas counts s and every schema nested in it.
+func countSchemas(s *genai.Schema) int {
+	if s == nil {
+		return 0
+	}
+	n := 1 + countSchemas(s.Items)
+	for _, p := range s.Properties {
+		n += countSchemas(p)
+	}
+	for _, b := range s.AnyOf {
+		n += countSchemas(b)
+	}
+	return n
 }
