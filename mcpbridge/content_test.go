@@ -2,44 +2,20 @@ package mcpbridge
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgenai/bridge/internal/golden"
 	"google.golang.org/genai"
 )
-
-// updating reports whether golden files should be rewritten: the -update
-// flag registered by status_test.go (same test binary), looked up so that it
-// is not defined twice.
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // goldenContent compares got with testdata/content/name.golden, or rewrites
 // it under -update.
 func goldenContent(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "content", name+".golden")
-	if updating() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("ReturnDisplay differs from %s (-want +got):\n%s", path, diff)
-	}
+	golden.Check(t, filepath.Join("testdata", "content", name+".golden"), []byte(got))
 }
 
 // responseJSON marshals fr with encoding/json and decodes it back, so that

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,27 +12,14 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	goldenfile "github.com/mcpgenai/bridge/internal/golden"
 	"github.com/mcpgenai/bridge/mcpbridge"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 // golden compares got with testdata/status/name, or rewrites it with -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "status", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", "status", name), got)
 }
 
 // The secrets used in statusFixture; none may appear in any output.
