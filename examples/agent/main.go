@@ -67,6 +67,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/confirm"
+	"github.com/mcpgenai/bridge/examples/internal/genaienv"
 	"github.com/mcpgenai/bridge/examples/internal/hostlogin"
 	"github.com/mcpgenai/bridge/mcpbridge"
 	"github.com/mcpgenai/bridge/schema"
@@ -173,7 +174,7 @@ func run(ctx context.Context, args []string, con *console) int {
 	if len(cfg.Servers) == 0 {
 		fmt.Fprintln(con.stderr, "agent: no MCP servers configured (no settings file found; use -config FILE): chatting without tools")
 	}
-	client, err := newClient(ctx)
+	client, err := genaienv.NewClient(ctx, " (or GOOGLE_GENAI_USE_VERTEXAI=true for Vertex AI)")
 	if err != nil {
 		fmt.Fprintf(con.stderr, "agent: %v\n", err)
 		return 1
@@ -236,31 +237,6 @@ func loadConfig(path string) (*mcpbridge.Config, error) {
 		return nil, fmt.Errorf("reading settings: %w", err)
 	}
 	return mcpbridge.LoadSettings([]string{path}, nil)
-}
-
-// newClient creates the genai client from the environment alone, as genai
-// documents it, so that its own variables (GEMINI_API_KEY, GOOGLE_API_KEY,
-// GOOGLE_GEMINI_BASE_URL, GOOGLE_GENAI_USE_VERTEXAI, ...) are honoured. A
-// missing key or a failure is a one-line error.
-func newClient(ctx context.Context) (*genai.Client, error) {
-	vertex := false
-	for _, v := range []string{"GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE"} {
-		switch strings.ToLower(os.Getenv(v)) {
-		case "1", "true":
-			vertex = true
-		}
-	}
-	if !vertex && os.Getenv("GEMINI_API_KEY") == "" && os.Getenv("GOOGLE_API_KEY") == "" {
-		return nil, errors.New("no API key: set GEMINI_API_KEY or GOOGLE_API_KEY (or GOOGLE_GENAI_USE_VERTEXAI=true for Vertex AI)")
-	}
-	client, err := genai.NewClient(ctx, &genai.ClientConfig{})
-	if err != nil {
-		// genai's messages can span lines and dump the configuration.
-		msg, _, _ := strings.Cut(err.Error(), "\n")
-		msg, _, _ = strings.Cut(msg, " ClientConfig:")
-		return nil, fmt.Errorf("creating the genai client: %s", msg)
-	}
-	return client, nil
 }
 
 // approveAll is the confirmer of -yes.

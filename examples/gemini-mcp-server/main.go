@@ -74,12 +74,12 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
-	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/examples/internal/genaienv"
 )
 
 // config holds the command line.
@@ -168,36 +168,11 @@ func newBackend(ctx context.Context, cfg config) (backend, error) {
 	if cfg.backend == "cli" {
 		return newCLIBackend(cfg.gemini, cfg.model, cfg.timeout), nil
 	}
-	client, err := newGenAIClient(ctx)
+	client, err := genaienv.NewClient(ctx, ", or use -backend cli")
 	if err != nil {
 		return nil, err
 	}
 	return newAPIBackend(client, cfg.model, cfg.timeout, cfg.maxSessions), nil
-}
-
-// newGenAIClient creates a genai client from the environment alone, as
-// genai documents it, so its variables (GEMINI_API_KEY, GOOGLE_API_KEY,
-// GOOGLE_GEMINI_BASE_URL, GOOGLE_GENAI_USE_VERTEXAI, ...) are honoured. A
-// missing key is a one-line error.
-func newGenAIClient(ctx context.Context) (*genai.Client, error) {
-	vertex := false
-	for _, v := range []string{"GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_GENAI_USE_ENTERPRISE"} {
-		switch strings.ToLower(os.Getenv(v)) {
-		case "1", "true":
-			vertex = true
-		}
-	}
-	if !vertex && os.Getenv("GEMINI_API_KEY") == "" && os.Getenv("GOOGLE_API_KEY") == "" {
-		return nil, errors.New("no API key: set GEMINI_API_KEY or GOOGLE_API_KEY, or use -backend cli")
-	}
-	client, err := genai.NewClient(ctx, &genai.ClientConfig{})
-	if err != nil {
-		// genai's messages can span lines and dump the configuration.
-		msg, _, _ := strings.Cut(err.Error(), "\n")
-		msg, _, _ = strings.Cut(msg, " ClientConfig:")
-		return nil, fmt.Errorf("creating the genai client: %s", msg)
-	}
-	return client, nil
 }
 
 // serveHTTP serves s over streamable HTTP at http://addr/mcp until ctx is
