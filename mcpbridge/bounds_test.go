@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -19,11 +20,8 @@ func TestBadToolSkipped(t *testing.T) {
 	cfg := stdioServer("s", "-handwritten=deep")
 	cfg.Timeout = 30 * time.Second
 	b := newBridge(t, &Options{Logger: e.logger()}, cfg)
-	start := time.Now()
+	// Waiting for the 30s timeout would end with no tools, not these.
 	discover(t, b)
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("Discover() took %v, want no wait for the timeout", d)
-	}
 	if got := strings.Join(toolNamesOf(b.Tools()), ","); got != "after,before" {
 		t.Errorf("Tools() = %s, want after,before", got)
 	}
@@ -48,11 +46,8 @@ func TestDeepToolReported(t *testing.T) {
 			b := newBridge(t, &Options{Logger: quiet()}, cfg)
 			events, cancel := b.Subscribe()
 			defer cancel()
-			start := time.Now()
+			// Waiting for the minute's timeout would end with no tools, not these.
 			discover(t, b)
-			if d := time.Since(start); d > 20*time.Second {
-				t.Errorf("Discover() took %v, want no wait for the 1 min timeout", d)
-			}
 			if got := strings.Join(toolNamesOf(b.Tools()), ","); got != "after,before" {
 				t.Errorf("Tools() = %s, want after,before", got)
 			}
@@ -75,13 +70,10 @@ func TestDeepToolReported(t *testing.T) {
 			if ev.Server != "deep" || ev.Tool != "deep_tool" || ev.Err == nil || !strings.Contains(ev.Err.Error(), "deeper than 2000 levels") {
 				t.Errorf("event = %+v, want deep_tool of deep, saying why", ev)
 			}
-			start = time.Now()
+			// A call that waited for the timeout would fail with ErrTimeout.
 			r := b.Execute(context.Background(), &genai.FunctionCall{Name: "after", Args: map[string]any{}})
-			if r.Err == nil || !strings.Contains(r.Err.Error(), "nested more than 2000 levels deep") {
-				t.Errorf("Execute() error = %v, want one saying the result nested too deeply", r.Err)
-			}
-			if d := time.Since(start); d > 20*time.Second {
-				t.Errorf("Execute() took %v, want no wait for the 1 min timeout", d)
+			if r.Err == nil || !strings.Contains(r.Err.Error(), "nested more than 2000 levels deep") || errors.Is(r.Err, ErrTimeout) {
+				t.Errorf("Execute() error = %v, want one saying the result nested too deeply, not a timeout", r.Err)
 			}
 		})
 	}
@@ -91,11 +83,9 @@ func TestDeepToolReported(t *testing.T) {
 // disconnected with an error naming the limit.
 func TestMessageBound(t *testing.T) {
 	b := newBridge(t, &Options{MaxMessageBytes: 2 << 20}, stdioServer("s", "-handwritten=endless"))
-	start := time.Now()
+	// Without the bound the line would be read until the timeout, whose
+	// error does not name the limit.
 	discover(t, b)
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("Discover() took %v", d)
-	}
 	st := b.Status().Servers[0]
 	if st.State != Disconnected || !strings.Contains(st.Error, "over 2097152 bytes") {
 		t.Errorf("server = %v %q, want DISCONNECTED naming the limit", st.State, st.Error)

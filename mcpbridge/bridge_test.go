@@ -418,16 +418,14 @@ func TestDiscoverCancelled(t *testing.T) {
 	b := newBridge(t, nil, slow)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	if err := b.Discover(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Discover(short ctx) = %v, want DeadlineExceeded", err)
 	}
-	// Well under the server's minute: ctx ended it.
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("Discover(short ctx) took %v, want about 300ms", d)
-	}
-	if st := b.Status(); st.Discovery != DiscoveryCompleted || st.Servers[0].State != Disconnected || st.Servers[0].Error == "" {
-		t.Errorf("Status() = %+v, want COMPLETED with slow DISCONNECTED and an error", st)
+	// ctx, not the server's minute, ended the connection: the error is the
+	// context's, not the server's timeout.
+	if st := b.Status(); st.Discovery != DiscoveryCompleted || st.Servers[0].State != Disconnected ||
+		!strings.Contains(st.Servers[0].Error, "context deadline exceeded") || strings.Contains(st.Servers[0].Error, "timeout") {
+		t.Errorf("Status() = %+v, want COMPLETED with slow DISCONNECTED by the context's deadline, not a timeout", st)
 	}
 }
 

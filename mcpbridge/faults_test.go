@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,11 +17,11 @@ import (
 // discovery ends. Only the timeouts under test are short; every other
 // timeout is a minute, so a loaded machine that starts servers slowly
 // cannot turn a fast failure into a timeout or a healthy server into a
-// failed one. The one bound on Discover's duration, a third of that
-// minute, shows that it did not wait for a timeout it should not have
-// needed.
+// failed one. That discovery did not wait for a timeout it should not have
+// needed shows in the outcome, not the clock: only the cases about a
+// timeout may end in one.
 func TestDiscoveryFaults(t *testing.T) {
-	const generous, bound = time.Minute, 20 * time.Second
+	const generous = time.Minute
 	withTimeout := func(c ServerConfig, d time.Duration) ServerConfig {
 		c.Timeout = d
 		return c
@@ -62,11 +63,7 @@ func TestDiscoveryFaults(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBridge(t, nil, tc.bad, withTimeout(stdioServer("good"), generous))
-			start := time.Now()
 			discover(t, b)
-			if d := time.Since(start); d > bound {
-				t.Errorf("Discover() took %v, want it to end without waiting for a %v timeout", d, generous)
-			}
 			st := b.Status()
 			if st.Discovery != DiscoveryCompleted {
 				t.Errorf("Discovery = %v, want COMPLETED", st.Discovery)
@@ -82,6 +79,10 @@ func TestDiscoveryFaults(t *testing.T) {
 				if !strings.Contains(bad.Error, want) {
 					t.Errorf("bad server error = %q, want it to mention %q", bad.Error, want)
 				}
+			}
+			wantTimeout := slices.ContainsFunc(tc.wantErr, func(s string) bool { return strings.Contains(s, "timeout") })
+			if !wantTimeout && strings.Contains(bad.Error, "timeout") {
+				t.Errorf("bad server error = %q, want the fault itself, not a timeout", bad.Error)
 			}
 			if tc.wantState == Connected && bad.Error != "" {
 				t.Errorf("bad server error = %q, want none", bad.Error)

@@ -149,13 +149,11 @@ func TestCrashThenReconnectOnUse(t *testing.T) {
 	waitEvent(t, events, "crashy DISCONNECTED again", func(e Event) bool {
 		return e.Kind == EventServerState && e.Server == "crashy" && e.State == Disconnected
 	})
-	start := time.Now()
+	// The server would start again: a call that reconnected would succeed,
+	// so ErrNotConnected shows that none was tried.
 	_, err = call(t, b, "crashy", "echo", nil)
 	if !errors.Is(err, ErrNotConnected) || !strings.Contains(err.Error(), "crashy") {
 		t.Errorf("callTool within ReconnectInterval = %v, want ErrNotConnected naming crashy", err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("fail-fast call took %v, want it not to wait for a reconnect", d)
 	}
 	if got, err := call(t, b, "steady", "echo", map[string]any{}); err != nil || got != "{}" {
 		t.Errorf("callTool(steady) = %q, %v, want {}", got, err)
@@ -279,17 +277,14 @@ func TestCloseDuringCall(t *testing.T) {
 		errc <- err
 	}()
 	time.Sleep(200 * time.Millisecond)
-	start := time.Now()
 	_ = b.Close()
-	// The call would sleep a minute (its timeout is 10s): 20s is ample
-	// for Close and the process's grace periods, yet shows the cut.
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("Close() during a call took %v, want it to cut the call", d)
-	}
+	// The call would sleep a minute, and its timeout is 10s: a Close that
+	// waited for the call instead of cutting it would leave the call to
+	// end in ErrTimeout, not in the cancellation Close causes.
 	select {
 	case err := <-errc:
-		if err == nil {
-			t.Error("callTool cut by Close = nil error")
+		if err == nil || errors.Is(err, ErrTimeout) || !(errors.Is(err, context.Canceled) || errors.Is(err, ErrClosed)) {
+			t.Errorf("callTool cut by Close = %v, want it cancelled (or ErrClosed), not a timeout", err)
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("callTool did not return after Close")
@@ -311,13 +306,11 @@ func TestHTTPServerGoneThenFailedReconnectFailsFast(t *testing.T) {
 	if _, err := call(t, b, "web", "echo", map[string]any{}); err == nil || errors.Is(err, ErrNotConnected) {
 		t.Errorf("first call after the server went away = %v, want the failed reconnect's error", err)
 	}
-	start := time.Now()
+	// A reconnect attempt would fail with the dial's error, as the first
+	// call did; ErrNotConnected shows that none was tried.
 	_, err := call(t, b, "web", "echo", map[string]any{})
 	if !errors.Is(err, ErrNotConnected) {
 		t.Errorf("second call within ReconnectInterval = %v, want ErrNotConnected", err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("second call took %v, want to fail fast", d)
 	}
 	if st := b.Status().Servers[0]; st.State != Disconnected || st.Error == "" || len(st.Tools) == 0 {
 		t.Errorf("Status() = %+v, want DISCONNECTED with its error and its tools kept", st)
