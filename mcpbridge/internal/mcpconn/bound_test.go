@@ -21,24 +21,21 @@ import (
 func TestDeepToolSkipped(t *testing.T) {
 	s := stdioSpec("-handwritten=deep")
 	s.Timeout = 20 * time.Second
-	listsSiblingsAtOnce(t, dialT(t, s), 5*time.Second)
+	listsSiblingsAtOnce(t, dialT(t, s))
 }
 
 // listsSiblingsAtOnce asserts that c lists the deep test server's two
-// usable tools, "after" and "before", within bound: the too-deep tool
-// between them costs neither its siblings nor a wait for the timeout.
-func listsSiblingsAtOnce(t *testing.T, c *Conn, bound time.Duration) {
+// usable tools, "after" and "before": the too-deep tool between them costs
+// neither its siblings nor a wait for the timeout, which would end the
+// request in an error instead of the list.
+func listsSiblingsAtOnce(t *testing.T, c *Conn) {
 	t.Helper()
-	start := time.Now()
 	tools, err := c.ListTools(context.Background())
 	if err != nil {
 		t.Fatalf("ListTools() = %v", err)
 	}
 	if got := strings.Join(toolNames(tools), ","); got != "after,before" {
 		t.Errorf("ListTools() = %s, want after,before", got)
-	}
-	if d := time.Since(start); d > bound {
-		t.Errorf("ListTools() took %v, want well under the timeout (%v at most)", d, bound)
 	}
 }
 
@@ -50,13 +47,10 @@ func TestEndlessLine(t *testing.T) {
 	c := dialT(t, s)
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
-	start := time.Now()
+	// Failing at the limit, not at the timeout: the error names the limit.
 	_, err := c.ListTools(context.Background())
 	if err == nil || !errors.Is(c.Err(), ErrMessageTooLarge) || !strings.Contains(err.Error(), "over 4194304 bytes") {
 		t.Fatalf("ListTools() = %v, connection error %v; want ErrMessageTooLarge", err, c.Err())
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("ListTools() took %v, want to fail at the limit", d)
 	}
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
@@ -137,14 +131,12 @@ func TestEndlessSSEEvent(t *testing.T) {
 	}))
 	defer srv.Close()
 	s := Spec{Name: "sse", Kind: SSE, URL: srv.URL + "/sse", Timeout: 5 * time.Second, MaxMessageBytes: 1 << 20}
-	start := time.Now()
+	// The 5s timeout would fail the dial too, but with an error that does
+	// not name the limit.
 	c, err := Dial(context.Background(), s)
 	if err == nil {
 		_ = c.Close()
 		t.Fatalf("Dial() = nil error, want the endless event to fail the connection")
-	}
-	if d := time.Since(start); d > 6*time.Second {
-		t.Errorf("Dial() took %v", d)
 	}
 	if !errors.Is(err, ErrMessageTooLarge) || !strings.Contains(err.Error(), "an SSE event over 1048576 bytes") {
 		t.Errorf("Dial() = %v, want ErrMessageTooLarge naming the SSE event", err)

@@ -30,18 +30,16 @@ func TestDeepOverHTTP(t *testing.T) {
 	for _, framing := range []string{"json", "sse", "legacy"} {
 		t.Run(framing, func(t *testing.T) {
 			c := dialT(t, deepServer(t, framing))
-			listsSiblingsAtOnce(t, c, 10*time.Second)
+			listsSiblingsAtOnce(t, c)
 			skipped := c.Skipped()
 			if len(skipped) != 1 || skipped[0].Name != "deep_tool" || !strings.Contains(skipped[0].Reason, "deeper than 2000 levels") {
 				t.Errorf("Skipped() = %+v, want deep_tool nesting too deep", skipped)
 			}
-			start := time.Now()
+			// Waiting for the minute's timeout would end in a timeout
+			// error, not one naming the depth.
 			raw, err := c.CallTool(context.Background(), "after", nil)
-			if err == nil || !strings.Contains(err.Error(), "nested more than 2000 levels deep") {
+			if err == nil || !strings.Contains(err.Error(), "nested more than 2000 levels deep") || strings.Contains(err.Error(), "timed out") {
 				t.Errorf("CallTool() = %.40s, %v; want an error naming the depth", raw, err)
-			}
-			if d := time.Since(start); d > 10*time.Second {
-				t.Errorf("CallTool() took %v, want no wait for the 1 min timeout", d)
 			}
 			if c.Err() != nil {
 				t.Errorf("connection error %v, want the connection alive", c.Err())
