@@ -69,17 +69,15 @@ func withTimeout(s Spec, d time.Duration) Spec {
 func TestDialHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	c, err := Dial(ctx, stdioSpec("-never-init")) // Timeout: testTimeout
 	if err == nil {
 		_ = c.Close()
 		t.Fatalf("Dial() = nil error, want deadline")
 	}
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("Dial() = %v, want context.DeadlineExceeded", err)
-	}
-	if d := time.Since(start); d > fast {
-		t.Errorf("Dial() took %v, want < %v (ctx 300ms, Timeout %v)", d, fast, testTimeout)
+	// ctx's deadline, not the spec's Timeout, ended the dial: a timeout
+	// error would name it ("timeout 10s").
+	if !errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "timeout") {
+		t.Errorf("Dial() = %v, want context.DeadlineExceeded and no timeout", err)
 	}
 }
 
@@ -161,13 +159,10 @@ func TestServerDies(t *testing.T) {
 			if err := c.Err(); err == nil || !strings.Contains(err.Error(), "exit status 3") {
 				t.Errorf("Err() = %v, want exit status 3", err)
 			}
-			start := time.Now()
+			// ErrNotSent: the call failed without waiting for Timeout.
 			_, err := c.CallTool(context.Background(), "echo", nil)
 			if err == nil || !strings.Contains(err.Error(), "exit status 3") || !errors.Is(err, ErrNotSent) {
 				t.Errorf("CallTool() on dead server = %v, want ErrNotSent with exit status 3", err)
-			}
-			if d := time.Since(start); d > fast {
-				t.Errorf("CallTool() on dead server took %v, want a failure without waiting for Timeout %v", d, s.Timeout)
 			}
 			if !strings.Contains(c.Stderr(), tc.stderr) {
 				t.Errorf("Stderr() = %q, want %q", c.Stderr(), tc.stderr)
@@ -215,12 +210,9 @@ func TestHTTPServerDies(t *testing.T) {
 			if c.Err() == nil {
 				t.Errorf("Err() = nil after the server stopped, want an error")
 			}
-			start := time.Now()
-			if _, err := c.ListTools(context.Background()); err == nil {
-				t.Errorf("ListTools() on dead connection = nil error, want one")
-			}
-			if d := time.Since(start); d > fast {
-				t.Errorf("ListTools() on dead connection took %v, want a failure without waiting for Timeout %v", d, h.spec.Timeout)
+			// Waiting for Timeout would end in a timeout error.
+			if _, err := c.ListTools(context.Background()); err == nil || strings.Contains(err.Error(), "timed out") {
+				t.Errorf("ListTools() on dead connection = %v, want an error without waiting for Timeout %v", err, h.spec.Timeout)
 			}
 		})
 	}
@@ -395,13 +387,10 @@ func TestHandwrittenToolList(t *testing.T) {
 	})
 	t.Run("cursor loop", func(t *testing.T) {
 		c := dialT(t, stdioSpec("-handwritten=loop"))
-		start := time.Now()
+		// Stopping at the repeated cursor, not at Timeout: the error says so.
 		_, err := c.ListTools(context.Background())
 		if err == nil || !strings.Contains(err.Error(), `cursor "same" repeated`) {
 			t.Errorf("ListTools() = %v, want a repeated cursor error", err)
-		}
-		if d := time.Since(start); d > fast {
-			t.Errorf("ListTools() took %v, want it to stop at the repeated cursor, not at Timeout %v", d, testTimeout)
 		}
 	})
 }
