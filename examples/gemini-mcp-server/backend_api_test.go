@@ -310,14 +310,13 @@ func TestAPIBackendTimeout(t *testing.T) {
 	b := newAPIBackend(client, "", 50*time.Millisecond, 0)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	start := time.Now()
 	_, err = b.Chat(ctx, turn{Prompt: "p"})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Chat with a 50ms timeout = %v, want context.DeadlineExceeded", err)
 	}
-	// Well under the caller's minute: the 50ms timeout ended it.
-	if d := time.Since(start); d > 20*time.Second || ctx.Err() != nil {
-		t.Errorf("Chat with a 50ms timeout took %v, want it ended by that timeout", d)
+	// The caller's minute is still running: the 50ms timeout ended it.
+	if ctx.Err() != nil {
+		t.Errorf("caller's context after Chat = %v, want it live (the 50ms timeout, not the caller, ended the call)", ctx.Err())
 	}
 }
 

@@ -311,7 +311,6 @@ func TestCLIBackendStops(t *testing.T) {
 				defer cancel()
 				time.AfterFunc(tt.cancel, cancel)
 			}
-			start := time.Now()
 			_, err := b.Chat(ctx, turn{Prompt: "p"})
 			if !errors.Is(err, tt.want) {
 				t.Errorf("Chat = %v, want %v", err, tt.want)
@@ -319,12 +318,10 @@ func TestCLIBackendStops(t *testing.T) {
 			if err == nil || !strings.HasPrefix(err.Error(), "Command failed: ") {
 				t.Errorf("Chat = %v, want a Command failed error", err)
 			}
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("Chat took %v after being stopped", d)
-			}
-			// The process was started and then killed. (Whether it got as
-			// far as recording its run before that depends on the
-			// machine's speed, so runs() is not asked.)
+			// The process was started and then killed: a process left to
+			// finish its 30s sleep would exit 0, with no ExitError.
+			// (Whether it got as far as recording its run before that
+			// depends on the machine's speed, so runs() is not asked.)
 			var exit *exec.ExitError
 			if !errors.As(err, &exit) || len(runs()) > 1 {
 				t.Errorf("Chat = %v, want the error of one started gemini process", err)
