@@ -3,6 +3,7 @@
 package mcpconn
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -31,16 +32,21 @@ func TestStopStubbornProcess(t *testing.T) {
 			t.Fatalf("stderr = %q after %v, want started", tl.String(), fast)
 		}
 	}
-	start := time.Now()
 	p.stop()
-	// Without the kill, stop would wait for the 30s sleeps.
-	if d := time.Since(start); d > fast {
-		t.Errorf("stop() took %v, want < %v (grace periods %v and %v)", d, fast, stdinGrace, termGrace)
-	}
 	select {
 	case <-p.exited:
 	default:
-		t.Errorf("process not reaped after stop()")
+		t.Fatalf("process not reaped after stop()")
+	}
+	// Without the kill, stop would wait for the 30s sleeps and the shell
+	// would exit 0; SIGKILL shows the grace periods ran out and stop
+	// killed it.
+	var exit *exec.ExitError
+	if !errors.As(p.waitErr, &exit) {
+		t.Fatalf("process ended with %v, want killed by SIGKILL", p.waitErr)
+	}
+	if ws, ok := exit.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Errorf("process ended with %v, want killed by SIGKILL", p.waitErr)
 	}
 	if !strings.Contains(tl.String(), "started") {
 		t.Errorf("stderr = %q, want started", tl.String())
