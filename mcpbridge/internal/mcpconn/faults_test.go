@@ -281,19 +281,18 @@ func TestCloseEndsProcess(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Dial() = %v", err)
 	}
-	start := time.Now()
 	for range 3 {
 		if err := c.Close(); err != nil {
 			t.Errorf("Close() = %v, want nil", err)
 		}
 	}
-	if d := time.Since(start); d > fast {
-		t.Errorf("Close() took %v, want < %v", d, fast)
-	}
 	select {
 	case <-c.proc.exited:
-		if c.proc.cmd.ProcessState == nil {
-			t.Errorf("after Close, ProcessState = nil, want the reaped process's state")
+		// The test server exits 0 on stdin EOF, Close's first step; on
+		// SIGTERM it exits 1, and SIGKILL shows as a signal. Status 0 shows
+		// that Close ended it without its grace periods.
+		if st := c.proc.cmd.ProcessState; st == nil || !st.Exited() || st.ExitCode() != 0 {
+			t.Errorf("after Close, ProcessState = %v, want exit status 0 (ended by stdin EOF)", st)
 		}
 	default:
 		t.Errorf("after Close, the process has not been reaped")
