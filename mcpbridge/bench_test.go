@@ -295,9 +295,9 @@ func benchPipeline(ctx context.Context, br *Bridge, bc benchCall) caller {
 	}
 	result := json.RawMessage(`{"content":[{"type":"text","text":` + string(text) + `}]}`)
 	send := func(ctx context.Context, t *Tool, raw json.RawMessage) (json.RawMessage, bool, error) {
-		ctx, cancel, stop := br.within(ctx, t.Timeout)
+		ctx, cancel, key := br.within(ctx, t.Timeout)
 		defer cancel()
-		defer stop()
+		defer br.inLife.Remove(key)
 		s, err := br.use(t.Server)
 		if err != nil {
 			return nil, false, err

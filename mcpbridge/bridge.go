@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -149,6 +150,7 @@ type Bridge struct {
 
 	life     context.Context // ends at Close
 	stopLife context.CancelFunc
+	inLife   *lifespan.Set // calls in flight, ended with life
 
 	onProgress func(Progress) // Options.OnProgress
 	builtins   *server        // the built-in resource tools; nil without them
@@ -243,6 +245,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 	b.onProgress = o.OnProgress
 	b.tracer = newTracer(o.TracerProvider)
 	b.life, b.stopLife = context.WithCancel(context.Background())
+	b.inLife = lifespan.New(b.life)
 	return b, nil
 }
 

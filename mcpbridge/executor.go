@@ -188,9 +188,9 @@ var errServerTimeout = errors.New("server timeout")
 // timedOut reports whether the timeout passed, whatever words the
 // transport chose for it.
 func (b *Bridge) call(ctx context.Context, tool *Tool, raw json.RawMessage) (out json.RawMessage, timedOut bool, err error) {
-	ctx, cancel, stop := b.within(ctx, tool.Timeout)
+	ctx, cancel, key := b.within(ctx, tool.Timeout)
 	defer cancel()
-	defer stop()
+	defer b.inLife.Remove(key)
 	out, err = b.callToolBounded(ctx, cancel, tool.Server, tool.ServerTool, raw)
 	return out, err != nil && errors.Is(context.Cause(ctx), errServerTimeout), err
 }

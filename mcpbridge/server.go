@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/login"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 )
@@ -456,9 +457,9 @@ var ErrUnknownServer = errors.New("unknown mcp server")
 
 // bounded returns ctx, also cancelled when the Bridge closes.
 func (b *Bridge) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel, stop := b.within(ctx, 0)
+	ctx, cancel, key := b.within(ctx, 0)
 	return ctx, func() {
-		stop()
+		b.inLife.Remove(key)
 		cancel()
 	}
 }
@@ -466,13 +467,14 @@ func (b *Bridge) bounded(ctx context.Context) (context.Context, context.CancelFu
 // within returns ctx, also cancelled when the Bridge closes and, when
 // timeout > 0, ended after timeout with the cause errServerTimeout: one
 // context for both, so a call does not stack two cancellable contexts.
-// When the work ends, stop must be called, then cancel (two functions
-// rather than one that calls both: that one would cost an allocation).
-func (b *Bridge) within(ctx context.Context, timeout time.Duration) (_ context.Context, cancel context.CancelFunc, stop func() bool) {
+// When the work ends, b.inLife.Remove(key) must be called, then cancel
+// (rather than one function that does both: that one would cost an
+// allocation, as would a context.AfterFunc on b.life per call).
+func (b *Bridge) within(ctx context.Context, timeout time.Duration) (_ context.Context, cancel context.CancelFunc, key lifespan.Key) {
 	if timeout > 0 {
 		ctx, cancel = context.WithTimeoutCause(ctx, timeout, errServerTimeout)
 	} else {
 		ctx, cancel = context.WithCancel(ctx)
 	}
-	return ctx, cancel, context.AfterFunc(b.life, cancel)
+	return ctx, cancel, b.inLife.Add(cancel)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -182,6 +183,7 @@ type Conn struct {
 	stopLife context.CancelFunc
 	alive    context.Context // ends at Close or death
 	dieNow   context.CancelFunc
+	calls    *lifespan.Set // requests in flight, ended with alive
 
 	stopListen context.CancelFunc // ends listen; nil when not listening
 	listenDone chan struct{}      // closed when listen returned
@@ -258,6 +260,7 @@ func dial(ctx context.Context, s Spec, kind Kind) (*Conn, error) {
 	// end of ctx ends the attempt.
 	c.life, c.stopLife = context.WithCancel(context.WithoutCancel(ctx))
 	c.alive, c.dieNow = context.WithCancel(c.life)
+	c.calls = lifespan.New(c.alive)
 	dctx, cancel := context.WithTimeout(ctx, s.timeout())
 	defer cancel()
 	stopWatch := context.AfterFunc(dctx, c.stopLife)

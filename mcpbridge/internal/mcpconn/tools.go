@@ -276,8 +276,7 @@ func (c *Conn) exchange(ctx context.Context, method string, own context.CancelFu
 		defer cancel()
 	}
 	// Requests end when the connection dies, not only at their deadline.
-	stop := context.AfterFunc(c.alive, cancel)
-	defer stop()
+	defer c.calls.Remove(c.calls.Add(cancel))
 	rctx, cp := withCapture(rctx, method)
 	err := send(rctx)
 	// A result that still asks for input is not the answer: mcp-go failed
