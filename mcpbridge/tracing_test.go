@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
@@ -94,6 +95,9 @@ func TestTracing(t *testing.T) {
 			}
 			if callAttrs["mcp.method.name"] != "tools/call" || callAttrs["gen_ai.tool.name"] != "traceparent" || callAttrs["mcp.protocol.version"] == "" {
 				t.Errorf("tools/call attributes = %v, want the method, tool and protocol version", callAttrs)
+			}
+			if call.SpanKind != trace.SpanKindClient {
+				t.Errorf("tools/call span kind = %v, want %v", call.SpanKind, trace.SpanKindClient)
 			}
 
 			for _, s := range spans {
