@@ -87,8 +87,13 @@ func tapSend(ctx context.Context, inner transport.Interface, req transport.JSONR
 // away. The raw bytes are not shared with mcp-go, so the capture owns them.
 // A result that asks for input (2026-07-28's multi round-trip) is never
 // stubbed: mcp-go must see it to ask the user and call again.
+//
+// The stub is JSON null, which mcp-go rejects at its first look ("content
+// is missing") with 3 allocations, where even an empty result it accepts,
+// {"content":[]}, is decoded twice with 18; Conn.exchange ignores the
+// decoding error of a request whose raw result was captured.
 var decodeStubs = map[string]json.RawMessage{
-	"tools/call": json.RawMessage(`{"content":[]}`),
+	"tools/call": json.RawMessage(`null`),
 }
 
 type stdioTap struct{ *transport.Stdio }

@@ -61,11 +61,19 @@ func TestCaptureMatchesMethod(t *testing.T) {
 		_, err := c.client.ListTools(ctx, mcp.ListToolsRequest{})
 		return err
 	}
+	// echo succeeds when mcp-go decoded the result or, with a tools/call
+	// capture, when the capture kept it: mcp-go is then handed the stub,
+	// which it fails to decode by design (see decodeStubs).
 	echo := func(text string) func(context.Context) error {
 		return func(ctx context.Context) error {
 			req := mcp.CallToolRequest{}
 			req.Params.Name, req.Params.Arguments = "echo", map[string]any{"text": text}
 			_, err := c.client.CallTool(ctx, req)
+			if cp, _ := ctx.Value(captureKey{}).(*capture); err != nil && cp != nil && cp.method == string(mcp.MethodToolsCall) {
+				if _, ok := cp.result(); ok {
+					return nil
+				}
+			}
 			return err
 		}
 	}
@@ -117,5 +125,30 @@ func TestCaptureMatchesMethod(t *testing.T) {
 				t.Errorf("capture(%s).result() = %s, kept an earlier request's result", tt.method, raw)
 			}
 		})
+	}
+}
+
+// TestCallToolStub shows the tools/call stub at work over a real
+// connection: mcp-go is handed a result it refuses at once, while the
+// capture, and so Conn.CallTool, has the server's whole result and no
+// error.
+func TestCallToolStub(t *testing.T) {
+	c := dialT(t, stdioSpec())
+	args := map[string]any{"text": "hello stub"}
+	ctx, cp := withCapture(context.Background(), string(mcp.MethodToolsCall))
+	req := mcp.CallToolRequest{}
+	req.Params.Name, req.Params.Arguments = "echo", args
+	if res, err := c.client.CallTool(ctx, req); err == nil {
+		t.Errorf("mcp-go CallTool with a capture = %+v, want an error (the stub is not decoded)", res)
+	}
+	if raw, ok := cp.result(); !ok || !strings.Contains(string(raw), "hello stub") {
+		t.Errorf("capture.result() = %s, %v; want the echo result", raw, ok)
+	}
+	raw, err := c.CallTool(context.Background(), "echo", args)
+	if err != nil {
+		t.Fatalf("CallTool(echo) = %v", err)
+	}
+	if !strings.Contains(string(raw), `"content"`) || !strings.Contains(string(raw), "hello stub") {
+		t.Errorf("CallTool(echo) = %s, want the server's result with its content", raw)
 	}
 }
