@@ -21,7 +21,8 @@ import (
 )
 
 // Set calls the functions added to it once its lifetime ends. It is safe
-// for concurrent use. The zero Set is not usable; use [New].
+// for concurrent use. A zero Set has a lifetime that never ends: it keeps
+// what is added until it is removed.
 type Set struct {
 	mu    sync.Mutex
 	ended bool
@@ -36,7 +37,7 @@ type Key uint64
 // holds one [context.AfterFunc] registration on life for as long as life
 // lasts.
 func New(life context.Context) *Set {
-	s := &Set{fns: make(map[Key]func())}
+	s := new(Set)
 	context.AfterFunc(life, s.end)
 	return s
 }
@@ -52,6 +53,9 @@ func (s *Set) Add(f func()) Key {
 		s.mu.Unlock()
 		f()
 		return 0
+	}
+	if s.fns == nil {
+		s.fns = make(map[Key]func())
 	}
 	s.next++
 	k := s.next

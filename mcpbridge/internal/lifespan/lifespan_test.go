@@ -146,3 +146,18 @@ func TestAddRemoveAllocs(t *testing.T) {
 		t.Errorf("allocations per Add and Remove = %v, want 0", got)
 	}
 }
+
+func TestZeroSet(t *testing.T) {
+	var s Set
+	called := false
+	k := s.Add(func() { called = true })
+	if k == 0 {
+		t.Fatal("Add on a zero Set = the zero Key, want a key (its lifetime never ends)")
+	}
+	if called {
+		t.Error("Add on a zero Set called its function")
+	}
+	if !s.Remove(k) {
+		t.Errorf("Remove(%d) on a zero Set = false, want true", k)
+	}
+}
