@@ -7,7 +7,7 @@
 // Confirmer it refuses every call with [ErrNoConfirmer].
 //
 //	p := &confirm.Policy{Confirmer: confirm.ConfirmerFunc(askInTerminal)}
-//	d, err := p.Decide(ctx, confirm.Request{Server: "files", Tool: "delete", Name: "delete", Args: args})
+//	d, err := p.Decide(ctx, confirm.Request{Server: "files", ServerTool: "delete", Name: "delete", Args: args})
 //	if err != nil || !d.Proceed {
 //		// tell the model the call did not run, and why (d.Reason, err)
 //	}
@@ -23,20 +23,20 @@ import (
 	"strconv"
 )
 
-// Key names a whole server (Tool == "") or one tool of a server on an
+// Key names a whole server (ServerTool == "") or one tool of a server on an
 // allow-list or deny-list. Server and tool stay separate, so server "a.b"
 // tool "c" and server "a" tool "b.c" are different keys.
 type Key struct {
-	Server string `json:"server"`
-	Tool   string `json:"tool,omitempty"` // original tool name; "" means every tool of Server
+	Server     string `json:"server"`
+	ServerTool string `json:"tool,omitempty"` // the tool's own name on Server; "" means every tool of Server
 }
 
 // String returns `server "a"` or `server "a" tool "b"`.
 func (k Key) String() string {
-	if k.Tool == "" {
+	if k.ServerTool == "" {
 		return fmt.Sprintf("server %q", k.Server)
 	}
-	return fmt.Sprintf("server %q tool %q", k.Server, k.Tool)
+	return fmt.Sprintf("server %q tool %q", k.Server, k.ServerTool)
 }
 
 // Annotations are the hints an MCP server gives about a tool. They come from
@@ -56,7 +56,7 @@ type Annotations struct {
 type Request struct {
 	Server      string         // server name as configured
 	Trusted     bool           // the server is configured with trust: true
-	Tool        string         // original tool name, as the server lists it
+	ServerTool  string         // the tool's own name, as the server lists it
 	Name        string         // registered function name the model called
 	Args        map[string]any // the call's arguments
 	Description string         // the tool's description
@@ -73,7 +73,7 @@ const (
 	Cancel Answer = iota
 	// ProceedOnce runs this call and asks again next time.
 	ProceedOnce
-	// AlwaysTool runs this call and allow-lists the tool (Key{Server, Tool}).
+	// AlwaysTool runs this call and allow-lists the tool (Key{Server, ServerTool}).
 	AlwaysTool
 	// AlwaysServer runs this call and allow-lists the whole server.
 	AlwaysServer

@@ -50,12 +50,12 @@ func TestZeroValuesAreSafe(t *testing.T) {
 
 func TestConfirmerFunc(t *testing.T) {
 	var c Confirmer = ConfirmerFunc(func(ctx context.Context, req Request) (Answer, error) {
-		if req.Tool == "ok" {
+		if req.ServerTool == "ok" {
 			return AlwaysServer, nil
 		}
 		return Cancel, nil
 	})
-	if got, err := c.Confirm(context.Background(), Request{Tool: "ok"}); got != AlwaysServer || err != nil {
+	if got, err := c.Confirm(context.Background(), Request{ServerTool: "ok"}); got != AlwaysServer || err != nil {
 		t.Errorf("Confirm(ok) = %v, %v, want %v, nil", got, err, AlwaysServer)
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 func ExamplePolicy() {
 	var p confirm.Policy // the zero Policy asks, and has nobody to ask
-	d, err := p.Decide(context.Background(), confirm.Request{Server: "files", Tool: "delete"})
+	d, err := p.Decide(context.Background(), confirm.Request{Server: "files", ServerTool: "delete"})
 	fmt.Println(d.Proceed, err)
 	// Output: false confirming server "files" tool "delete": confirmation needed but no confirmer is set
 }
@@ -25,15 +25,15 @@ func ExamplePolicy_Decide() {
 			return confirm.AlwaysTool, nil
 		}),
 	}
-	p.Deny(confirm.Key{Server: "files", Tool: "format_disk"})
+	p.Deny(confirm.Key{Server: "files", ServerTool: "format_disk"})
 	readOnly := true
 
 	for _, req := range []confirm.Request{
-		{Server: "files", Tool: "write", Name: "write", Args: map[string]any{"path": "a.txt"}},
-		{Server: "files", Tool: "write", Name: "write", Args: map[string]any{"path": "b.txt"}},
-		{Server: "files", Tool: "list", Name: "list", Annotations: confirm.Annotations{ReadOnlyHint: &readOnly}},
-		{Server: "files", Tool: "format_disk", Name: "format_disk"},
-		{Server: "home", Tool: "lights", Name: "lights", Trusted: true},
+		{Server: "files", ServerTool: "write", Name: "write", Args: map[string]any{"path": "a.txt"}},
+		{Server: "files", ServerTool: "write", Name: "write", Args: map[string]any{"path": "b.txt"}},
+		{Server: "files", ServerTool: "list", Name: "list", Annotations: confirm.Annotations{ReadOnlyHint: &readOnly}},
+		{Server: "files", ServerTool: "format_disk", Name: "format_disk"},
+		{Server: "home", ServerTool: "lights", Name: "lights", Trusted: true},
 	} {
 		d, err := p.Decide(context.Background(), req)
 		if err != nil {
@@ -55,7 +55,7 @@ func ExamplePolicy_Decide() {
 
 func ExamplePolicy_Save() {
 	var p confirm.Policy
-	p.Allow(confirm.Key{Server: "web", Tool: "fetch"})
+	p.Allow(confirm.Key{Server: "web", ServerTool: "fetch"})
 	p.Allow(confirm.Key{Server: "files"})
 	if err := p.Save(os.Stdout); err != nil {
 		fmt.Println(err)

@@ -40,7 +40,7 @@ func (p *Policy) Deny(k Key) {
 	p.deny[k] = true
 }
 
-// AllowList returns the allow-list sorted by Server, then Tool (a server's
+// AllowList returns the allow-list sorted by Server, then ServerTool (a server's
 // own key first). The slice is the caller's.
 func (p *Policy) AllowList() []Key {
 	p.mu.Lock()
@@ -48,7 +48,7 @@ func (p *Policy) AllowList() []Key {
 	return sortedKeys(p.allow)
 }
 
-// DenyList returns the deny-list sorted by Server, then Tool. The slice is
+// DenyList returns the deny-list sorted by Server, then ServerTool. The slice is
 // the caller's.
 func (p *Policy) DenyList() []Key {
 	p.mu.Lock()
@@ -62,7 +62,7 @@ func sortedKeys(m map[Key]bool) []Key {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b Key) int {
-		return cmp.Or(cmp.Compare(a.Server, b.Server), cmp.Compare(a.Tool, b.Tool))
+		return cmp.Or(cmp.Compare(a.Server, b.Server), cmp.Compare(a.ServerTool, b.ServerTool))
 	})
 	return keys
 }

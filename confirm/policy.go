@@ -95,7 +95,7 @@ type Decision struct {
 
 // Decide reports whether the call req describes may run. In order:
 //
-//  1. the server (Key{Server}) or the tool (Key{Server, Tool}) is on the
+//  1. the server (Key{Server}) or the tool (Key{Server, ServerTool}) is on the
 //     deny-list: denied;
 //  2. req.Trusted: proceed;
 //  3. the server, then the tool, is on the allow-list: proceed;
@@ -119,16 +119,16 @@ func (p *Policy) Decide(ctx context.Context, req Request) (Decision, error) {
 		return d, nil
 	}
 	if p.Confirmer == nil {
-		return Decision{}, fmt.Errorf("confirming %s: %w", Key{req.Server, req.Tool}, ErrNoConfirmer)
+		return Decision{}, fmt.Errorf("confirming %s: %w", Key{req.Server, req.ServerTool}, ErrNoConfirmer)
 	}
 	if err := ctx.Err(); err != nil {
-		return Decision{}, fmt.Errorf("confirming %s: %w", Key{req.Server, req.Tool}, err)
+		return Decision{}, fmt.Errorf("confirming %s: %w", Key{req.Server, req.ServerTool}, err)
 	}
 	turn := p.turnToken()
 	select {
 	case turn <- struct{}{}:
 	case <-ctx.Done():
-		return Decision{}, fmt.Errorf("waiting to confirm %s: %w", Key{req.Server, req.Tool}, ctx.Err())
+		return Decision{}, fmt.Errorf("waiting to confirm %s: %w", Key{req.Server, req.ServerTool}, ctx.Err())
 	}
 	release := func() { <-turn }
 	if d, ok := p.decideWithoutAsking(req); ok {
@@ -137,7 +137,7 @@ func (p *Policy) Decide(ctx context.Context, req Request) (Decision, error) {
 	}
 	if err := ctx.Err(); err != nil {
 		release()
-		return Decision{}, fmt.Errorf("confirming %s: %w", Key{req.Server, req.Tool}, err)
+		return Decision{}, fmt.Errorf("confirming %s: %w", Key{req.Server, req.ServerTool}, err)
 	}
 
 	type result struct {
@@ -160,7 +160,7 @@ func (p *Policy) Decide(ctx context.Context, req Request) (Decision, error) {
 	select {
 	case res := <-done:
 		if res.err != nil {
-			return Decision{Asked: true}, fmt.Errorf("confirming %s: %w", Key{req.Server, req.Tool}, res.err)
+			return Decision{Asked: true}, fmt.Errorf("confirming %s: %w", Key{req.Server, req.ServerTool}, res.err)
 		}
 		switch res.answer {
 		case ProceedOnce, AlwaysTool, AlwaysServer:
@@ -168,14 +168,14 @@ func (p *Policy) Decide(ctx context.Context, req Request) (Decision, error) {
 		}
 		return Decision{Asked: true, Reason: Declined, Answer: Cancel}, nil
 	case <-ctx.Done():
-		return Decision{Asked: true}, fmt.Errorf("confirming %s: %w", Key{req.Server, req.Tool}, ctx.Err())
+		return Decision{Asked: true}, fmt.Errorf("confirming %s: %w", Key{req.Server, req.ServerTool}, ctx.Err())
 	}
 }
 
 // decideWithoutAsking applies steps 1 to 4 of Decide; ok is false when a
 // person must be asked.
 func (p *Policy) decideWithoutAsking(req Request) (d Decision, ok bool) {
-	server, tool := Key{Server: req.Server}, Key{req.Server, req.Tool}
+	server, tool := Key{Server: req.Server}, Key{req.Server, req.ServerTool}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch {
@@ -199,7 +199,7 @@ func isTrue(b *bool) bool { return b != nil && *b }
 func (p *Policy) record(req Request, a Answer) {
 	switch a {
 	case AlwaysTool:
-		p.Allow(Key{req.Server, req.Tool})
+		p.Allow(Key{req.Server, req.ServerTool})
 	case AlwaysServer:
 		p.Allow(Key{Server: req.Server})
 	}

@@ -32,14 +32,14 @@ func answering(a Answer, err error, calls *atomic.Int32) Confirmer {
 var errBoom = errors.New("terminal closed")
 
 func TestDecide(t *testing.T) {
-	req := Request{Server: "files", Tool: "delete", Name: "delete", Args: map[string]any{"path": "/tmp/x"}}
+	req := Request{Server: "files", ServerTool: "delete", Name: "delete", Args: map[string]any{"path": "/tmp/x"}}
 	readOnly := req
 	readOnly.Annotations = Annotations{ReadOnlyHint: ptr(true)}
 	trusted := req
 	trusted.Trusted = true
 	// keys that a joined "server.tool" string would confuse
-	ab := Request{Server: "a.b", Tool: "c"}
-	a := Request{Server: "a", Tool: "b.c"}
+	ab := Request{Server: "a.b", ServerTool: "c"}
+	a := Request{Server: "a", ServerTool: "b.c"}
 
 	tests := []struct {
 		name      string
@@ -97,15 +97,15 @@ func TestDecide(t *testing.T) {
 		{name: "read-only without the option asks", answer: Cancel, req: readOnly,
 			want: Decision{Asked: true, Reason: Declined}, wantCalls: 1},
 		{name: "readOnlyHint false asks", setup: func(p *Policy) { p.AutoAllowReadOnly = true }, answer: Cancel,
-			req:  Request{Server: "files", Tool: "delete", Annotations: Annotations{ReadOnlyHint: ptr(false)}},
+			req:  Request{Server: "files", ServerTool: "delete", Annotations: Annotations{ReadOnlyHint: ptr(false)}},
 			want: Decision{Asked: true, Reason: Declined}, wantCalls: 1},
 		{name: "readOnlyHint unset asks", setup: func(p *Policy) { p.AutoAllowReadOnly = true }, answer: Cancel, req: req,
 			want: Decision{Asked: true, Reason: Declined}, wantCalls: 1},
 		{name: "read-only and destructive asks", setup: func(p *Policy) { p.AutoAllowReadOnly = true }, answer: Cancel,
-			req:  Request{Server: "files", Tool: "delete", Annotations: Annotations{ReadOnlyHint: ptr(true), DestructiveHint: ptr(true)}},
+			req:  Request{Server: "files", ServerTool: "delete", Annotations: Annotations{ReadOnlyHint: ptr(true), DestructiveHint: ptr(true)}},
 			want: Decision{Asked: true, Reason: Declined}, wantCalls: 1},
 		{name: "read-only and explicitly not destructive", setup: func(p *Policy) { p.AutoAllowReadOnly = true }, answer: Cancel,
-			req:  Request{Server: "files", Tool: "delete", Annotations: Annotations{ReadOnlyHint: ptr(true), DestructiveHint: ptr(false)}},
+			req:  Request{Server: "files", ServerTool: "delete", Annotations: Annotations{ReadOnlyHint: ptr(true), DestructiveHint: ptr(false)}},
 			want: Decision{Proceed: true, Reason: ReadOnly}},
 		{name: "allowed a/b.c does not allow a.b/c", setup: func(p *Policy) { p.Allow(Key{"a", "b.c"}) }, answer: Cancel, req: ab,
 			want: Decision{Asked: true, Reason: Declined}, wantCalls: 1, wantAllow: []Key{{"a", "b.c"}}},
@@ -128,10 +128,10 @@ func TestDecide(t *testing.T) {
 			}
 			got, err := p.Decide(context.Background(), tt.req)
 			if !errors.Is(err, tt.wantErr) || (err == nil) != (tt.wantErr == nil) {
-				t.Errorf("Decide(%s) error = %v, want %v", Key{tt.req.Server, tt.req.Tool}, err, tt.wantErr)
+				t.Errorf("Decide(%s) error = %v, want %v", Key{tt.req.Server, tt.req.ServerTool}, err, tt.wantErr)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("Decide(%s) mismatch (-want +got):\n%s", Key{tt.req.Server, tt.req.Tool}, diff)
+				t.Errorf("Decide(%s) mismatch (-want +got):\n%s", Key{tt.req.Server, tt.req.ServerTool}, diff)
 			}
 			if n := calls.Load(); n != tt.wantCalls {
 				t.Errorf("confirmer called %d times, want %d", n, tt.wantCalls)
@@ -150,10 +150,10 @@ func TestDecide(t *testing.T) {
 func TestAlwaysToolThenNoQuestion(t *testing.T) {
 	var calls atomic.Int32
 	p := &Policy{Confirmer: answering(AlwaysTool, nil, &calls)}
-	req := Request{Server: "s", Tool: "t"}
+	req := Request{Server: "s", ServerTool: "t"}
 	first, _ := p.Decide(context.Background(), req)
 	second, _ := p.Decide(context.Background(), req)
-	other, _ := p.Decide(context.Background(), Request{Server: "s", Tool: "u"})
+	other, _ := p.Decide(context.Background(), Request{Server: "s", ServerTool: "u"})
 	got := []Decision{first, second, other}
 	want := []Decision{
 		{Proceed: true, Asked: true, Reason: Approved, Answer: AlwaysTool},
@@ -167,7 +167,7 @@ func TestAlwaysToolThenNoQuestion(t *testing.T) {
 
 func TestConfirmerSeesRequest(t *testing.T) {
 	req := Request{
-		Server: "files", Trusted: false, Tool: "write file", Name: "write_file",
+		Server: "files", Trusted: false, ServerTool: "write file", Name: "write_file",
 		Args:        map[string]any{"path": "a.txt", "n": 1.0},
 		Description: "Writes a file.",
 		Annotations: Annotations{Title: "Write", DestructiveHint: ptr(true), OpenWorldHint: ptr(false)},
@@ -190,7 +190,7 @@ func TestCancelledBeforeAsking(t *testing.T) {
 	p := &Policy{Confirmer: answering(ProceedOnce, nil, &calls)}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	d, err := p.Decide(ctx, Request{Server: "s", Tool: "t"})
+	d, err := p.Decide(ctx, Request{Server: "s", ServerTool: "t"})
 	if !errors.Is(err, context.Canceled) || d != (Decision{}) {
 		t.Errorf("Decide(cancelled ctx) = %+v, %v, want zero Decision, context.Canceled", d, err)
 	}
@@ -198,7 +198,7 @@ func TestCancelledBeforeAsking(t *testing.T) {
 		t.Errorf("confirmer called %d times with a cancelled context, want 0", calls.Load())
 	}
 	// A call that needs no asking still gets its decision.
-	d, err = p.Decide(ctx, Request{Server: "s", Tool: "t", Trusted: true})
+	d, err = p.Decide(ctx, Request{Server: "s", ServerTool: "t", Trusted: true})
 	if err != nil || d.Reason != Trusted {
 		t.Errorf("Decide(cancelled ctx, trusted) = %+v, %v, want Trusted, nil", d, err)
 	}
@@ -226,7 +226,7 @@ func TestOneAtATime(t *testing.T) {
 	var proceeded atomic.Int32
 	for i := range n {
 		wg.Go(func() {
-			d, err := p.Decide(context.Background(), Request{Server: "s", Tool: fmt.Sprint("t", i)})
+			d, err := p.Decide(context.Background(), Request{Server: "s", ServerTool: fmt.Sprint("t", i)})
 			if err != nil {
 				t.Errorf("Decide(t%d): %v", i, err)
 			}
@@ -264,7 +264,7 @@ func TestQueuedRequestsAfterAlwaysTool(t *testing.T) {
 		got := make([]Decision, n)
 		var wg sync.WaitGroup
 		for i := range n {
-			wg.Go(func() { got[i], _ = p.Decide(context.Background(), Request{Server: "s", Tool: "t"}) })
+			wg.Go(func() { got[i], _ = p.Decide(context.Background(), Request{Server: "s", ServerTool: "t"}) })
 		}
 		synctest.Wait() // one asking, the others queued for the turn
 		if calls.Load() != 1 {
@@ -293,13 +293,13 @@ func TestCancelWhileWaitingForTurn(t *testing.T) {
 		})}
 		var wg sync.WaitGroup
 		var first Decision
-		wg.Go(func() { first, _ = p.Decide(context.Background(), Request{Server: "s", Tool: "first"}) })
+		wg.Go(func() { first, _ = p.Decide(context.Background(), Request{Server: "s", ServerTool: "first"}) })
 		synctest.Wait()
 
 		ctx, cancel := context.WithCancel(context.Background())
 		var second Decision
 		var secondErr error
-		wg.Go(func() { second, secondErr = p.Decide(ctx, Request{Server: "s", Tool: "second"}) })
+		wg.Go(func() { second, secondErr = p.Decide(ctx, Request{Server: "s", ServerTool: "second"}) })
 		synctest.Wait() // second is waiting for the turn
 		cancel()
 		synctest.Wait()
@@ -325,7 +325,7 @@ func TestCancelPendingQuestion(t *testing.T) {
 		})}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		d, err := p.Decide(ctx, Request{Server: "s", Tool: "t"}) // returns after the fake minute
+		d, err := p.Decide(ctx, Request{Server: "s", ServerTool: "t"}) // returns after the fake minute
 		if !errors.Is(err, context.DeadlineExceeded) || d != (Decision{Asked: true}) {
 			t.Errorf("Decide(timed out) = %+v, %v, want {Asked: true}, context.DeadlineExceeded", d, err)
 		}
@@ -333,7 +333,7 @@ func TestCancelPendingQuestion(t *testing.T) {
 		// The abandoned question still holds the turn: the next request waits.
 		var next Decision
 		var wg sync.WaitGroup
-		wg.Go(func() { next, _ = p.Decide(context.Background(), Request{Server: "s", Tool: "t"}) })
+		wg.Go(func() { next, _ = p.Decide(context.Background(), Request{Server: "s", ServerTool: "t"}) })
 		synctest.Wait()
 		if calls.Load() != 1 {
 			t.Fatalf("confirmer called %d times while an abandoned question is open, want 1", calls.Load())
@@ -362,7 +362,7 @@ func TestConfirmerHonouringContext(t *testing.T) {
 		})}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		d, err := p.Decide(ctx, Request{Server: "s", Tool: "t"})
+		d, err := p.Decide(ctx, Request{Server: "s", ServerTool: "t"})
 		if !errors.Is(err, context.DeadlineExceeded) || d.Proceed {
 			t.Errorf("Decide = %+v, %v, want no proceed, context.DeadlineExceeded", d, err)
 		}

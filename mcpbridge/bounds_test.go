@@ -67,7 +67,7 @@ func TestDeepToolReported(t *testing.T) {
 				t.Errorf("the status JSON does not report the skipped tool:\n%s", js)
 			}
 			ev := waitEvent(t, events, "tool skipped", func(e Event) bool { return e.Kind == EventToolSkipped })
-			if ev.Server != "deep" || ev.Tool != "deep_tool" || ev.Err == nil || !strings.Contains(ev.Err.Error(), "deeper than 2000 levels") {
+			if ev.Server != "deep" || ev.ServerTool != "deep_tool" || ev.Err == nil || !strings.Contains(ev.Err.Error(), "deeper than 2000 levels") {
 				t.Errorf("event = %+v, want deep_tool of deep, saying why", ev)
 			}
 			// A call that waited for the timeout would fail with ErrTimeout.

@@ -314,11 +314,11 @@ func (b *Bridge) setToolsLocked(s *server, defs []*toolDef) {
 	}
 	for _, e := range u.Added {
 		if e.Renamed() {
-			b.log.Info("mcp tool renamed", "server", e.Server, "tool", e.Tool, "name", e.Name, "reason", e.String())
+			b.log.Info("mcp tool renamed", "server", e.Server, "tool", e.ServerTool, "name", e.Name, "reason", e.String())
 		}
 	}
 	for _, c := range u.Changed {
-		b.log.Info("mcp tool renamed", "server", c.New.Server, "tool", c.New.Tool, "name", c.New.Name, "was", c.Old.Name, "reason", c.New.String())
+		b.log.Info("mcp tool renamed", "server", c.New.Server, "tool", c.New.ServerTool, "name", c.New.Name, "was", c.Old.Name, "reason", c.New.String())
 	}
 	if !u.Empty() {
 		b.emitLocked(Event{Kind: EventToolsChanged, Server: s.cfg.Name, Update: u})
@@ -347,7 +347,7 @@ func (b *Bridge) rebuildLocked() {
 			}
 			defs[s] = m
 		}
-		d := m[e.Tool]
+		d := m[e.ServerTool]
 		if d == nil {
 			continue // cannot happen: the registry holds what defs listed
 		}

@@ -73,7 +73,7 @@ func convertResult(raw json.RawMessage, opts convertOptions) (*CallResult, error
 	}
 	limit := textLimit(opts.TextLimit)
 
-	r := &CallResult{Name: opts.Name, ID: opts.ID, Server: opts.Server, Tool: opts.Tool}
+	r := &CallResult{Name: opts.Name, ID: opts.ID, Server: opts.Server, ServerTool: opts.Tool}
 	var display []string
 	for _, b := range blocks {
 		part, shown := convertValidBlock(b, limit)

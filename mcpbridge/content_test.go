@@ -259,8 +259,8 @@ func TestConvertResult(t *testing.T) {
 			if err != nil {
 				t.Fatalf("convertResult(%s) error = %v, want nil", tt.raw, err)
 			}
-			if r.Name != testOpts.Name || r.ID != testOpts.ID || r.Server != testOpts.Server || r.Tool != testOpts.Tool {
-				t.Errorf("convertResult labels = %q %q %q %q, want %q %q %q %q", r.Name, r.ID, r.Server, r.Tool,
+			if r.Name != testOpts.Name || r.ID != testOpts.ID || r.Server != testOpts.Server || r.ServerTool != testOpts.Tool {
+				t.Errorf("convertResult labels = %q %q %q %q, want %q %q %q %q", r.Name, r.ID, r.Server, r.ServerTool,
 					testOpts.Name, testOpts.ID, testOpts.Server, testOpts.Tool)
 			}
 			if diff := cmp.Diff(tt.wantLLM, r.LLMContent); diff != "" {

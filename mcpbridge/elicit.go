@@ -35,11 +35,11 @@ func (m ElicitMode) String() string {
 type Elicitation struct {
 	// Server is the configured name of the asking server.
 	Server string
-	// Tool is the server's own name of the tool being called, when known:
+	// ServerTool is the server's own name of the tool being called, when known:
 	// a server older than protocol 2026-07-28 asks outside the call, and
-	// then Tool is "".
-	Tool string
-	Mode ElicitMode
+	// then ServerTool is "".
+	ServerTool string
+	Mode       ElicitMode
 	// Message says what is asked and why, in the server's words.
 	Message string
 	// Schema is the JSON Schema of the form (ElicitForm): an object of flat
@@ -149,7 +149,7 @@ func elicitFor(server string, e Elicitor) func(context.Context, mcp.ElicitationP
 		}
 		q := Elicitation{Server: server, Message: p.Message}
 		if cl != nil {
-			q.Tool = cl.tool
+			q.ServerTool = cl.tool
 		}
 		if p.Mode == mcp.ElicitationModeURL {
 			q.Mode, q.URL, q.ID = ElicitURL, p.URL, p.ElicitationID

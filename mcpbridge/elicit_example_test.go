@@ -15,13 +15,13 @@ func ExampleElicitorFunc() {
 		if e.Mode == mcpbridge.ElicitURL {
 			return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitDecline}, nil
 		}
-		fmt.Printf("%s asks during %q: %s\n", e.Server, e.Tool, e.Message)
+		fmt.Printf("%s asks during %q: %s\n", e.Server, e.ServerTool, e.Message)
 		return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept, Content: map[string]any{"value": "blue"}}, nil
 	})
 	opts := &mcpbridge.Options{Elicitor: answer}
 
 	r, _ := opts.Elicitor.Elicit(context.Background(), mcpbridge.Elicitation{
-		Server: "paint", Tool: "choose_colour", Mode: mcpbridge.ElicitForm, Message: "Which colour?",
+		Server: "paint", ServerTool: "choose_colour", Mode: mcpbridge.ElicitForm, Message: "Which colour?",
 	})
 	fmt.Println(r.Content["value"])
 	// Output:

@@ -62,10 +62,10 @@ func TestElicitor(t *testing.T) {
 				}
 				got := asked[0]
 				mu.Unlock()
-				want := Elicitation{Server: "s", Tool: tc.tool, Mode: ElicitForm, Message: "colour?",
+				want := Elicitation{Server: "s", ServerTool: tc.tool, Mode: ElicitForm, Message: "colour?",
 					Schema: json.RawMessage(`{"properties":{"value":{"type":"string"}},"required":["value"],"type":"object"}`)}
 				if era == "legacy" {
-					want.Tool = "" // asked outside the call
+					want.ServerTool = "" // asked outside the call
 				}
 				if tc.tool == "ask_url" {
 					want.Mode, want.Message, want.Schema, want.URL, want.ID = ElicitURL, "please consent", nil, "https://example.com/consent", "consent-1"

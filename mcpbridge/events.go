@@ -52,13 +52,13 @@ func (k EventKind) String() string {
 
 // Event is one change of a [Bridge]'s state.
 type Event struct {
-	Kind      EventKind
-	Server    string          // the server concerned; "" for discovery events
-	State     ServerState     // EventServerState: the new state
-	Discovery DiscoveryState  // EventDiscoveryState: the new state
-	Err       error           // EventServerState to Disconnected: why, if it failed (redacted, see [Bridge.Status])
-	Update    registry.Update // EventToolsChanged: what changed
-	Tool      string          // EventToolRejected, EventToolSkipped: the server's name of the tool
+	Kind       EventKind
+	Server     string          // the server concerned; "" for discovery events
+	State      ServerState     // EventServerState: the new state
+	Discovery  DiscoveryState  // EventDiscoveryState: the new state
+	Err        error           // EventServerState to Disconnected: why, if it failed (redacted, see [Bridge.Status])
+	Update     registry.Update // EventToolsChanged: what changed
+	ServerTool string          // EventToolRejected, EventToolSkipped: the server's name of the tool
 }
 
 // subscriber is one Subscribe channel fed from an unbounded queue, so that

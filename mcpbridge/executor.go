@@ -77,7 +77,7 @@ func (b *Bridge) executeCall(ctx context.Context, call *genai.FunctionCall) *Cal
 	}
 	ctx, endSpan := b.startToolSpan(ctx, tool, name, id)
 	r := b.execute(ctx, tool, call, b.sender(tool))
-	r.Name, r.ID, r.Server, r.Tool = name, id, tool.Server, tool.ServerTool
+	r.Name, r.ID, r.Server, r.ServerTool = name, id, tool.Server, tool.ServerTool
 	endSpan(r)
 	return r
 }
@@ -120,7 +120,7 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 	d, err := b.policy.Decide(ctx, confirm.Request{
 		Server:      tool.Server,
 		Trusted:     tool.Trust,
-		Tool:        tool.ServerTool,
+		ServerTool:  tool.ServerTool,
 		Name:        call.Name,
 		Args:        reqArgs,
 		Description: tool.Description,

@@ -55,7 +55,7 @@ func ExampleBridge_Execute() {
 	policy := &confirm.Policy{
 		AutoAllowReadOnly: true, // stock runs without asking
 		Confirmer: confirm.ConfirmerFunc(func(_ context.Context, req confirm.Request) (confirm.Answer, error) {
-			fmt.Printf("confirm %s on %s with %v? yes, once\n", req.Tool, req.Server, req.Args)
+			fmt.Printf("confirm %s on %s with %v? yes, once\n", req.ServerTool, req.Server, req.Args)
 			return confirm.ProceedOnce, nil
 		}),
 	}

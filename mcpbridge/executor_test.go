@@ -156,7 +156,7 @@ func TestExecuteDeniedReasons(t *testing.T) {
 	})
 	t.Run("deny-list wins over trust", func(t *testing.T) {
 		p := &confirm.Policy{}
-		p.Deny(confirm.Key{Server: "main", Tool: "lookup"})
+		p.Deny(confirm.Key{Server: "main", ServerTool: "lookup"})
 		b := newBridge(t, &Options{Policy: p}, execServers()...)
 		discover(t, b)
 		r := b.Execute(context.Background(), &genai.FunctionCall{Name: "lookup", Args: map[string]any{"name": "ann"}})

@@ -77,7 +77,7 @@ func (e *exits) result(r *CallResult) {
 	if err != nil {
 		part = []byte(err.Error())
 	}
-	e.add("result", fmt.Sprintf("%s %s %s %s %q %q %q %s", r.Name, r.ID, r.Server, r.Tool, parts, r.ReturnDisplay, errText, part))
+	e.add("result", fmt.Sprintf("%s %s %s %s %q %q %q %s", r.Name, r.ID, r.Server, r.ServerTool, parts, r.ReturnDisplay, errText, part))
 }
 
 func (e *exits) err(label string, err error) {

@@ -21,8 +21,8 @@ type RejectedTool struct {
 	// Name is the function name the tool was declared under.
 	Name string `json:"name"`
 	// Server and Tool are the server's name and the tool's original name.
-	Server string `json:"server"`
-	Tool   string `json:"tool"`
+	Server     string `json:"server"`
+	ServerTool string `json:"tool"`
 	// Message is the API's error message, as it gave it (redacted in a
 	// status).
 	Message string `json:"message"`
@@ -110,12 +110,12 @@ func (b *Bridge) reject(req *request, names []string, apiErr genai.APIError) []R
 		if _, dup := b.rejected[k]; dup {
 			continue
 		}
-		rt := RejectedTool{Name: n, Server: t.Server, Tool: t.ServerTool, Message: apiErr.Message}
+		rt := RejectedTool{Name: n, Server: t.Server, ServerTool: t.ServerTool, Message: apiErr.Message}
 		b.rejected[k] = rt
 		out = append(out, rt)
 		b.log.Warn("mcp tool dropped: the Gemini API rejected its declaration",
 			"server", t.Server, "tool", t.ServerTool, "name", n, "err", apiErr.Message)
-		b.emitLocked(Event{Kind: EventToolRejected, Server: t.Server, Tool: t.ServerTool,
+		b.emitLocked(Event{Kind: EventToolRejected, Server: t.Server, ServerTool: t.ServerTool,
 			Err: fmt.Errorf("the Gemini API rejected the declaration of %q: %w", n, apiErr)})
 	}
 	return out
@@ -139,9 +139,9 @@ func (b *Bridge) rejectedLocked(server string) []RejectedTool {
 	}
 	slices.SortFunc(out, func(a, b RejectedTool) int {
 		switch {
-		case a.Tool < b.Tool:
+		case a.ServerTool < b.ServerTool:
 			return -1
-		case a.Tool > b.Tool:
+		case a.ServerTool > b.ServerTool:
 			return 1
 		}
 		return 0

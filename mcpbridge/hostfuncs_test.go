@@ -119,8 +119,8 @@ func TestRunHostFunctions(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("function responses mismatch (-want +got):\n%s", diff)
 	}
-	if r := res.Results[1]; r.Server != "main" || r.Tool != "lookup" || r.Name != "main__lookup" {
-		t.Errorf("aliased result = %s on %s/%s, want main__lookup on main/lookup", r.Name, r.Server, r.Tool)
+	if r := res.Results[1]; r.Server != "main" || r.ServerTool != "lookup" || r.Name != "main__lookup" {
+		t.Errorf("aliased result = %s on %s/%s, want main__lookup on main/lookup", r.Name, r.Server, r.ServerTool)
 	}
 	if diff := cmp.Diff(map[string]any{"found": "ann", "n": "2"}, jsonNumbersAsStrings(res.Results[0].StructuredContent())); diff != "" {
 		t.Errorf("host result StructuredContent() mismatch (-want +got):\n%s", diff)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/registry"
 )
 
 func TestWords(t *testing.T) {
@@ -39,7 +41,7 @@ func TestLexicalRanker(t *testing.T) {
 		for _, n := range params {
 			p.Properties[n] = &genai.Schema{Type: genai.TypeString}
 		}
-		return &Tool{Name: name, ServerTool: name, Description: desc, Declaration: &genai.FunctionDeclaration{Name: name, Parameters: p}}
+		return &Tool{Entry: registry.Entry{Name: name, ServerTool: name}, Description: desc, Declaration: &genai.FunctionDeclaration{Name: name, Parameters: p}}
 	}
 	tools := []*Tool{
 		tool("send_email", "Sends an email message", "recipient", "subject"),
@@ -106,7 +108,7 @@ func syntheticTools(n int) []*Tool {
 			vocab[rng.IntN(len(vocab))]: {Type: genai.TypeString, Description: vocab[rng.IntN(len(vocab))]},
 			vocab[rng.IntN(len(vocab))]: {Type: genai.TypeInteger},
 		}}
-		tools[i] = &Tool{Name: name, ServerTool: name, Description: strings.Join(desc, " "),
+		tools[i] = &Tool{Entry: registry.Entry{Name: name, ServerTool: name}, Description: strings.Join(desc, " "),
 			Declaration: &genai.FunctionDeclaration{Name: name, Parameters: params}, lex: &lexicalCache{}}
 	}
 	return tools
@@ -147,8 +149,8 @@ func FuzzLexicalRanker(f *testing.F) {
 			}
 		}
 		tools := []*Tool{
-			{Name: name, ServerTool: name, Description: desc, Declaration: &genai.FunctionDeclaration{Name: name}, lex: &lexicalCache{}},
-			{Name: "other", Description: query},
+			{Entry: registry.Entry{Name: name, ServerTool: name}, Description: desc, Declaration: &genai.FunctionDeclaration{Name: name}, lex: &lexicalCache{}},
+			{Entry: registry.Entry{Name: "other"}, Description: query},
 		}
 		conv := []*genai.Content{genai.NewContentFromText(query, genai.RoleUser), genai.NewContentFromText(desc, genai.RoleModel)}
 		scores, err := LexicalRanker{}.Rank(context.Background(), conv, tools)

@@ -17,9 +17,9 @@ type Progress struct {
 	// Name and ID are the function name the model called and the ID of
 	// its call ("" when it had none), as in [CallResult].
 	Name, ID string
-	// Server and Tool say where the call runs: the server's name and the
+	// Server and ServerTool say where the call runs: the server's name and the
 	// tool's original MCP name.
-	Server, Tool string
+	Server, ServerTool string
 	// Progress is how far the call is; it grows with each report.
 	Progress float64
 	// Total is where Progress ends; 0 when the server does not know.
@@ -57,7 +57,7 @@ func (b *Bridge) withProgress(ctx context.Context, tool *Tool, name, id string) 
 	redac := s.redac
 	return mcpconn.WithProgress(ctx, func(p mcpconn.Progress) {
 		fn(Progress{
-			Name: name, ID: id, Server: tool.Server, Tool: tool.ServerTool,
+			Name: name, ID: id, Server: tool.Server, ServerTool: tool.ServerTool,
 			Progress: p.Progress, Total: p.Total, Message: redac.Text(p.Message),
 		})
 	})

@@ -34,7 +34,7 @@ func (l *progressLog) reports() []Progress {
 func wantProgress(id string, steps int) []Progress {
 	var out []Progress
 	for i := 1; i <= steps; i++ {
-		out = append(out, Progress{Name: "progress", ID: id, Server: "p", Tool: "progress",
+		out = append(out, Progress{Name: "progress", ID: id, Server: "p", ServerTool: "progress",
 			Progress: float64(i), Total: float64(steps), Message: "step " + string(rune('0'+i))})
 	}
 	return out

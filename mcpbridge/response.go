@@ -19,9 +19,9 @@ type CallResult struct {
 	// ID is the ID of the model's FunctionCall, echoed unchanged; "" when the
 	// call had none (one is never invented).
 	ID string
-	// Server and Tool say where the call ran: the server's name and the
+	// Server and ServerTool say where the call ran: the server's name and the
 	// tool's original MCP name.
-	Server, Tool string
+	Server, ServerTool string
 	// LLMContent is what the model reads, in the order the server sent it:
 	// text parts (already cut to the text limit) and inline data parts
 	// (images, audio, embedded blobs).

@@ -65,8 +65,8 @@ func TestListChangedEachTransport(t *testing.T) {
 				return e.Kind == EventToolsChanged && e.Server == "first" && len(e.Update.Changed) > 0
 			})
 			want := registry.Change{
-				Old: registry.Entry{Name: "fresh", Server: "second", Tool: "fresh"},
-				New: registry.Entry{Name: "second__fresh", Server: "second", Tool: "fresh", Reason: registry.Prefixed, Wanted: "fresh", Holder: "first"},
+				Old: registry.Entry{Name: "fresh", Server: "second", ServerTool: "fresh"},
+				New: registry.Entry{Name: "second__fresh", Server: "second", ServerTool: "fresh", Reason: registry.Prefixed, Wanted: "fresh", Holder: "first"},
 			}
 			if len(e.Update.Changed) != 1 || e.Update.Changed[0] != want {
 				t.Errorf("Update.Changed = %+v, want [%+v]", e.Update.Changed, want)

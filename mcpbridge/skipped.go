@@ -50,7 +50,7 @@ func (b *Bridge) setSkippedLocked(s *server, skipped []SkippedTool) {
 		if slices.Contains(s.skipped, t) {
 			continue
 		}
-		b.emitLocked(Event{Kind: EventToolSkipped, Server: s.cfg.Name, Tool: t.Name,
+		b.emitLocked(Event{Kind: EventToolSkipped, Server: s.cfg.Name, ServerTool: t.Name,
 			Err: fmt.Errorf("mcp server %q: tool %q skipped: %s", s.cfg.Name, t.Name, t.Reason)})
 	}
 	s.skipped = skipped

@@ -22,13 +22,13 @@ import (
 // Do not modify its fields, its Declaration or its Changes; they may be
 // shared with later snapshots.
 type Tool struct {
-	// Name is the registered function name: sanitized and, when another
-	// server earlier in the configuration offers the same name, prefixed
-	// (see [registry]). The model calls the tool by this name.
-	Name string
-	// Server is the configured server name, and ServerTool the tool's name
-	// as the server lists it (used when calling the server).
-	Server, ServerTool string
+	// Entry says how the tool is registered: Name is the function name the
+	// model calls it by (sanitized and, when a server earlier in the
+	// configuration offers the same name, prefixed), Server the configured
+	// server name, ServerTool the tool's name as the server lists it (used
+	// when calling the server), and Reason why Name is what it is (see
+	// [registry.Entry.Renamed]).
+	registry.Entry
 	// Title is the tool's display title ("" if the server gave none).
 	Title string
 	// Description is the server's description of the tool, without
@@ -45,9 +45,6 @@ type Tool struct {
 	// Changes lists what the schema conversion rewrote; empty when the
 	// schema passed unchanged.
 	Changes []schema.Change
-	// Entry says why the tool is registered under Name (see
-	// [registry.Entry.Renamed]).
-	Entry registry.Entry
 	// Trust is the server's trust setting: true skips confirmation.
 	Trust bool
 	// Timeout bounds each call of the tool (the server's
@@ -131,9 +128,7 @@ func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 	decl := def.conv.Declaration(e.Name, cleanText(def.raw.Description))
 	def.out.declare(decl)
 	return &Tool{
-		Name:        e.Name,
-		Server:      e.Server,
-		ServerTool:  e.Tool,
+		Entry:       e,
 		Title:       cleanText(def.raw.Title),
 		Description: cleanText(def.raw.Description),
 		Annotations: confirm.Annotations{
@@ -145,7 +140,6 @@ func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 		},
 		Declaration: decl,
 		Changes:     def.conv.Changes,
-		Entry:       e,
 		Trust:       cfg.Trust,
 		Timeout:     cfg.EffectiveTimeout(),
 		def:         def,

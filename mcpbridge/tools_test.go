@@ -55,14 +55,14 @@ func TestNewTool(t *testing.T) {
 	if len(defs) != 1 {
 		t.Fatalf("convertTools() = %d tools, want 1", len(defs))
 	}
-	e := registry.Entry{Name: "web__fetch", Server: "web", Tool: "fetch", Reason: registry.Prefixed, Wanted: "fetch", Holder: "files"}
+	e := registry.Entry{Name: "web__fetch", Server: "web", ServerTool: "fetch", Reason: registry.Prefixed, Wanted: "fetch", Holder: "files"}
 	got := newTool(e, defs[0], &cfg)
 	want := &Tool{
-		Name: "web__fetch", Server: "web", ServerTool: "fetch", Title: "Fetch", Description: "fetches a URL",
+		Entry: e, Title: "Fetch", Description: "fetches a URL",
 		Annotations: confirm.Annotations{Title: "Fetch it", ReadOnlyHint: &yes},
 		Declaration: defs[0].conv.Declaration("web__fetch", "fetches a URL"),
 		Changes:     defs[0].conv.Changes,
-		Entry:       e, Trust: true, Timeout: 3 * time.Second,
+		Trust:       true, Timeout: 3 * time.Second,
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(Tool{}), cmp.FilterPath(func(p cmp.Path) bool {
 		return p.Last().String() == ".def" || p.Last().String() == ".lex"

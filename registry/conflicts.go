@@ -100,7 +100,7 @@ func resolve(servers []*server, out []Entry, taken map[string]string) []Entry {
 				lost = append(lost, loser{s, t, t.base, h})
 				continue
 			}
-			e := Entry{Name: t.base, Server: s.name, Tool: t.name}
+			e := Entry{Name: t.base, Server: s.name, ServerTool: t.name}
 			if t.base != t.name {
 				e.Reason = Sanitized
 			}
@@ -117,12 +117,12 @@ func resolve(servers []*server, out []Entry, taken map[string]string) []Entry {
 			hash = append(hash, loser{l.server, l.tool, l.tool.prefixed, h})
 			continue
 		}
-		add(Entry{Name: l.tool.prefixed, Server: l.server.name, Tool: l.tool.name,
+		add(Entry{Name: l.tool.prefixed, Server: l.server.name, ServerTool: l.tool.name,
 			Reason: Prefixed, Wanted: l.wanted, Holder: l.holder})
 	}
 	for _, l := range hash {
 		name := hashedName(l.wanted, l.server.name, l.tool.name, taken)
-		add(Entry{Name: name, Server: l.server.name, Tool: l.tool.name,
+		add(Entry{Name: name, Server: l.server.name, ServerTool: l.tool.name,
 			Reason: Hashed, Wanted: l.wanted, Holder: l.holder})
 	}
 	return out

@@ -50,66 +50,66 @@ func TestConflicts(t *testing.T) {
 		in: servers{{"s", []string{"myFunction", "invalid-name with spaces", "!@#$%^&*()",
 			"namespace:tool", "alsoValid-123.name", "1abc", "日本語"}}},
 		want: []Entry{
-			{Name: "_1abc", Server: "s", Tool: "1abc", Reason: Sanitized},
-			{Name: "___", Server: "s", Tool: "日本語", Reason: Sanitized},
-			{Name: "__________", Server: "s", Tool: "!@#$%^&*()", Reason: Sanitized},
-			{Name: "alsoValid-123.name", Server: "s", Tool: "alsoValid-123.name"},
-			{Name: "invalid-name_with_spaces", Server: "s", Tool: "invalid-name with spaces", Reason: Sanitized},
-			{Name: "myFunction", Server: "s", Tool: "myFunction"},
-			{Name: "namespace_tool", Server: "s", Tool: "namespace:tool", Reason: Sanitized},
+			{Name: "_1abc", Server: "s", ServerTool: "1abc", Reason: Sanitized},
+			{Name: "___", Server: "s", ServerTool: "日本語", Reason: Sanitized},
+			{Name: "__________", Server: "s", ServerTool: "!@#$%^&*()", Reason: Sanitized},
+			{Name: "alsoValid-123.name", Server: "s", ServerTool: "alsoValid-123.name"},
+			{Name: "invalid-name_with_spaces", Server: "s", ServerTool: "invalid-name with spaces", Reason: Sanitized},
+			{Name: "myFunction", Server: "s", ServerTool: "myFunction"},
+			{Name: "namespace_tool", Server: "s", ServerTool: "namespace:tool", Reason: Sanitized},
 		},
 	}, {
 		name:  "same tool on three servers",
 		order: []string{"a", "b", "c"},
 		in:    servers{{"c", []string{"fetch"}}, {"a", []string{"fetch"}}, {"b", []string{"fetch"}}},
 		want: []Entry{
-			{Name: "b__fetch", Server: "b", Tool: "fetch", Reason: Prefixed, Wanted: "fetch", Holder: "a"},
-			{Name: "c__fetch", Server: "c", Tool: "fetch", Reason: Prefixed, Wanted: "fetch", Holder: "a"},
-			{Name: "fetch", Server: "a", Tool: "fetch"},
+			{Name: "b__fetch", Server: "b", ServerTool: "fetch", Reason: Prefixed, Wanted: "fetch", Holder: "a"},
+			{Name: "c__fetch", Server: "c", ServerTool: "fetch", Reason: Prefixed, Wanted: "fetch", Holder: "a"},
+			{Name: "fetch", Server: "a", ServerTool: "fetch"},
 		},
 	}, {
 		name:  "server name needs sanitizing",
 		order: []string{"my server", "1srv"},
 		in:    servers{{"1srv", []string{"run"}}, {"my server", []string{"run"}}},
 		want: []Entry{
-			{Name: "_1srv__run", Server: "1srv", Tool: "run", Reason: Prefixed, Wanted: "run", Holder: "my server"},
-			{Name: "run", Server: "my server", Tool: "run"},
+			{Name: "_1srv__run", Server: "1srv", ServerTool: "run", Reason: Prefixed, Wanted: "run", Holder: "my server"},
+			{Name: "run", Server: "my server", ServerTool: "run"},
 		},
 	}, {
 		name:  "a/b__c against a__b/c",
 		order: []string{"x", "a", "a__b"},
 		in:    servers{{"x", []string{"b__c", "c"}}, {"a", []string{"b__c"}}, {"a__b", []string{"c"}}},
 		want: []Entry{
-			{Name: "a__b__c", Server: "a", Tool: "b__c", Reason: Prefixed, Wanted: "b__c", Holder: "x"},
-			{Name: "a__b__c_" + hex8("a__b", "c"), Server: "a__b", Tool: "c", Reason: Hashed, Wanted: "a__b__c", Holder: "a"},
-			{Name: "b__c", Server: "x", Tool: "b__c"},
-			{Name: "c", Server: "x", Tool: "c"},
+			{Name: "a__b__c", Server: "a", ServerTool: "b__c", Reason: Prefixed, Wanted: "b__c", Holder: "x"},
+			{Name: "a__b__c_" + hex8("a__b", "c"), Server: "a__b", ServerTool: "c", Reason: Hashed, Wanted: "a__b__c", Holder: "a"},
+			{Name: "b__c", Server: "x", ServerTool: "b__c"},
+			{Name: "c", Server: "x", ServerTool: "c"},
 		},
 	}, {
 		name:  "bare name beats a prefixed one",
 		order: []string{"a", "b", "c"},
 		in:    servers{{"a", []string{"fetch"}}, {"b", []string{"fetch"}}, {"c", []string{"b__fetch"}}},
 		want: []Entry{
-			{Name: "b__fetch", Server: "c", Tool: "b__fetch"},
-			{Name: "b__fetch_" + hex8("b", "fetch"), Server: "b", Tool: "fetch", Reason: Hashed, Wanted: "b__fetch", Holder: "c"},
-			{Name: "fetch", Server: "a", Tool: "fetch"},
+			{Name: "b__fetch", Server: "c", ServerTool: "b__fetch"},
+			{Name: "b__fetch_" + hex8("b", "fetch"), Server: "b", ServerTool: "fetch", Reason: Hashed, Wanted: "b__fetch", Holder: "c"},
+			{Name: "fetch", Server: "a", ServerTool: "fetch"},
 		},
 	}, {
 		name:  "two names of one server sanitize alike",
 		order: []string{"s"},
 		in:    servers{{"s", []string{"a b", "a_b", "a:b"}}},
 		want: []Entry{
-			{Name: "a_b", Server: "s", Tool: "a_b"},
-			{Name: "a_b_" + hex8("s", "a b"), Server: "s", Tool: "a b", Reason: Hashed, Wanted: "a_b", Holder: "s"},
-			{Name: "a_b_" + hex8("s", "a:b"), Server: "s", Tool: "a:b", Reason: Hashed, Wanted: "a_b", Holder: "s"},
+			{Name: "a_b", Server: "s", ServerTool: "a_b"},
+			{Name: "a_b_" + hex8("s", "a b"), Server: "s", ServerTool: "a b", Reason: Hashed, Wanted: "a_b", Holder: "s"},
+			{Name: "a_b_" + hex8("s", "a:b"), Server: "s", ServerTool: "a:b", Reason: Hashed, Wanted: "a_b", Holder: "s"},
 		},
 	}, {
 		name:  "truncation collision on one server",
 		order: []string{"s"},
 		in:    servers{{"s", []string{long2, long1}}},
 		want: []Entry{
-			{Name: trunc, Server: "s", Tool: long1, Reason: Sanitized},
-			{Name: trunc[:54] + "_" + hex8("s", long2), Server: "s", Tool: long2, Reason: Hashed, Wanted: trunc, Holder: "s"},
+			{Name: trunc, Server: "s", ServerTool: long1, Reason: Sanitized},
+			{Name: trunc[:54] + "_" + hex8("s", long2), Server: "s", ServerTool: long2, Reason: Hashed, Wanted: trunc, Holder: "s"},
 		},
 	}, {
 		name:  "truncation collision across servers, then of the prefixed names",
@@ -118,9 +118,9 @@ func TestConflicts(t *testing.T) {
 		want: func() []Entry {
 			pre := SanitizeName("b__" + long2)
 			return []Entry{
-				{Name: pre, Server: "b", Tool: long3, Reason: Prefixed, Wanted: trunc, Holder: "a"},
-				{Name: pre[:54] + "_" + hex8("b", long2), Server: "b", Tool: long2, Reason: Hashed, Wanted: pre, Holder: "b"},
-				{Name: trunc, Server: "a", Tool: long1, Reason: Sanitized},
+				{Name: pre, Server: "b", ServerTool: long3, Reason: Prefixed, Wanted: trunc, Holder: "a"},
+				{Name: pre[:54] + "_" + hex8("b", long2), Server: "b", ServerTool: long2, Reason: Hashed, Wanted: pre, Holder: "b"},
+				{Name: trunc, Server: "a", ServerTool: long1, Reason: Sanitized},
 			}
 		}(),
 	}, {
@@ -128,9 +128,9 @@ func TestConflicts(t *testing.T) {
 		order: []string{"a", "s"},
 		in:    servers{{"a", []string{"a_b_" + hex8("s", "a b")}}, {"s", []string{"a_b", "a b"}}},
 		want: []Entry{
-			{Name: "a_b", Server: "s", Tool: "a_b"},
-			{Name: "a_b_" + hex8("s", "a b"), Server: "a", Tool: "a_b_" + hex8("s", "a b")},
-			{Name: "a_b_" + hexN("s", "a b", 12), Server: "s", Tool: "a b", Reason: Hashed, Wanted: "a_b", Holder: "s"},
+			{Name: "a_b", Server: "s", ServerTool: "a_b"},
+			{Name: "a_b_" + hex8("s", "a b"), Server: "a", ServerTool: "a_b_" + hex8("s", "a b")},
+			{Name: "a_b_" + hexN("s", "a b", 12), Server: "s", ServerTool: "a b", Reason: Hashed, Wanted: "a_b", Holder: "s"},
 		},
 	}}
 	for _, tt := range tests {

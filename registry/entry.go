@@ -44,10 +44,10 @@ func (r Reason) String() string {
 
 // Entry is one registered tool.
 type Entry struct {
-	Name   string // registered function name; always satisfies ValidName
-	Server string // server offering the tool
-	Tool   string // original tool name, as the server listed it
-	Reason Reason // why Name is what it is
+	Name       string // registered function name; always satisfies ValidName
+	Server     string // server offering the tool
+	ServerTool string // the tool's own name, as the server listed it
+	Reason     Reason // why Name is what it is
 	// Wanted is the name this tool could not have, and Holder the server
 	// whose tool holds it (possibly Server itself). Both are set only when
 	// Reason is Prefixed or Hashed.
@@ -62,7 +62,7 @@ func (e Entry) Renamed() bool { return e.Reason != Unchanged }
 //
 //	server "b" tool "fetch" registered as "b__fetch" (prefixed: "fetch" belongs to server "a")
 func (e Entry) String() string {
-	s := fmt.Sprintf("server %q tool %q registered as %q (%s", e.Server, e.Tool, e.Name, e.Reason)
+	s := fmt.Sprintf("server %q tool %q registered as %q (%s", e.Server, e.ServerTool, e.Name, e.Reason)
 	if e.Wanted != "" {
 		s += fmt.Sprintf(": %q belongs to server %q", e.Wanted, e.Holder)
 	}
@@ -71,7 +71,7 @@ func (e Entry) String() string {
 
 // Change is a tool that stays registered under a new name.
 type Change struct {
-	Old, New Entry // Old.Server == New.Server and Old.Tool == New.Tool
+	Old, New Entry // Old.Server == New.Server and Old.ServerTool == New.ServerTool
 }
 
 // Update reports what one call of [Registry.SetTools] or

@@ -7,8 +7,8 @@ func TestEntryString(t *testing.T) {
 		e    Entry
 		want string
 	}{
-		{Entry{Name: "a", Server: "s", Tool: "a"}, `server "s" tool "a" registered as "a" (unchanged)`},
-		{Entry{Name: "b__fetch", Server: "b", Tool: "fetch", Reason: Prefixed, Wanted: "fetch", Holder: "a"},
+		{Entry{Name: "a", Server: "s", ServerTool: "a"}, `server "s" tool "a" registered as "a" (unchanged)`},
+		{Entry{Name: "b__fetch", Server: "b", ServerTool: "fetch", Reason: Prefixed, Wanted: "fetch", Holder: "a"},
 			`server "b" tool "fetch" registered as "b__fetch" (prefixed: "fetch" belongs to server "a")`},
 		{Entry{Reason: Reason(9)}, `server "" tool "" registered as "" (Reason(9))`},
 	}

@@ -41,10 +41,10 @@ func ExampleRegistry() {
 	}
 
 	for _, e := range reg.Entries() {
-		fmt.Printf("%-10s %s/%s (%s)\n", e.Name, e.Server, e.Tool, e.Reason)
+		fmt.Printf("%-10s %s/%s (%s)\n", e.Name, e.Server, e.ServerTool, e.Reason)
 	}
 	e, _ := reg.Lookup("web__fetch")
-	fmt.Println("call", e.Tool, "on", e.Server)
+	fmt.Println("call", e.ServerTool, "on", e.Server)
 	// Output:
 	// changed: fetch -> web__fetch
 	// fetch      files/fetch (unchanged)

@@ -15,7 +15,7 @@
 //	reg := registry.New([]string{"files", "web"}) // order from settings.json
 //	reg.SetTools("web", []string{"fetch", "search"})
 //	reg.SetTools("files", []string{"read", "fetch"})
-//	e, ok := reg.Lookup("web__fetch") // {Server: "web", Tool: "fetch", Reason: Prefixed, ...}
+//	e, ok := reg.Lookup("web__fetch") // {Server: "web", ServerTool: "fetch", Reason: Prefixed, ...}
 package registry
 
 import (
@@ -134,7 +134,7 @@ func (r *Registry) recompute() Update {
 	}
 	clear(byTool)
 	for i, e := range sorted {
-		byTool[toolKey{e.Server, e.Tool}] = i
+		byTool[toolKey{e.Server, e.ServerTool}] = i
 	}
 
 	var u Update

@@ -97,20 +97,20 @@ func TestUpdates(t *testing.T) {
 		name: "later server first",
 		do:   func() Update { return r.SetTools("b", []string{"fetch", "x"}) },
 		want: Update{Added: []Entry{
-			{Name: "fetch", Server: "b", Tool: "fetch"},
-			{Name: "x", Server: "b", Tool: "x"},
+			{Name: "fetch", Server: "b", ServerTool: "fetch"},
+			{Name: "x", Server: "b", ServerTool: "x"},
 		}},
 	}, {
 		name: "earlier server takes the bare name",
 		do:   func() Update { return r.SetTools("a", []string{"fetch", "fetch", "y y", "fetch", "y y"}) },
 		want: Update{
 			Added: []Entry{
-				{Name: "fetch", Server: "a", Tool: "fetch"},
-				{Name: "y_y", Server: "a", Tool: "y y", Reason: Sanitized},
+				{Name: "fetch", Server: "a", ServerTool: "fetch"},
+				{Name: "y_y", Server: "a", ServerTool: "y y", Reason: Sanitized},
 			},
 			Changed: []Change{{
-				Old: Entry{Name: "fetch", Server: "b", Tool: "fetch"},
-				New: Entry{Name: "b__fetch", Server: "b", Tool: "fetch", Reason: Prefixed, Wanted: "fetch", Holder: "a"},
+				Old: Entry{Name: "fetch", Server: "b", ServerTool: "fetch"},
+				New: Entry{Name: "b__fetch", Server: "b", ServerTool: "fetch", Reason: Prefixed, Wanted: "fetch", Holder: "a"},
 			}},
 			Duplicates: []string{"fetch", "y y"},
 		},
@@ -122,11 +122,11 @@ func TestUpdates(t *testing.T) {
 		name: "list_changed drops fetch",
 		do:   func() Update { return r.SetTools("a", []string{"y y", "z"}) },
 		want: Update{
-			Added:   []Entry{{Name: "z", Server: "a", Tool: "z"}},
-			Removed: []Entry{{Name: "fetch", Server: "a", Tool: "fetch"}},
+			Added:   []Entry{{Name: "z", Server: "a", ServerTool: "z"}},
+			Removed: []Entry{{Name: "fetch", Server: "a", ServerTool: "fetch"}},
 			Changed: []Change{{
-				Old: Entry{Name: "b__fetch", Server: "b", Tool: "fetch", Reason: Prefixed, Wanted: "fetch", Holder: "a"},
-				New: Entry{Name: "fetch", Server: "b", Tool: "fetch"},
+				Old: Entry{Name: "b__fetch", Server: "b", ServerTool: "fetch", Reason: Prefixed, Wanted: "fetch", Holder: "a"},
+				New: Entry{Name: "fetch", Server: "b", ServerTool: "fetch"},
 			}},
 		},
 	}, {
@@ -137,15 +137,15 @@ func TestUpdates(t *testing.T) {
 		name: "empty list removes the server",
 		do:   func() Update { return r.SetTools("a", nil) },
 		want: Update{Removed: []Entry{
-			{Name: "y_y", Server: "a", Tool: "y y", Reason: Sanitized},
-			{Name: "z", Server: "a", Tool: "z"},
+			{Name: "y_y", Server: "a", ServerTool: "y y", Reason: Sanitized},
+			{Name: "z", Server: "a", ServerTool: "z"},
 		}},
 	}, {
 		name: "remove server",
 		do:   func() Update { return r.RemoveServer("b") },
 		want: Update{Removed: []Entry{
-			{Name: "fetch", Server: "b", Tool: "fetch"},
-			{Name: "x", Server: "b", Tool: "x"},
+			{Name: "fetch", Server: "b", ServerTool: "fetch"},
+			{Name: "x", Server: "b", ServerTool: "x"},
 		}},
 	}}
 	for _, st := range steps {
@@ -180,8 +180,8 @@ func TestQueries(t *testing.T) {
 		if got, ok := r.Lookup(e.Name); !ok || got != e {
 			t.Errorf("Lookup(%q) = %v, %v, want %v, true", e.Name, got, ok, e)
 		}
-		if got, ok := r.Name(e.Server, e.Tool); !ok || got != e.Name {
-			t.Errorf("Name(%q, %q) = %q, %v, want %q, true", e.Server, e.Tool, got, ok, e.Name)
+		if got, ok := r.Name(e.Server, e.ServerTool); !ok || got != e.Name {
+			t.Errorf("Name(%q, %q) = %q, %v, want %q, true", e.Server, e.ServerTool, got, ok, e.Name)
 		}
 	}
 	if _, ok := r.Lookup("nope"); ok {
@@ -193,7 +193,7 @@ func TestQueries(t *testing.T) {
 
 	var listed []string
 	for _, e := range r.ServerEntries("my server") {
-		listed = append(listed, e.Tool+"="+e.Name)
+		listed = append(listed, e.ServerTool+"="+e.Name)
 	}
 	want := []string{"fetch=my_server__fetch", "read=my_server__read", "日本=__"}
 	if diff := cmp.Diff(want, listed); diff != "" {
@@ -307,7 +307,7 @@ func FuzzRegistry(f *testing.F) {
 				t.Fatalf("registered %q twice", e.Name)
 			}
 			seen[e.Name] = true
-			if !tools[toolKey{e.Server, e.Tool}] {
+			if !tools[toolKey{e.Server, e.ServerTool}] {
 				t.Fatalf("registered %s, which nobody offered", e)
 			}
 			if got, ok := r.Lookup(e.Name); !ok || got != e {

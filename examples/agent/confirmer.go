@@ -62,8 +62,8 @@ func describe(req confirm.Request) string {
 	var sb strings.Builder
 	sb.WriteString("\nThe model wants to run a tool:\n")
 	fmt.Fprintf(&sb, "  Server:      %s\n", req.Server)
-	tool := req.Tool
-	if req.Name != req.Tool {
+	tool := req.ServerTool
+	if req.Name != req.ServerTool {
 		tool += fmt.Sprintf(" (called as %s)", req.Name)
 	}
 	if req.Annotations.Title != "" {

@@ -42,7 +42,7 @@ func TestDescribe(t *testing.T) {
 		{
 			name: "renamed tool with hints",
 			req: confirm.Request{
-				Server: "files", Tool: "delete", Name: "files__delete",
+				Server: "files", ServerTool: "delete", Name: "files__delete",
 				Args:        map[string]any{"path": "/tmp/x", "force": true},
 				Description: "Delete a file.\nThere is no undo.",
 				Annotations: confirm.Annotations{Title: "Delete", ReadOnlyHint: &no, DestructiveHint: &yes},
@@ -59,7 +59,7 @@ The model wants to run a tool:
 		},
 		{
 			name: "bare tool",
-			req:  confirm.Request{Server: "s", Tool: "t", Name: "t"},
+			req:  confirm.Request{Server: "s", ServerTool: "t", Name: "t"},
 			want: `
 The model wants to run a tool:
   Server:      s
