@@ -124,7 +124,7 @@ func TestReadmeSettingsBlock(t *testing.T) {
 	}
 	var got []string
 	for _, s := range cfg.Servers {
-		got = append(got, s.Name+" "+s.Transport().String())
+		got = append(got, s.Name+" "+string(s.Transport()))
 	}
 	want := []string{"files stdio", "tracker http", "docs http", "internal http", "legacy sse"}
 	if strings.Join(got, ", ") != strings.Join(want, ", ") {

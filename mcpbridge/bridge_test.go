@@ -62,7 +62,7 @@ func httpServer(t *testing.T, name string, tr Transport, o testserver.Options) (
 		h := testserver.ServeHTTP(t, o, true)
 		cfg.URL, cfg.Type = h.URL, "sse"
 		return cfg, h
-	case TransportStreamableHTTP:
+	case TransportHTTP:
 		h := testserver.ServeHTTP(t, o, false)
 		cfg.HTTPURL = h.URL
 		return cfg, h
@@ -91,7 +91,7 @@ func serverFor(t *testing.T, name string, tr Transport, o testserver.Options) Se
 	return cfg
 }
 
-var transports = []Transport{TransportStdio, TransportSSE, TransportStreamableHTTP}
+var transports = []Transport{TransportStdio, TransportSSE, TransportHTTP}
 
 // newBridge returns a Bridge for servers, closed at the test's end.
 func newBridge(t *testing.T, opts *Options, servers ...ServerConfig) *Bridge {
@@ -151,7 +151,7 @@ func call(t *testing.T, b *Bridge, server, tool string, args any) (string, error
 
 func TestDiscoverEachTransport(t *testing.T) {
 	for _, tr := range transports {
-		t.Run(tr.String(), func(t *testing.T) {
+		t.Run(string(tr), func(t *testing.T) {
 			b := newBridge(t, nil, serverFor(t, "srv", tr, testserver.Options{Tools: 2}))
 			discover(t, b)
 			want := []string{"add_tool", "echo", "env", "raw", "sleep", "tool_00", "tool_01", "weird"}
@@ -179,7 +179,7 @@ func TestDiscoverEachTransport(t *testing.T) {
 }
 
 func TestDiscoverSSEFallsBackToHTTP(t *testing.T) {
-	cfg, _ := httpServer(t, "srv", TransportStreamableHTTP, testserver.Options{})
+	cfg, _ := httpServer(t, "srv", TransportHTTP, testserver.Options{})
 	cfg.URL, cfg.HTTPURL = cfg.HTTPURL, "" // url without type: SSE first
 	// The server accepts the SSE GET but never sends an endpoint event: the
 	// wait for it is capped by the timeout (else 5 s), then HTTP is tried.
@@ -196,7 +196,7 @@ func TestDiscoverSSEFallsBackToHTTP(t *testing.T) {
 
 func TestDiscoverPaging(t *testing.T) {
 	for _, tr := range transports {
-		t.Run(tr.String(), func(t *testing.T) {
+		t.Run(string(tr), func(t *testing.T) {
 			b := newBridge(t, nil, serverFor(t, "paged", tr, testserver.Options{Tools: 7, PageSize: 2}))
 			discover(t, b)
 			var numbered []string
@@ -219,7 +219,7 @@ func TestDiscoverPaging(t *testing.T) {
 func TestDiscoverKeepsRawSchema(t *testing.T) {
 	for _, target := range []schema.Target{schema.Gemini, schema.Vertex, schema.JSONSchema} {
 		for _, tr := range transports {
-			t.Run(target.String()+"/"+tr.String(), func(t *testing.T) {
+			t.Run(target.String()+"/"+string(tr), func(t *testing.T) {
 				b := newBridge(t, &Options{Target: target}, serverFor(t, "srv", tr, testserver.Options{}))
 				discover(t, b)
 				tool, ok := b.Tool("raw")
@@ -260,8 +260,8 @@ func TestDiscoverKeepsRawSchema(t *testing.T) {
 }
 
 func TestHeadersReachServer(t *testing.T) {
-	for _, tr := range []Transport{TransportSSE, TransportStreamableHTTP} {
-		t.Run(tr.String(), func(t *testing.T) {
+	for _, tr := range []Transport{TransportSSE, TransportHTTP} {
+		t.Run(string(tr), func(t *testing.T) {
 			cfg, hl := httpServer(t, "srv", tr, testserver.Options{})
 			cfg.Headers = map[string]string{"X-Team": "blue", "Authorization": "Bearer s3cr3t-value"}
 			b := newBridge(t, nil, cfg)
@@ -366,7 +366,7 @@ func TestNewValidatesAndCopies(t *testing.T) {
 }
 
 func TestCloseEndsEverything(t *testing.T) {
-	b := newBridge(t, nil, stdioServer("a"), serverFor(t, "b", TransportStreamableHTTP, testserver.Options{}))
+	b := newBridge(t, nil, stdioServer("a"), serverFor(t, "b", TransportHTTP, testserver.Options{}))
 	events, cancel := b.Subscribe()
 	defer cancel()
 	discover(t, b)

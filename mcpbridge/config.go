@@ -36,13 +36,15 @@ type ServerConfig struct {
 	Env     map[string]string
 
 	// URL is an SSE endpoint, or a streamable-HTTP endpoint when Type is
-	// "http". HTTPURL is a streamable-HTTP endpoint.
+	// [TransportHTTP]. HTTPURL is a streamable-HTTP endpoint.
 	URL     string
 	HTTPURL string
-	// Type is "", "sse" or "http", and may be set only with URL. Empty means
-	// the transport is detected: streamable HTTP first, SSE when the server
-	// answers that with HTTP 4xx (see [ServerConfig.AllowsHTTPFallback]).
-	Type string
+	// Type is "", [TransportSSE] or [TransportHTTP], and may be set only
+	// with URL. The zero value "" means the transport is detected, as the
+	// MCP specification's backwards-compatibility rules describe:
+	// streamable HTTP first, SSE when the server answers that with HTTP
+	// 4xx (the status shows which was found).
+	Type Transport
 	// Headers are sent with every HTTP request to URL or HTTPURL.
 	Headers map[string]string
 	// Protocol is mcpbridge's own setting (Gemini CLI ignores the key):
@@ -83,63 +85,35 @@ type ServerConfig struct {
 	Secrets []string
 }
 
-// Transport is the way a server is reached. The zero value,
-// [TransportUnknown], belongs to configurations that do not validate.
-type Transport int
+// Transport is the way a server is reached, named as in the type key of
+// settings.json. In [ServerConfig.Type] the zero value "" means the
+// transport of URL is detected; in a [ServerStatus] it means no valid
+// transport is configured.
+type Transport string
 
 const (
-	// TransportUnknown means none, or more than one, of Command, URL and
-	// HTTPURL is set.
-	TransportUnknown Transport = iota
 	// TransportStdio spawns Command and speaks over its stdin and stdout.
-	TransportStdio
+	TransportStdio Transport = "stdio"
 	// TransportSSE connects to URL with the HTTP+SSE transport.
-	TransportSSE
-	// TransportStreamableHTTP connects to HTTPURL (or URL with Type "http")
+	TransportSSE Transport = "sse"
+	// TransportHTTP connects to HTTPURL (or URL with Type TransportHTTP)
 	// with the streamable-HTTP transport.
-	TransportStreamableHTTP
+	TransportHTTP Transport = "http"
 )
-
-// String returns "stdio", "sse", "http" or "unknown".
-func (t Transport) String() string {
-	switch t {
-	case TransportStdio:
-		return "stdio"
-	case TransportSSE:
-		return "sse"
-	case TransportStreamableHTTP:
-		return "http"
-	}
-	return "unknown"
-}
-
-// MarshalText encodes t as its String.
-func (t Transport) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
-
-// UnmarshalText decodes a String; anything else is an error.
-func (t *Transport) UnmarshalText(b []byte) error {
-	for _, c := range []Transport{TransportUnknown, TransportStdio, TransportSSE, TransportStreamableHTTP} {
-		if string(b) == c.String() {
-			*t = c
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown transport %q", b)
-}
 
 // Transport returns the transport chosen by the fields that are set:
 // HTTPURL means streamable HTTP, URL means SSE (streamable HTTP with Type
-// "http"), Command means stdio. It returns [TransportUnknown] when not
-// exactly one of them is set.
+// "http"), Command means stdio. It returns "" when not exactly one of them
+// is set.
 func (s ServerConfig) Transport() Transport {
 	if len(s.endpoints()) != 1 {
-		return TransportUnknown
+		return ""
 	}
 	switch {
 	case s.Command != "":
 		return TransportStdio
-	case s.HTTPURL != "" || s.Type == "http":
-		return TransportStreamableHTTP
+	case s.HTTPURL != "" || s.Type == TransportHTTP:
+		return TransportHTTP
 	}
 	return TransportSSE
 }
@@ -268,7 +242,7 @@ func (s ServerConfig) Validate() error {
 		return bad("", "%s are mutually exclusive; set exactly one of command, url or httpUrl", strings.Join(set, " and "))
 	}
 	switch s.Type {
-	case "", "sse", "http":
+	case "", TransportSSE, TransportHTTP:
 	default:
 		return bad("type", `must be "sse" or "http", got %q`, s.Type)
 	}

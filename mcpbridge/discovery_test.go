@@ -19,7 +19,7 @@ func TestStatusAfterDiscovery(t *testing.T) {
 	good := stdioServer("good", "-tools=2", "--token", "tok-abcdef123")
 	good.Env = map[string]string{"SERVICE_PASSWORD": "pw-987654"}
 	good.Description = "a healthy server"
-	web, _ := httpServer(t, "web", TransportStreamableHTTP, testserver.Options{Era: testserver.EraModern}) // 2026-only, so its era never depends on how fast it answers the probe
+	web, _ := httpServer(t, "web", TransportHTTP, testserver.Options{Era: testserver.EraModern}) // 2026-only, so its era never depends on how fast it answers the probe
 	web.Headers = map[string]string{"Authorization": "Bearer hdr-secret-42"}
 	web.HTTPURL += "?api_key=url-secret-77"
 	missing := ServerConfig{Name: "missing", Command: filepath.Join(t.TempDir(), "absent"), Args: []string{"--api-key=arg-secret-55"}}

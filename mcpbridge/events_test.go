@@ -71,7 +71,7 @@ func TestSubscribeCancel(t *testing.T) {
 }
 
 func TestDiscoveryEventSequence(t *testing.T) {
-	b := newBridge(t, nil, serverFor(t, "one", TransportStreamableHTTP, testserver.Options{}), stdioServer("two", "-exit-now=1"))
+	b := newBridge(t, nil, serverFor(t, "one", TransportHTTP, testserver.Options{}), stdioServer("two", "-exit-now=1"))
 	events, cancel := b.Subscribe()
 	defer cancel()
 	discover(t, b)

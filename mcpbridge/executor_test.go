@@ -373,7 +373,7 @@ func TestExecuteConcurrentSameBridge(t *testing.T) {
 
 func TestExecuteTimeoutEachTransport(t *testing.T) {
 	for _, tr := range transports {
-		t.Run(tr.String(), func(t *testing.T) {
+		t.Run(string(tr), func(t *testing.T) {
 			cfg := serverFor(t, "s", tr, testserver.Options{})
 			cfg.Trust = true
 			b := newBridge(t, nil, cfg)

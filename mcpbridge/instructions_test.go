@@ -27,7 +27,7 @@ func offersOnlyHTTP(t *testing.T, name string) ServerConfig {
 }
 
 func TestInstructions(t *testing.T) {
-	web, _ := httpServer(t, "web", TransportStreamableHTTP, testserver.Options{Name: "webby"})
+	web, _ := httpServer(t, "web", TransportHTTP, testserver.Options{Name: "webby"})
 	b := newBridge(t, nil, stdioServer("cli", "-name=clia"), web, stdioServer("dumb", "-offers-only"), offersOnlyHTTP(t, "only"), stdioServer("bare", "-bare", "-tools=1"))
 	discover(t, b)
 

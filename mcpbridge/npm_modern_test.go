@@ -83,7 +83,7 @@ func TestNPMModernServer(t *testing.T) {
 			tr := TransportStdio
 			if slices.Contains(tc.flags, "--http") {
 				srv.HTTPURL = startHTTPServer(t, srv.Command, srv.Args...) + "/mcp"
-				srv.Command, srv.Args, tr = "", nil, TransportStreamableHTTP
+				srv.Command, srv.Args, tr = "", nil, TransportHTTP
 			}
 			checkModernServer(t, srv, tr, tc.want)
 		})
@@ -163,7 +163,7 @@ func checkModernServer(t *testing.T, srv ServerConfig, tr Transport, want string
 		t.Errorf("cancellations after the cut call = %q, want 1; stderr:\n%s", count, b.Status().Servers[0].Stderr)
 	}
 
-	if tr == TransportStreamableHTTP && want == "2025-11-25" {
+	if tr == TransportHTTP && want == "2025-11-25" {
 		return
 	}
 	events, unsubscribe := b.Subscribe()

@@ -64,7 +64,7 @@ func TestOutputSchemaDeclared(t *testing.T) {
 
 func TestOutputSchemaChecked(t *testing.T) {
 	for _, tr := range transports {
-		t.Run(tr.String(), func(t *testing.T) {
+		t.Run(string(tr), func(t *testing.T) {
 			cfg := serverFor(t, "p", tr, testserver.Options{Offers: true})
 			cfg.Trust = true
 			b := newBridge(t, nil, cfg)

@@ -42,7 +42,7 @@ func wantProgress(id string, steps int) []Progress {
 
 func TestProgress(t *testing.T) {
 	for _, tr := range transports {
-		t.Run(tr.String(), func(t *testing.T) {
+		t.Run(string(tr), func(t *testing.T) {
 			var log progressLog
 			cfg := serverFor(t, "p", tr, testserver.Options{Offers: true})
 			cfg.Trust = true
@@ -58,7 +58,7 @@ func TestProgress(t *testing.T) {
 				t.Errorf("Execute(progress) text = %q, want the server to have seen a token", got)
 			}
 			got, want := log.reports(), wantProgress("c1", 5)
-			if tr == TransportStreamableHTTP {
+			if tr == TransportHTTP {
 				// mcp-go's streamable-HTTP server hands a session's
 				// notifications to whichever of its streams (the call's
 				// POST, the listening GET) reads first, so they may

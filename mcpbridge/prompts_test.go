@@ -27,7 +27,7 @@ var wantPrompts = []Prompt{
 
 func TestPrompts(t *testing.T) {
 	for _, tr := range transports {
-		t.Run(tr.String(), func(t *testing.T) {
+		t.Run(string(tr), func(t *testing.T) {
 			// Pages of one prompt: the list kept at discovery is read to
 			// the last page.
 			b := newBridge(t, nil, serverFor(t, "p", tr, testserver.Options{Offers: true, PageSize: 1}))
@@ -148,8 +148,8 @@ func TestPromptsListChanged(t *testing.T) {
 		{"stdio", TransportStdio, ""},
 		{"stdio legacy", TransportStdio, "legacy"},
 		{"sse", TransportSSE, ""},
-		{"http", TransportStreamableHTTP, ""},
-		{"http legacy", TransportStreamableHTTP, "legacy"},
+		{"http", TransportHTTP, ""},
+		{"http legacy", TransportHTTP, "legacy"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			exp := tracetest.NewInMemoryExporter()

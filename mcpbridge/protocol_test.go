@@ -41,7 +41,7 @@ func TestProtocolStatus(t *testing.T) {
 		{"silent", "2025-11-25", TransportStdio, Connected},
 		{"pinned", "2025-11-25", TransportStdio, Connected},
 		{"sse", "2025-11-25", TransportSSE, Connected},
-		{"web", "2026-07-28", TransportStreamableHTTP, Connected},
+		{"web", "2026-07-28", TransportHTTP, Connected},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Status (-want +got):\n%s", diff)

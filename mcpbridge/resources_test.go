@@ -13,8 +13,8 @@ import (
 )
 
 func TestResources(t *testing.T) {
-	for _, tr := range []Transport{TransportSSE, TransportStreamableHTTP} {
-		t.Run(tr.String(), func(t *testing.T) {
+	for _, tr := range []Transport{TransportSSE, TransportHTTP} {
+		t.Run(string(tr), func(t *testing.T) {
 			b := newBridge(t, nil, serverFor(t, "res", tr, testserver.Options{Blob: true}))
 			discover(t, b)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -21,7 +21,7 @@ import (
 // without resources ("bare"), with the built-in resource tools.
 func resourceBridge(t *testing.T, policy *confirm.Policy) *Bridge {
 	t.Helper()
-	web, _ := httpServer(t, "web", TransportStreamableHTTP, testserver.Options{Blob: true})
+	web, _ := httpServer(t, "web", TransportHTTP, testserver.Options{Blob: true})
 	b := newBridge(t, &Options{ResourceTools: true, Policy: policy}, stdioServer("docs", "-offers-only"), web, stdioServer("bare", "-bare"))
 	discover(t, b)
 	return b

@@ -110,7 +110,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		if cfg.AllowsHTTPFallback() {
 			sp.Kind = mcpconn.Auto
 		}
-	case TransportStreamableHTTP:
+	case TransportHTTP:
 		sp.Kind = mcpconn.StreamableHTTP
 	}
 	if sp.Kind != mcpconn.Stdio {

@@ -40,7 +40,7 @@ func waitEvent(t *testing.T, events <-chan Event, what string, match func(Event)
 
 func TestListChangedEachTransport(t *testing.T) {
 	for _, tr := range transports {
-		t.Run(tr.String(), func(t *testing.T) {
+		t.Run(string(tr), func(t *testing.T) {
 			// The second server also offers "fresh" once it is added to the
 			// first: the later server's tool is renamed and reported.
 			b := newBridge(t, nil, serverFor(t, "first", tr, testserver.Options{}), serverFor(t, "second", tr, testserver.Options{}))

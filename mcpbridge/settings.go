@@ -400,7 +400,10 @@ func (p *settingsParser) field(s *ServerConfig, key string, v any, keyOff, off i
 	case "httpUrl":
 		return str(&s.HTTPURL, true)
 	case "type":
-		return str(&s.Type, false)
+		var t string
+		ok := str(&t, false)
+		s.Type = Transport(t)
+		return ok
 	case "protocol":
 		return str(&s.Protocol, false)
 	case "description":

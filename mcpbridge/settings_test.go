@@ -113,7 +113,7 @@ func TestParseSettingsKeepsOrder(t *testing.T) {
 	var transports []string
 	for _, s := range cfg.Servers {
 		names = append(names, s.Name)
-		transports = append(transports, s.Transport().String())
+		transports = append(transports, string(s.Transport()))
 	}
 	if want := []string{"zulu", "alpha", "mike", "bravo", "echo"}; !slices.Equal(names, want) {
 		t.Errorf("ParseSettings(order.json) names = %q, want %q", names, want)
@@ -429,10 +429,10 @@ func TestServerConfigTransport(t *testing.T) {
 		{"command", mcpbridge.ServerConfig{Command: "x"}, mcpbridge.TransportStdio, false, ""},
 		{"url", mcpbridge.ServerConfig{URL: "http://h/sse"}, mcpbridge.TransportSSE, true, "http://h/sse"},
 		{"url sse", mcpbridge.ServerConfig{URL: "http://h/sse", Type: "sse"}, mcpbridge.TransportSSE, false, "http://h/sse"},
-		{"url http", mcpbridge.ServerConfig{URL: "http://h/mcp", Type: "http"}, mcpbridge.TransportStreamableHTTP, false, "http://h/mcp"},
-		{"httpUrl", mcpbridge.ServerConfig{HTTPURL: "http://h/mcp"}, mcpbridge.TransportStreamableHTTP, false, "http://h/mcp"},
-		{"none", mcpbridge.ServerConfig{}, mcpbridge.TransportUnknown, false, ""},
-		{"two", mcpbridge.ServerConfig{Command: "x", URL: "http://h"}, mcpbridge.TransportUnknown, false, "http://h"},
+		{"url http", mcpbridge.ServerConfig{URL: "http://h/mcp", Type: "http"}, mcpbridge.TransportHTTP, false, "http://h/mcp"},
+		{"httpUrl", mcpbridge.ServerConfig{HTTPURL: "http://h/mcp"}, mcpbridge.TransportHTTP, false, "http://h/mcp"},
+		{"none", mcpbridge.ServerConfig{}, "", false, ""},
+		{"two", mcpbridge.ServerConfig{Command: "x", URL: "http://h"}, "", false, "http://h"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -446,20 +446,6 @@ func TestServerConfigTransport(t *testing.T) {
 				t.Errorf("Endpoint() = %q, want %q", got, tt.endpoint)
 			}
 		})
-	}
-}
-
-func TestTransportText(t *testing.T) {
-	for _, tr := range []mcpbridge.Transport{mcpbridge.TransportUnknown, mcpbridge.TransportStdio, mcpbridge.TransportSSE, mcpbridge.TransportStreamableHTTP} {
-		b, _ := tr.MarshalText()
-		var back mcpbridge.Transport
-		if err := back.UnmarshalText(b); err != nil || back != tr {
-			t.Errorf("UnmarshalText(%q) = %v, %v; want %v", b, back, err, tr)
-		}
-	}
-	var tr mcpbridge.Transport
-	if err := tr.UnmarshalText([]byte("websocket")); err == nil {
-		t.Errorf(`UnmarshalText("websocket") = nil, want an error`)
 	}
 }
 

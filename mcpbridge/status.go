@@ -312,7 +312,7 @@ func transportOf(k mcpconn.Kind) Transport {
 	case mcpconn.SSE:
 		return TransportSSE
 	case mcpconn.StreamableHTTP:
-		return TransportStreamableHTTP
+		return TransportHTTP
 	}
-	return TransportUnknown
+	return ""
 }

@@ -231,7 +231,7 @@ func TestNewServerStatus(t *testing.T) {
 		Description: "d", Trust: true, Cwd: "/tmp",
 	})
 	want := mcpbridge.ServerStatus{
-		Name: "s", State: mcpbridge.Disconnected, Transport: mcpbridge.TransportStreamableHTTP,
+		Name: "s", State: mcpbridge.Disconnected, Transport: mcpbridge.TransportHTTP,
 		URL: "https://h/sse?key=***", Cwd: "/tmp", Description: "d", Trust: true,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -20,8 +20,8 @@ import (
 // OpenTelemetry SDK's in-memory exporter: the span tree, the trace context
 // the server received in _meta, and no secret in any attribute.
 func TestTracing(t *testing.T) {
-	for _, tr := range []Transport{TransportStdio, TransportStreamableHTTP} {
-		t.Run(tr.String(), func(t *testing.T) {
+	for _, tr := range []Transport{TransportStdio, TransportHTTP} {
+		t.Run(string(tr), func(t *testing.T) {
 			exp := tracetest.NewInMemoryExporter()
 			tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 			t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
