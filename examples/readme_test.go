@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -122,16 +123,21 @@ func TestReadmeSettingsBlock(t *testing.T) {
 	if len(cfg.Warnings) > 0 {
 		t.Errorf("README's example gives warnings: %q", cfg.Warnings)
 	}
+	b, err := mcpbridge.New(cfg, nil)
+	if err != nil {
+		t.Fatalf("New(README's example) = %v", err)
+	}
+	defer b.Close()
 	var got []string
-	for _, s := range cfg.Servers {
-		got = append(got, s.Name+" "+string(s.Transport()))
+	for _, s := range b.Status().Servers {
+		got = append(got, s.Name+" "+string(s.Transport))
 	}
 	want := []string{"files stdio", "tracker http", "docs http", "internal http", "legacy sse"}
 	if strings.Join(got, ", ") != strings.Join(want, ", ") {
 		t.Errorf("servers = %q, want %q in the written order", got, want)
 	}
 	files := cfg.Servers[0]
-	if files.Args[2] != "/home/ada/notes" || !files.Trust || files.AllowsTool("write_file") || files.EffectiveTimeout().Milliseconds() != 30000 {
+	if files.Args[2] != "/home/ada/notes" || !files.Trust || !slices.Equal(files.ExcludeTools, []string{"write_file"}) || files.Timeout.Milliseconds() != 30000 {
 		t.Errorf("files = %+v, want ${HOME} expanded, trusted, write_file excluded, 30 s timeout", files)
 	}
 	if h := cfg.Servers[1].Headers["Authorization"]; h != "Bearer s3cr3t" {
@@ -157,13 +163,22 @@ func TestReadmeStatusBlock(t *testing.T) {
 	if shown == "" {
 		t.Fatal("README has no status example")
 	}
-	tracker := mcpbridge.NewServerStatus(mcpbridge.ServerConfig{
-		Name: "tracker", Command: "/usr/local/bin/tracker-mcp", Args: []string{"--token", "s3cr3t"}, Timeout: 15 * time.Second,
-	})
+	// A Bridge's status before discovery has every static field (command
+	// lines redacted); the states, tools and error are what a discovery
+	// would add.
+	b, err := mcpbridge.New(&mcpbridge.Config{Servers: []mcpbridge.ServerConfig{
+		{Name: "tracker", Command: "/usr/local/bin/tracker-mcp", Args: []string{"--token", "s3cr3t"}, Timeout: 15 * time.Second},
+		{Name: "notes", Command: "node", Args: []string{"dist/server.js"}},
+	}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	st := b.Status()
+	st.Discovery = mcpbridge.DiscoveryCompleted
+	tracker, notes := &st.Servers[0], &st.Servers[1]
 	tracker.State, tracker.Tools = mcpbridge.Connected, []string{"search_issues", "set_priority"}
-	notes := mcpbridge.NewServerStatus(mcpbridge.ServerConfig{Name: "notes", Command: "node", Args: []string{"dist/server.js"}})
 	notes.Error = `mcp server "notes" (stdio): connect: exec: "node": executable file not found in $PATH`
-	st := mcpbridge.Status{Servers: []mcpbridge.ServerStatus{tracker, notes}, Discovery: mcpbridge.DiscoveryCompleted}
 	if got := st.String(); got != shown {
 		t.Errorf("README's status example differs from the library's output:\n--- README\n%s--- library\n%s", shown, got)
 	}

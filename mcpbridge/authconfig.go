@@ -128,7 +128,7 @@ func (s ServerConfig) validateAuth() error {
 // usesOAuth reports whether a login may be asked for s: a remote server
 // with authProviderType dynamic_discovery and OAuth not switched off.
 func (s ServerConfig) usesOAuth() bool {
-	if s.Transport() == TransportStdio || s.Transport() == "" || s.AuthProviderType != AuthDynamicDiscovery {
+	if s.transport() == TransportStdio || s.transport() == "" || s.AuthProviderType != AuthDynamicDiscovery {
 		return false
 	}
 	if s.OAuth != nil && !s.OAuth.Enabled {

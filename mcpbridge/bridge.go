@@ -371,7 +371,7 @@ func (b *Bridge) Status() Status {
 	defer b.mu.Unlock()
 	st := Status{Discovery: b.discovery, Servers: make([]ServerStatus, 0, len(b.servers))}
 	for _, s := range b.servers {
-		ss := NewServerStatus(s.cfg)
+		ss := newServerStatus(s.cfg)
 		ss.State = s.state
 		ss.Auth = s.authState()
 		for _, e := range b.reg.ServerEntries(s.cfg.Name) {

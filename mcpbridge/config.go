@@ -54,14 +54,18 @@ type ServerConfig struct {
 	// 2026-07-28. For the rare server that misbehaves under detection.
 	Protocol string
 
-	// Timeout bounds each request to the server. Zero means [DefaultTimeout].
+	// Timeout bounds each request to the server. Zero means
+	// [DefaultTimeout].
 	Timeout time.Duration
 	// Trust skips every confirmation for this server's tools.
 	Trust bool
 
 	// IncludeTools and ExcludeTools filter the server's tools by their
-	// original names; see [ServerConfig.AllowsTool]. A nil IncludeTools
-	// allows every tool; a non-nil empty one allows none.
+	// own names, compared exactly. ExcludeTools wins: a name listed there
+	// is never used. A nil IncludeTools allows every other tool;
+	// otherwise the name must be listed, so a non-nil empty IncludeTools
+	// allows none (as "includeTools": [] does in Gemini CLI). As in Gemini
+	// CLI, an IncludeTools entry "name(...)" also allows name.
 	IncludeTools []string
 	ExcludeTools []string
 
@@ -101,11 +105,11 @@ const (
 	TransportHTTP Transport = "http"
 )
 
-// Transport returns the transport chosen by the fields that are set:
+// transport returns the transport chosen by the fields that are set:
 // HTTPURL means streamable HTTP, URL means SSE (streamable HTTP with Type
 // "http"), Command means stdio. It returns "" when not exactly one of them
 // is set.
-func (s ServerConfig) Transport() Transport {
+func (s ServerConfig) transport() Transport {
 	if len(s.endpoints()) != 1 {
 		return ""
 	}
@@ -118,41 +122,41 @@ func (s ServerConfig) Transport() Transport {
 	return TransportSSE
 }
 
-// AllowsHTTPFallback reports whether the transport of URL is detected, as
+// allowsHTTPFallback reports whether the transport of URL is detected, as
 // the MCP specification's backwards-compatibility rules describe:
 // streamable HTTP first, then the SSE handshake when the server answers
 // with HTTP 4xx. It is true for URL without an explicit Type ("sse" forces
-// SSE, "http" streamable HTTP), false otherwise. [ServerConfig.Transport]
+// SSE, "http" streamable HTTP), false otherwise. transport
 // still reports SSE for such a URL; the status shows what was found.
-func (s ServerConfig) AllowsHTTPFallback() bool {
-	return s.Transport() == TransportSSE && s.Type == ""
+func (s ServerConfig) allowsHTTPFallback() bool {
+	return s.transport() == TransportSSE && s.Type == ""
 }
 
-// Endpoint returns HTTPURL or URL, whichever is set, or "" for stdio.
-func (s ServerConfig) Endpoint() string {
+// endpoint returns HTTPURL or URL, whichever is set, or "" for stdio.
+func (s ServerConfig) endpoint() string {
 	if s.HTTPURL != "" {
 		return s.HTTPURL
 	}
 	return s.URL
 }
 
-// EffectiveTimeout returns Timeout, or [DefaultTimeout] when it is zero or
+// effectiveTimeout returns Timeout, or [DefaultTimeout] when it is zero or
 // negative.
-func (s ServerConfig) EffectiveTimeout() time.Duration {
+func (s ServerConfig) effectiveTimeout() time.Duration {
 	if s.Timeout <= 0 {
 		return DefaultTimeout
 	}
 	return s.Timeout
 }
 
-// AllowsTool reports whether the tool with the given original name passes
+// allowsTool reports whether the tool with the given original name passes
 // the filters. ExcludeTools wins: a name listed there is never allowed. A
 // nil IncludeTools allows every other tool; otherwise the name must be
 // listed, so a non-nil empty IncludeTools allows nothing. This is Gemini
 // CLI's rule, where "includeTools": [] in settings.json means no tools. As
 // in Gemini CLI, an IncludeTools entry "name(...)" also allows name. Names
 // are compared exactly.
-func (s ServerConfig) AllowsTool(name string) bool {
+func (s ServerConfig) allowsTool(name string) bool {
 	if slices.Contains(s.ExcludeTools, name) {
 		return false
 	}
@@ -319,16 +323,6 @@ type Config struct {
 	// Warnings are problems that did not stop loading (unset variables,
 	// unknown keys, duplicate names), each naming file, position and server.
 	Warnings []string
-}
-
-// Server returns the server named name and whether there is one.
-func (c *Config) Server(name string) (ServerConfig, bool) {
-	for _, s := range c.Servers {
-		if s.Name == name {
-			return s, true
-		}
-	}
-	return ServerConfig{}, false
 }
 
 // Validate reports every invalid server and every repeated name, joined with

@@ -8,7 +8,7 @@ import (
 // its tools (every page), applies its includeTools and excludeTools filters,
 // converts the schemas and registers the tools. Each server's attempt is
 // bounded by ctx, and its connecting (up to the initialize answer) and each
-// tools/list page by its own [ServerConfig.EffectiveTimeout].
+// tools/list page by its own [ServerConfig.Timeout].
 //
 // Tools are registered in configuration order: a server's tools are
 // registered once every earlier server's attempt has ended, so the names

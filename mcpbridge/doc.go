@@ -113,13 +113,8 @@
 // [Status] is the /mcp view: every server with its state, command or URL,
 // working directory, timeout, tools and last error, and the discovery state.
 // It prints in Gemini CLI's layout ([Status.WriteText]) and encodes to JSON.
-// Secrets never appear: [NewServerStatus] and [Redactor] hide env and header
-// values, URL credentials and secret query parameters, and arguments after
-// flags such as --token.
+// Secrets never appear: env and header values, URL credentials and secret
+// query parameters, and arguments after flags such as --token are hidden.
 //
-//	st := mcpbridge.Status{Discovery: mcpbridge.DiscoveryCompleted}
-//	for _, s := range cfg.Servers {
-//		st.Servers = append(st.Servers, mcpbridge.NewServerStatus(s))
-//	}
-//	fmt.Print(st)
+//	fmt.Print(bridge.Status())
 package mcpbridge

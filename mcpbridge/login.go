@@ -18,7 +18,7 @@ var ErrNoLogin = errors.New("server does not use an OAuth login")
 // credentials returns what gives the requests of the server cfg their
 // credentials, and the OAuth login among them.
 func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, *login.Client) {
-	if cfg.Endpoint() != "" && (cfg.AuthProviderType == AuthGoogleCredentials || cfg.AuthProviderType == AuthServiceAccountImpersonation) {
+	if cfg.endpoint() != "" && (cfg.AuthProviderType == AuthGoogleCredentials || cfg.AuthProviderType == AuthServiceAccountImpersonation) {
 		gc := login.GoogleConfig{
 			Server:    cfg.Name,
 			Transport: o.googleTransport,
@@ -28,8 +28,8 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, 
 		}
 		if cfg.AuthProviderType == AuthServiceAccountImpersonation {
 			gc.TargetAudience, gc.TargetServiceAccount = cfg.TargetAudience, cfg.TargetServiceAccount
-		} else if allow := o.googleHost; (allow == nil && !googleHost(cfg.Endpoint())) || (allow != nil && !allow(cfg.Endpoint())) {
-			gc.Refuse = fmt.Errorf("google_credentials are sent only to https hosts under googleapis.com or luci.app, not to %s", NewRedactor(cfg).URL(cfg.Endpoint()))
+		} else if allow := o.googleHost; (allow == nil && !googleHost(cfg.endpoint())) || (allow != nil && !allow(cfg.endpoint())) {
+			gc.Refuse = fmt.Errorf("google_credentials are sent only to https hosts under googleapis.com or luci.app, not to %s", NewRedactor(cfg).URL(cfg.endpoint()))
 		}
 		return login.NewGoogle(gc), nil
 	}
@@ -38,7 +38,7 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, 
 	}
 	lc := login.Config{
 		Server:    cfg.Name,
-		ServerURL: cfg.Endpoint(),
+		ServerURL: cfg.endpoint(),
 		Store:     o.TokenStore,
 		ShowURL:   o.LoginURL,
 		Logger:    b.log,

@@ -107,7 +107,7 @@ func (b *Bridge) promptsChanged(s *server, l *link) {
 	if !installed || !l.conn.Offers().Prompts {
 		return
 	}
-	ctx, cancel := context.WithTimeout(b.life, s.cfg.EffectiveTimeout())
+	ctx, cancel := context.WithTimeout(b.life, s.cfg.effectiveTimeout())
 	defer cancel()
 	ps, err := b.promptsOver(ctx, s, l.conn)
 	if err != nil {

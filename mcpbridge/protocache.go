@@ -53,7 +53,7 @@ func newProtoCache(path string, log *slog.Logger) *protoCache {
 // protoKey identifies how cfg reaches its server.
 func protoKey(cfg *ServerConfig) string {
 	h := sha256.New()
-	for _, s := range append([]string{string(cfg.Transport()), string(cfg.Type), cfg.Command, cfg.Cwd, cfg.Endpoint()}, cfg.Args...) {
+	for _, s := range append([]string{string(cfg.transport()), string(cfg.Type), cfg.Command, cfg.Cwd, cfg.endpoint()}, cfg.Args...) {
 		fmt.Fprintf(h, "%d:%s;", len(s), s)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])

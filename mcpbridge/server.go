@@ -79,7 +79,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 	cfg := &s.cfg
 	sp := mcpconn.Spec{
 		Name:            cfg.Name,
-		Timeout:         cfg.EffectiveTimeout(),
+		Timeout:         cfg.effectiveTimeout(),
 		Logger:          b.log,
 		MaxMessageBytes: b.maxMsg,
 		Tracer:          b.tracer,
@@ -100,21 +100,21 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 	case "modern":
 		sp.Protocol = mcpconn.ProtocolModern
 	}
-	switch cfg.Transport() {
+	switch cfg.transport() {
 	case TransportStdio:
 		sp.Kind = mcpconn.Stdio
 		sp.Command, sp.Args, sp.Dir = cfg.Command, cfg.Args, cfg.Cwd
 		sp.Env = cfg.ChildEnv(os.Environ(), b.cfg.EnvPolicy)
 	case TransportSSE:
 		sp.Kind = mcpconn.SSE
-		if cfg.AllowsHTTPFallback() {
+		if cfg.allowsHTTPFallback() {
 			sp.Kind = mcpconn.Auto
 		}
 	case TransportHTTP:
 		sp.Kind = mcpconn.StreamableHTTP
 	}
 	if sp.Kind != mcpconn.Stdio {
-		sp.URL, sp.Headers = cfg.Endpoint(), cfg.Headers
+		sp.URL, sp.Headers = cfg.endpoint(), cfg.Headers
 		sp.Auth = s.creds
 		if cfg.OAuth != nil {
 			sp.TokenParam = cfg.OAuth.TokenParamName
@@ -275,7 +275,7 @@ func (b *Bridge) toolsChanged(s *server, l *link) {
 
 // relist re-reads the tools of s over l and registers them.
 func (b *Bridge) relist(s *server, l *link) {
-	ctx, cancel := context.WithTimeout(b.life, s.cfg.EffectiveTimeout())
+	ctx, cancel := context.WithTimeout(b.life, s.cfg.effectiveTimeout())
 	defer cancel()
 	listed, err := l.conn.ListTools(ctx)
 	if err != nil {

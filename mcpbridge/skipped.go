@@ -34,7 +34,7 @@ func (t SkippedTool) String() string {
 func skippedOf(cfg *ServerConfig, conn *mcpconn.Conn) []SkippedTool {
 	var out []SkippedTool
 	for _, t := range conn.Skipped() {
-		if t.Name != "" && !cfg.AllowsTool(t.Name) {
+		if t.Name != "" && !cfg.allowsTool(t.Name) {
 			continue
 		}
 		out = append(out, SkippedTool{Name: t.Name, Reason: t.Reason})

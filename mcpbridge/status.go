@@ -96,8 +96,8 @@ func enumUnmarshal(names []string, b []byte, what string, dst *int) error {
 }
 
 // ServerStatus is what the status shows about one server. Every string is
-// already redacted when built by [NewServerStatus] and [Redactor]; nothing
-// here may hold a secret. In JSON, Timeout is "timeoutMs" in milliseconds.
+// already redacted when the Bridge builds it; nothing here may hold a
+// secret. In JSON, Timeout is "timeoutMs" in milliseconds.
 type ServerStatus struct {
 	Name  string      `json:"name"`
 	State ServerState `json:"state"`
@@ -158,16 +158,16 @@ func (s *ServerStatus) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// NewServerStatus returns the [Disconnected] status of cfg with its static
+// newServerStatus returns the [Disconnected] status of cfg with its static
 // fields filled in: command line (redacted by [Redactor.CommandLine]) or
 // URL (by [Redactor.URL]), working directory and description (by
 // [Redactor.Text]), timeout as configured, and trust. Headers and env are
 // not shown at all. cfg is not modified or retained.
-func NewServerStatus(cfg ServerConfig) ServerStatus {
+func newServerStatus(cfg ServerConfig) ServerStatus {
 	r := NewRedactor(cfg)
 	st := ServerStatus{
 		Name:        cfg.Name,
-		Transport:   cfg.Transport(),
+		Transport:   cfg.transport(),
 		Cwd:         r.Text(cfg.Cwd),
 		Timeout:     max(cfg.Timeout, 0),
 		Description: r.Text(cfg.Description),
@@ -176,7 +176,7 @@ func NewServerStatus(cfg ServerConfig) ServerStatus {
 	if cfg.Command != "" {
 		st.Command = r.CommandLine(cfg.Command, cfg.Args)
 	}
-	if ep := cfg.Endpoint(); ep != "" {
+	if ep := cfg.endpoint(); ep != "" {
 		st.URL = r.URL(ep)
 	}
 	return st

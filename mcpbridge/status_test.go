@@ -280,21 +280,28 @@ func TestStateText(t *testing.T) {
 }
 
 func ExampleStatus() {
-	cfg := mcpbridge.ServerConfig{
-		Name:    "github",
-		Command: "github-mcp-server",
-		Args:    []string{"stdio", "--token", "ghp_not_shown"},
-		Timeout: 30 * time.Second,
+	cfg := &mcpbridge.Config{Servers: []mcpbridge.ServerConfig{
+		{
+			Name:    "github",
+			Command: "github-mcp-server",
+			Args:    []string{"stdio", "--token", "ghp_not_shown"},
+			Timeout: 30 * time.Second,
+		},
+		{Name: "remote", URL: "https://mcp.example.com/sse?api_key=not_shown"},
+	}}
+	bridge, err := mcpbridge.New(cfg, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
-	s := mcpbridge.NewServerStatus(cfg)
-	s.State = mcpbridge.Connected
-	s.Tools = []string{"search_issues", "create_issue"}
-	remote := mcpbridge.NewServerStatus(mcpbridge.ServerConfig{
-		Name: "remote",
-		URL:  "https://mcp.example.com/sse?api_key=not_shown",
-	})
-	remote.Error = "connection refused"
-	st := mcpbridge.Status{Servers: []mcpbridge.ServerStatus{s, remote}, Discovery: mcpbridge.DiscoveryCompleted}
+	defer bridge.Close()
+	// Before discovery the status has every server's static fields; here
+	// the states, tools and error a discovery would add are filled in.
+	st := bridge.Status()
+	st.Discovery = mcpbridge.DiscoveryCompleted
+	st.Servers[0].State = mcpbridge.Connected
+	st.Servers[0].Tools = []string{"search_issues", "create_issue"}
+	st.Servers[1].Error = "connection refused"
 	fmt.Print(st)
 	// Output:
 	// MCP Servers Status:
@@ -312,14 +319,23 @@ func ExampleStatus() {
 }
 
 func ExampleStatus_WriteTextWith() {
-	s := mcpbridge.NewServerStatus(mcpbridge.ServerConfig{Name: "tracker", HTTPURL: "https://mcp.example.com/mcp"})
+	bridge, err := mcpbridge.New(&mcpbridge.Config{Servers: []mcpbridge.ServerConfig{
+		{Name: "tracker", HTTPURL: "https://mcp.example.com/mcp"},
+	}}, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer bridge.Close()
+	st := bridge.Status()
+	st.Discovery = mcpbridge.DiscoveryCompleted
+	s := &st.Servers[0]
 	s.State = mcpbridge.Connected
 	s.Tools = []string{"search_issues", "set_priority", "export"}
 	s.ToolDescriptions = map[string]string{
 		"search_issues": "Searches issues by text, label and state.",
 		"export":        "Exports every issue of a project, with its comments, attachments and history, as one JSON document.",
 	}
-	st := mcpbridge.Status{Servers: []mcpbridge.ServerStatus{s}, Discovery: mcpbridge.DiscoveryCompleted}
 	_ = st.WriteTextWith(os.Stdout, &mcpbridge.TextOptions{Descriptions: true, DescriptionLimit: 60})
 	// Output:
 	// MCP Servers Status:

@@ -47,8 +47,8 @@ type Tool struct {
 	Changes []schema.Change
 	// Trust is the server's trust setting: true skips confirmation.
 	Trust bool
-	// Timeout bounds each call of the tool (the server's
-	// [ServerConfig.EffectiveTimeout]).
+	// Timeout bounds each call of the tool: the server's
+	// [ServerConfig.Timeout], or [DefaultTimeout].
 	Timeout time.Duration
 
 	def *toolDef
@@ -86,7 +86,7 @@ type toolDef struct {
 func convertTools(cfg *ServerConfig, listed []mcpconn.Tool, target schema.Target, log *slog.Logger) []*toolDef {
 	defs := make([]*toolDef, 0, len(listed))
 	for _, t := range listed {
-		if !cfg.AllowsTool(t.Name) {
+		if !cfg.allowsTool(t.Name) {
 			log.Debug("mcp tool filtered out by includeTools/excludeTools", "server", cfg.Name, "tool", t.Name)
 			continue
 		}
@@ -141,7 +141,7 @@ func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 		Declaration: decl,
 		Changes:     def.conv.Changes,
 		Trust:       cfg.Trust,
-		Timeout:     cfg.EffectiveTimeout(),
+		Timeout:     cfg.effectiveTimeout(),
 		def:         def,
 		lex:         &lexicalCache{},
 	}
