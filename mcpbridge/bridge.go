@@ -3,7 +3,6 @@ package mcpbridge
 import (
 	"cmp"
 	"context"
-	"errors"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -16,16 +15,26 @@ import (
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
 
-// DefaultReconnectInterval is the minimum time between two reconnects of one
-// server on use when [Options.ReconnectInterval] is zero.
-const DefaultReconnectInterval = 5 * time.Second
-
-// ErrClosed is returned by a [Bridge]'s methods after Close.
-var ErrClosed = errors.New("mcpbridge: bridge closed")
+// The values of the [Options] fields left zero.
+const (
+	// DefaultReconnectInterval is the minimum time between two reconnects
+	// of one server on use when [Options.ReconnectInterval] is zero.
+	DefaultReconnectInterval = 5 * time.Second
+	// DefaultMaxMessageBytes bounds one message from a server when
+	// [Options.MaxMessageBytes] is zero: 64 MiB.
+	DefaultMaxMessageBytes = mcpconn.DefaultMaxMessageBytes
+	// DefaultTextLimit is how many characters (Unicode code points) of one
+	// call's text the model reads when [Options.TextLimit] is zero:
+	// 100,000, about 25,000 tokens, enough for a long file or a big JSON
+	// document while several calls of one turn stay a small share of the
+	// context.
+	DefaultTextLimit = defaultTextLimit
+)
 
 // Options configure a [Bridge]. The zero value is ready to use.
 type Options struct {
@@ -62,12 +71,12 @@ type Options struct {
 	// MaxMessageBytes bounds one message from a server: a stdio line, an
 	// SSE event, an HTTP response body. A server that sends a longer one
 	// loses its connection with an error saying so, and memory stays
-	// bounded. Zero means 64 MiB.
+	// bounded. Zero means [DefaultMaxMessageBytes].
 	MaxMessageBytes int
 	// TextLimit is how many characters (Unicode code points) of one call's
 	// text the model reads; longer text keeps its head and tail with a
-	// note saying how much was cut. Zero means 100,000; a negative value
-	// means no limit.
+	// note saying how much was cut. Zero means [DefaultTextLimit]; a
+	// negative value means no limit.
 	TextLimit int
 	// LoginURL is given the authorization URL when [Bridge.Login] logs in
 	// to a server that asked for OAuth: the host shows it to the person

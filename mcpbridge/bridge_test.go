@@ -448,3 +448,22 @@ func TestStderrTail(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaults checks that each exported default is what its option's zero
+// value means.
+func TestDefaults(t *testing.T) {
+	if got := textLimit(0); got != DefaultTextLimit {
+		t.Errorf("textLimit(0) = %d, want DefaultTextLimit %d", got, DefaultTextLimit)
+	}
+	if got := (ServerConfig{}).effectiveTimeout(); got != DefaultTimeout {
+		t.Errorf("effectiveTimeout() of a zero Timeout = %v, want DefaultTimeout %v", got, DefaultTimeout)
+	}
+	b, err := New(&Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if b.interval != DefaultReconnectInterval || b.binaryLimit != DefaultBinaryLimit {
+		t.Errorf("New(nil options) reconnect interval %v, binary limit %d; want %v, %d", b.interval, b.binaryLimit, DefaultReconnectInterval, DefaultBinaryLimit)
+	}
+}

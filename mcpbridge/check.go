@@ -8,15 +8,24 @@ import (
 	"github.com/mcpgenai/bridge/schema"
 )
 
+// The most function declarations one request may carry: the Gemini
+// Developer API's limit, and Vertex AI's as its function calling reference
+// documents it.
+const (
+	maxGeminiDeclarations = 512
+	maxVertexDeclarations = 128
+)
+
 // MaxDeclarations returns the most function declarations one request may
-// carry for target: [VertexMaxFunctionDeclarations] (128, as Vertex AI's
-// function calling reference documents) for [schema.Vertex], and
-// [MaxFunctionDeclarations] (512, the Developer API's) otherwise.
+// carry for target: 128 for [schema.Vertex], as Vertex AI's function
+// calling reference documents, and 512, the Developer API's limit,
+// otherwise. It is the one declaration cap of the package: the default of
+// [Selection.Limit], the limit of [Bridge.GenAITools] and of [CheckTools].
 func MaxDeclarations(target schema.Target) int {
 	if target == schema.Vertex {
-		return VertexMaxFunctionDeclarations
+		return maxVertexDeclarations
 	}
-	return MaxFunctionDeclarations
+	return maxGeminiDeclarations
 }
 
 // CheckTools reports every way the tools of one request break target's

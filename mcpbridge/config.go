@@ -186,10 +186,6 @@ func (s ServerConfig) endpoints() []string {
 	return set
 }
 
-// ErrInvalidConfig is wrapped by every error that reports an invalid server
-// configuration, whether it came from a file or from Go.
-var ErrInvalidConfig = errors.New("invalid server configuration")
-
 // ConfigError reports one invalid field of one server.
 // errors.Is(err, [ErrInvalidConfig]) holds for every ConfigError.
 type ConfigError struct {

@@ -1,19 +1,10 @@
 package mcpbridge
 
 import (
-	"errors"
 	"fmt"
 
 	"google.golang.org/genai"
 )
-
-// MaxFunctionDeclarations is the most function declarations one Gemini
-// request may hold.
-const MaxFunctionDeclarations = 512
-
-// ErrTooManyTools is wrapped by the error of [Bridge.GenAITools] when more
-// tools are registered than one request may declare.
-var ErrTooManyTools = errors.New("too many tools for one request")
 
 // GenAITools returns the tools to put in a request's
 // [genai.GenerateContentConfig.Tools]: one [genai.Tool] holding the

@@ -7,6 +7,12 @@ import (
 	"github.com/mcpgenai/bridge/confirm"
 )
 
+// Every sentinel error of the package is declared here. Each message is a
+// short lowercase phrase saying what went wrong, without a package prefix
+// or punctuation; the error that wraps a sentinel adds which server, tool
+// or call it concerns. Test for them with errors.Is: the texts may reach
+// the model and a person, and are not a contract.
+
 // The errors of a failed function call. A [CallResult]'s Err wraps exactly
 // one of them, or context.Canceled / context.DeadlineExceeded when the
 // caller's context ended, so callers can tell the kinds apart with
@@ -27,12 +33,59 @@ var (
 	ErrTimeout = errors.New("timed out")
 	// ErrToolError: the server ran the tool and it reported an error
 	// (isError in the result). The model reads the server's text.
-	ErrToolError = errors.New("mcp tool reported an error")
+	ErrToolError = errors.New("tool reported an error")
 	// ErrTransport: the bridge could not make or finish the call: the
 	// server is not connected and could not be reconnected, it died during
 	// the call, it answered with something that is not a tool result, or
 	// the Bridge was closed. A call that fails so is never sent again.
 	ErrTransport = errors.New("call failed")
+	// ErrOutputSchema is wrapped by [CallResult.OutputErr] (not Err: the
+	// call succeeded) when a tool that declared an outputSchema returned
+	// structured content that does not match it, or none at all.
+	ErrOutputSchema = errors.New("structured content does not match the output schema")
+)
+
+// The errors of configuring, connecting and the Bridge's other methods.
+var (
+	// ErrClosed is returned by a [Bridge]'s methods after Close.
+	ErrClosed = errors.New("bridge closed")
+	// ErrInvalidConfig is wrapped by every error that reports an invalid
+	// server configuration, whether it came from a file or from Go (see
+	// [ConfigError]).
+	ErrInvalidConfig = errors.New("invalid server configuration")
+	// ErrUnknownServer is wrapped by errors naming a server that is not
+	// configured.
+	ErrUnknownServer = errors.New("unknown server")
+	// ErrNotConnected is wrapped by the error of a call to a server that is
+	// disconnected and may not be reconnected yet: its last reconnect
+	// attempt was less than [Options.ReconnectInterval] ago. The error also
+	// wraps the server's last error.
+	ErrNotConnected = errors.New("server not connected")
+	// ErrNoTools is the error of a server that connected but offers no
+	// tools after its includeTools and excludeTools filters, and no prompts
+	// or resources either; its connection is closed.
+	ErrNoTools = errors.New("server offers no tools after its tool filters")
+	// ErrNoLogin is wrapped by the error of [Bridge.Login] for a server that
+	// does not use OAuth (stdio, oauth.enabled false, an Authorization
+	// header configured, or Google credentials).
+	ErrNoLogin = errors.New("server does not use an oauth login")
+	// ErrTooManyTools is wrapped by the error of [Bridge.GenAITools] when
+	// more tools are registered than one request may declare.
+	ErrTooManyTools = errors.New("too many tools for one request")
+	// ErrTurnLimit is returned by [Bridge.Run] when the model still called
+	// functions after the last request it may make.
+	ErrTurnLimit = errors.New("turn limit reached")
+	// ErrNoAnswer is wrapped by the error of [Bridge.Run] when a response
+	// has no usable candidate: the prompt was blocked, or the candidate has
+	// no content (a safety stop, for example).
+	ErrNoAnswer = errors.New("no answer from the model")
+	// ErrUnknownPrompt is wrapped by the error of [Bridge.GetPrompt] for a
+	// prompt the server does not list.
+	ErrUnknownPrompt = errors.New("unknown prompt")
+	// ErrPromptArguments is wrapped by the error of [Bridge.GetPrompt] when
+	// the arguments lack a required one or name one the prompt does not
+	// take.
+	ErrPromptArguments = errors.New("invalid prompt arguments")
 )
 
 // DeniedError is the error of a call that was not allowed to run. It

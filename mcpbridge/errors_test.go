@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mcpgenai/bridge/confirm"
@@ -55,5 +56,24 @@ func TestCallErrors(t *testing.T) {
 	var ia *InvalidArgumentsError
 	if err := fmt.Errorf("x: %w", &InvalidArgumentsError{Name: "f", Detail: "d"}); !errors.As(err, &ia) || ia.Detail != "d" {
 		t.Errorf("errors.As(InvalidArgumentsError) = %v, want the detail", ia)
+	}
+}
+
+// TestSentinelWording holds every sentinel error to the one style errors.go
+// states: a short lowercase phrase without a package prefix or punctuation.
+func TestSentinelWording(t *testing.T) {
+	sentinels := map[string]error{
+		"ErrUnknownTool": ErrUnknownTool, "ErrDenied": ErrDenied, "ErrInvalidArguments": ErrInvalidArguments,
+		"ErrTimeout": ErrTimeout, "ErrToolError": ErrToolError, "ErrTransport": ErrTransport,
+		"ErrOutputSchema": ErrOutputSchema, "ErrClosed": ErrClosed, "ErrInvalidConfig": ErrInvalidConfig,
+		"ErrUnknownServer": ErrUnknownServer, "ErrNotConnected": ErrNotConnected, "ErrNoTools": ErrNoTools,
+		"ErrNoLogin": ErrNoLogin, "ErrTooManyTools": ErrTooManyTools, "ErrTurnLimit": ErrTurnLimit,
+		"ErrNoAnswer": ErrNoAnswer, "ErrUnknownPrompt": ErrUnknownPrompt, "ErrPromptArguments": ErrPromptArguments,
+	}
+	for name, err := range sentinels {
+		msg := err.Error()
+		if msg == "" || msg != strings.ToLower(msg) || strings.ContainsAny(msg, ".:;,()\"") || len(strings.Fields(msg)) > 8 {
+			t.Errorf("%s = %q, want a short lowercase phrase without punctuation", name, msg)
+		}
 	}
 }

@@ -2,18 +2,12 @@ package mcpbridge
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/login"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 )
-
-// ErrNoLogin is wrapped by the error of [Bridge.Login] for a server that
-// does not use OAuth (stdio, oauth.enabled false, an Authorization header
-// configured, or Google credentials).
-var ErrNoLogin = errors.New("server does not use an OAuth login")
 
 // credentials returns what gives the requests of the server cfg their
 // credentials, and the OAuth login among them.

@@ -2,7 +2,6 @@ package mcpbridge
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -12,15 +11,6 @@ import (
 // DefaultMaxTurns is how many model requests [Bridge.Run] makes at most
 // when [RunOptions.MaxTurns] is zero.
 const DefaultMaxTurns = 10
-
-// ErrTurnLimit is returned by [Bridge.Run] when the model still called
-// functions after the last request it may make.
-var ErrTurnLimit = errors.New("turn limit reached")
-
-// ErrNoAnswer is wrapped by the error of [Bridge.Run] when a response has
-// no usable candidate: the prompt was blocked, or the candidate has no
-// content (a safety stop, for example).
-var ErrNoAnswer = errors.New("no answer from the model")
 
 // ContentGenerator generates content: *genai.Models (client.Models)
 // satisfies it, and so can a test's fake.

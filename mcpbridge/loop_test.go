@@ -160,10 +160,10 @@ func TestRunConfig(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Run(513 tools) = %v, want the answer", err)
 	}
-	if names, _ := declNames(srv.Requests()[0]); len(names) != MaxFunctionDeclarations {
-		t.Errorf("Run(513 tools) sent %d declarations, want %d", len(names), MaxFunctionDeclarations)
+	if names, _ := declNames(srv.Requests()[0]); len(names) != maxGeminiDeclarations {
+		t.Errorf("Run(513 tools) sent %d declarations, want %d", len(names), maxGeminiDeclarations)
 	}
-	if r := res.Requests[0]; r.Declared != MaxFunctionDeclarations || len(r.Omitted) != 1 {
+	if r := res.Requests[0]; r.Declared != maxGeminiDeclarations || len(r.Omitted) != 1 {
 		t.Errorf("Run(513 tools) report = %d declared, omitted %v, want 512 and one", r.Declared, r.Omitted)
 	}
 }

@@ -3,7 +3,6 @@ package mcpbridge
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -13,11 +12,6 @@ import (
 
 	"github.com/mcpgenai/bridge/schema"
 )
-
-// ErrOutputSchema is wrapped by [CallResult.OutputErr] when a tool that
-// declared an outputSchema returned structured content that does not match
-// it, or none at all.
-var ErrOutputSchema = errors.New("structured content does not match the tool's output schema")
 
 // outputDef is a tool's outputSchema: its exact bytes, its conversion for
 // the declaration, and the validator compiled on the first result.

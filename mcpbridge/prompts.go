@@ -34,14 +34,6 @@ type PromptArgument struct {
 	Required    bool   `json:"required,omitempty"`
 }
 
-// ErrUnknownPrompt is wrapped by the error of [Bridge.GetPrompt] for a
-// prompt the server does not list.
-var ErrUnknownPrompt = errors.New("unknown prompt")
-
-// ErrPromptArguments is wrapped by the error of [Bridge.GetPrompt] when
-// the arguments lack a required one or name one the prompt does not take.
-var ErrPromptArguments = errors.New("invalid prompt arguments")
-
 // ListPrompts lists the prompts of the named server, in the server's
 // order. The list is read page by page when the server connects and again
 // each time it reports that its prompts changed; calls in between are

@@ -87,7 +87,7 @@ func TestResourceTools(t *testing.T) {
 		call     *genai.FunctionCall
 		wantText string
 	}{
-		{"unknown server", &genai.FunctionCall{Name: ListResourcesTool, Args: map[string]any{"server": "nobody"}}, `unknown mcp server "nobody"; the servers are: docs, web, bare`},
+		{"unknown server", &genai.FunctionCall{Name: ListResourcesTool, Args: map[string]any{"server": "nobody"}}, `unknown server "nobody"; the servers are: docs, web, bare`},
 		{"missing resource", &genai.FunctionCall{Name: ReadResourceTool, Args: map[string]any{"server": "docs", "uri": "test://missing"}}, "test://missing"},
 		{"missing uri", &genai.FunctionCall{Name: ReadResourceTool, Args: map[string]any{"server": "docs"}}, "uri"},
 	} {

@@ -13,11 +13,6 @@ import (
 	"github.com/mcpgenai/bridge/registry"
 )
 
-// VertexMaxFunctionDeclarations is the most function declarations Vertex
-// AI's documentation allows in one request; the default limit of
-// [Selection.Limit] for a Bridge whose [Options.Target] is [schema.Vertex].
-const VertexMaxFunctionDeclarations = 128
-
 // Selection chooses which of the Bridge's tools each request of
 // [Bridge.Run] carries. The zero value carries every tool, up to the
 // limit.

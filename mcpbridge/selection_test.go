@@ -259,13 +259,13 @@ func BenchmarkSelection(b *testing.B) {
 		br.sorted = tools
 		return br
 	}
-	base, sel := bridgeOf(MaxFunctionDeclarations), bridgeOf(5000)
+	base, sel := bridgeOf(maxGeminiDeclarations), bridgeOf(5000)
 	h, _ := newHostSet(nil, nil, nil)
 	ctx := context.Background()
 	build := func(br *Bridge) time.Duration {
 		start := time.Now()
 		req, err := br.buildRequest(ctx, conv, nil, h, nil)
-		if err != nil || req.report.Declared != MaxFunctionDeclarations {
+		if err != nil || req.report.Declared != maxGeminiDeclarations {
 			b.Fatalf("buildRequest() = %v", err)
 		}
 		return time.Since(start)

@@ -15,17 +15,6 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 )
 
-// ErrNoTools is the error of a server that connected but offers no tools
-// after its includeTools and excludeTools filters, and no prompts or
-// resources either; its connection is closed.
-var ErrNoTools = errors.New("server offers no tools (after includeTools/excludeTools)")
-
-// ErrNotConnected is wrapped by the error of a call to a server that is
-// disconnected and may not be reconnected yet: its last reconnect attempt
-// was less than [Options.ReconnectInterval] ago. The error also wraps the
-// server's last error.
-var ErrNotConnected = errors.New("server not connected")
-
 // server is one configured server and its connection. Fields after dialMu
 // are guarded by Bridge.mu.
 type server struct {
@@ -450,10 +439,6 @@ func (b *Bridge) use(name string) (*server, error) {
 	b.ops.Add(1)
 	return s, nil
 }
-
-// ErrUnknownServer is wrapped by errors naming a server that is not
-// configured.
-var ErrUnknownServer = errors.New("unknown mcp server")
 
 // bounded returns ctx, also cancelled when the Bridge closes.
 func (b *Bridge) bounded(ctx context.Context) (context.Context, context.CancelFunc) {

@@ -23,15 +23,16 @@ type TextOptions struct {
 	// one line of tool names.
 	Descriptions bool
 	// DescriptionLimit is the most characters (Unicode code points) of a
-	// description shown, "…" included. Zero means 100; a negative value
-	// means no limit. [ServerStatus.ToolDescriptions] and the JSON form are
-	// never cut.
+	// description shown, "…" included. Zero means
+	// [DefaultDescriptionLimit]; a negative value means no limit.
+	// [ServerStatus.ToolDescriptions] and the JSON form are never cut.
 	DescriptionLimit int
 }
 
-// defaultDescriptionLimit is the DescriptionLimit of zero: a description
-// and its tool's name fit on a line of a wide terminal.
-const defaultDescriptionLimit = 100
+// DefaultDescriptionLimit is the description limit when
+// [TextOptions.DescriptionLimit] is zero: 100 characters, so that a
+// description and its tool's name fit on a line of a wide terminal.
+const DefaultDescriptionLimit = 100
 
 // writeToolList writes the "Tools:" block of s with one tool per line.
 func writeToolList(b *strings.Builder, s ServerStatus, limit int) {
@@ -40,7 +41,7 @@ func writeToolList(b *strings.Builder, s ServerStatus, limit int) {
 	}
 	switch {
 	case limit == 0:
-		limit = defaultDescriptionLimit
+		limit = DefaultDescriptionLimit
 	case limit < 0:
 		limit = -1
 	}
