@@ -58,15 +58,19 @@ type Options struct {
 	// without a Policy only the tools of trusted servers run. The Policy
 	// may be shared between Bridges.
 	Policy *confirm.Policy
-	// UntrustedOutput says whether the output of the tools of servers
-	// without Trust is marked as data for the model. The zero value,
-	// [MarkUntrusted], marks it.
-	UntrustedOutput UntrustedOutput
+	// PassUntrustedOutput hands the output of the tools of servers
+	// without Trust to the model unmarked. False (the zero value) puts the
+	// text parts of each such result between two marker parts, the first
+	// saying whose output it is and that it is data, not instructions: a
+	// tool's output may carry text written to steer the model (prompt
+	// injection), as Gemini CLI also guards against.
+	// [CallResult.ReturnDisplay] is never marked.
+	PassUntrustedOutput bool
 	// BinaryLimit bounds the inline data (images, audio, blobs) of one
 	// call's result that goes to the model, in bytes; content past it is
 	// replaced by a note. Zero means [DefaultBinaryLimit]; a negative value
 	// means no limit. [CallResult.ReturnDisplay] is always cut at
-	// [DisplayLimit] bytes.
+	// 1 MiB.
 	BinaryLimit int
 	// MaxMessageBytes bounds one message from a server: a stdio line, an
 	// SSE event, an HTTP response body. A server that sends a longer one
@@ -107,9 +111,9 @@ type Options struct {
 	googleHost func(endpoint string) bool
 	// ResourceTools, when true, registers two built-in tools that let the
 	// model list the resources and resource templates of the connected
-	// servers ([ListResourcesTool]) and read one ([ReadResourceTool]).
+	// servers (list_mcp_resources) and read one (read_mcp_resource).
 	// They run under Policy like any tool, as tools of the server
-	// [ResourceToolsServer] annotated read-only, and their text is cut to
+	// "mcp-resources" annotated read-only, and their text is cut to
 	// TextLimit. The zero value registers none.
 	ResourceTools bool
 	// TracerProvider, if not nil, gives the tracer of the Bridge's
@@ -118,7 +122,8 @@ type Options struct {
 	// request's _meta) and per tool call (execute_tool), named and
 	// attributed after OpenTelemetry's conventions for generative-AI tool
 	// execution and MCP. Spans never hold arguments, results or
-	// configuration values. nil means no spans.
+	// configuration values. The tracer is named
+	// "github.com/mcpgenai/bridge/mcpbridge". nil means no spans.
 	TracerProvider trace.TracerProvider
 	// OnProgress, if not nil, receives the progress servers report on
 	// tool calls (see [Progress]); [RunOptions.OnProgress] replaces it for
@@ -139,20 +144,20 @@ type Options struct {
 // tools and re-registers them. A call that may have reached the server is
 // never sent again.
 type Bridge struct {
-	policy      *confirm.Policy
-	textLimit   int
-	elicitor    Elicitor
-	protos      *protoCache
-	maxMsg      int
-	binaryLimit int
-	untrusted   UntrustedOutput
-	cfg         Config
-	target      schema.Target
-	log         *slog.Logger
-	interval    time.Duration
-	servers     []*server // configuration order
-	byName      map[string]*server
-	reg         *registry.Registry
+	policy        *confirm.Policy
+	textLimit     int
+	elicitor      Elicitor
+	protos        *protoCache
+	maxMsg        int
+	binaryLimit   int
+	passUntrusted bool
+	cfg           Config
+	target        schema.Target
+	log           *slog.Logger
+	interval      time.Duration
+	servers       []*server // configuration order
+	byName        map[string]*server
+	reg           *registry.Registry
 	// redact knows the secrets of every server; everything that leaves
 	// the Bridge passes it (see exits.go).
 	redact *Redactor
@@ -207,20 +212,20 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		o.Policy = &confirm.Policy{}
 	}
 	b := &Bridge{
-		policy:      o.Policy,
-		textLimit:   o.TextLimit,
-		elicitor:    o.Elicitor,
-		protos:      newProtoCache(o.ProtocolCache, o.Logger),
-		maxMsg:      o.MaxMessageBytes,
-		binaryLimit: cmp.Or(o.BinaryLimit, DefaultBinaryLimit),
-		untrusted:   o.UntrustedOutput,
-		cfg:         copyConfig(cfg),
-		target:      o.Target,
-		log:         o.Logger,
-		interval:    o.ReconnectInterval,
-		byName:      make(map[string]*server, len(cfg.Servers)),
-		tools:       map[string]*Tool{},
-		subs:        map[*subscriber]struct{}{},
+		policy:        o.Policy,
+		textLimit:     o.TextLimit,
+		elicitor:      o.Elicitor,
+		protos:        newProtoCache(o.ProtocolCache, o.Logger),
+		maxMsg:        o.MaxMessageBytes,
+		binaryLimit:   cmp.Or(o.BinaryLimit, DefaultBinaryLimit),
+		passUntrusted: o.PassUntrustedOutput,
+		cfg:           copyConfig(cfg),
+		target:        o.Target,
+		log:           o.Logger,
+		interval:      o.ReconnectInterval,
+		byName:        make(map[string]*server, len(cfg.Servers)),
+		tools:         map[string]*Tool{},
+		subs:          map[*subscriber]struct{}{},
 	}
 	order := make([]string, len(b.cfg.Servers))
 	redactors := make([]*Redactor, len(b.cfg.Servers))
@@ -245,7 +250,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 			return nil, err
 		}
 		b.builtins = builtins
-		order = append([]string{ResourceToolsServer}, order...)
+		order = append([]string{resourceToolsServer}, order...)
 	}
 	b.reg = registry.New(order)
 	if b.builtins != nil {

@@ -12,15 +12,15 @@ const (
 	// one result that goes to the model when [Options.BinaryLimit] is zero:
 	// 20 MiB, the Gemini API's limit for inline data in a request.
 	DefaultBinaryLimit = 20 << 20
-	// DisplayLimit bounds [CallResult.ReturnDisplay], in bytes; longer
+	// displayLimit bounds [CallResult.ReturnDisplay], in bytes; longer
 	// displays keep their head and say how much was cut.
-	DisplayLimit = 1 << 20
+	displayLimit = 1 << 20
 )
 
 // capResult applies the binary limit (limit bytes; negative means none) to
 // r's inline data, in order: a part that would pass the limit is replaced by
 // a text part saying what was left out. It also cuts ReturnDisplay to
-// DisplayLimit bytes at a UTF-8 boundary.
+// displayLimit bytes at a UTF-8 boundary.
 func capResult(r *CallResult, limit int) {
 	if limit >= 0 {
 		used := 0
@@ -37,8 +37,8 @@ func capResult(r *CallResult, limit int) {
 			used += n
 		}
 	}
-	if d := r.ReturnDisplay; len(d) > DisplayLimit {
-		cut := DisplayLimit
+	if d := r.ReturnDisplay; len(d) > displayLimit {
+		cut := displayLimit
 		for cut > 0 && !isRuneStart(d[cut]) {
 			cut--
 		}

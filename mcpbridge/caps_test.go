@@ -10,7 +10,7 @@ import (
 )
 
 // TestResultCaps: inline data past BinaryLimit is replaced by a note, and
-// a huge display is cut at DisplayLimit.
+// a huge display is cut at displayLimit.
 func TestResultCaps(t *testing.T) {
 	main := stdioServer("main", "-exec")
 	main.Trust = true
@@ -36,10 +36,10 @@ func TestResultCaps(t *testing.T) {
 }
 
 func TestCapDisplay(t *testing.T) {
-	r := &CallResult{ReturnDisplay: strings.Repeat("é", DisplayLimit)} // 2 MiB of two-byte runes
+	r := &CallResult{ReturnDisplay: strings.Repeat("é", displayLimit)} // 2 MiB of two-byte runes
 	capResult(r, -1)
 	d := r.ReturnDisplay
-	if n := len(d); n > DisplayLimit+100 || !strings.HasSuffix(d, "\n[... 1048576 more bytes not shown]") || !utf8.ValidString(d) {
+	if n := len(d); n > displayLimit+100 || !strings.HasSuffix(d, "\n[... 1048576 more bytes not shown]") || !utf8.ValidString(d) {
 		t.Errorf("capResult display = %d bytes ending %q, want the limit, valid UTF-8 and a note", n, d[max(0, len(d)-40):])
 	}
 }

@@ -10,28 +10,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// ElicitMode is how a server wants its question answered.
-type ElicitMode int
-
-const (
-	// ElicitForm asks the user to fill in a form described by
-	// [Elicitation.Schema].
-	ElicitForm ElicitMode = iota
-	// ElicitURL asks the user to visit [Elicitation.URL] (to log in or
-	// consent, for example); nothing is typed back.
-	ElicitURL
-)
-
-// String returns "form" or "url".
-func (m ElicitMode) String() string {
-	if m == ElicitURL {
-		return "url"
-	}
-	return "form"
-}
-
 // Elicitation is a server's request for input from the user while one of
-// its tools runs.
+// its tools runs. It comes in two forms: a form to fill in, described by
+// Schema, or, when URL is set, a page for the user to visit (to log in or
+// consent, for example) with nothing typed back.
 type Elicitation struct {
 	// Server is the configured name of the asking server.
 	Server string
@@ -39,14 +21,13 @@ type Elicitation struct {
 	// a server older than protocol 2026-07-28 asks outside the call, and
 	// then ServerTool is "".
 	ServerTool string
-	Mode       ElicitMode
 	// Message says what is asked and why, in the server's words.
 	Message string
-	// Schema is the JSON Schema of the form (ElicitForm): an object of flat
-	// properties. Nil for ElicitURL.
+	// Schema is the JSON Schema of the form: an object of flat properties.
+	// Nil when URL is set.
 	Schema json.RawMessage
-	// URL and ID are the page to visit and the server's id for this
-	// request (ElicitURL).
+	// URL, when not empty, is the page the server asks the user to visit,
+	// and ID the server's id for this request; both are "" for a form.
 	URL string
 	ID  string
 }
@@ -67,8 +48,8 @@ const (
 // the three defined ones counts as [ElicitCancel].
 type ElicitResponse struct {
 	Action ElicitAction
-	// Content is the form's values (ElicitForm with ElicitAccept); it is
-	// ignored otherwise.
+	// Content is the form's values when Action is ElicitAccept; it is
+	// ignored for a URL and for the other actions.
 	Content map[string]any
 }
 
@@ -152,7 +133,10 @@ func elicitFor(server string, e Elicitor) func(context.Context, mcp.ElicitationP
 			q.ServerTool = cl.tool
 		}
 		if p.Mode == mcp.ElicitationModeURL {
-			q.Mode, q.URL, q.ID = ElicitURL, p.URL, p.ElicitationID
+			if p.URL == "" {
+				return mcp.ElicitationResponse{}, fmt.Errorf("url elicitation without a url")
+			}
+			q.URL, q.ID = p.URL, p.ElicitationID
 		} else if p.RequestedSchema != nil {
 			b, err := json.Marshal(p.RequestedSchema)
 			if err != nil {
@@ -167,7 +151,7 @@ func elicitFor(server string, e Elicitor) func(context.Context, mcp.ElicitationP
 		switch a.Action {
 		case ElicitAccept:
 			r := mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept}
-			if q.Mode == ElicitForm {
+			if q.URL == "" {
 				r.Content = a.Content
 			}
 			return r, nil

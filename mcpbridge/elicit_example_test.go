@@ -12,7 +12,7 @@ import (
 // visit; a real host would ask a person.
 func ExampleElicitorFunc() {
 	answer := mcpbridge.ElicitorFunc(func(ctx context.Context, e mcpbridge.Elicitation) (mcpbridge.ElicitResponse, error) {
-		if e.Mode == mcpbridge.ElicitURL {
+		if e.URL != "" {
 			return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitDecline}, nil
 		}
 		fmt.Printf("%s asks during %q: %s\n", e.Server, e.ServerTool, e.Message)
@@ -21,7 +21,7 @@ func ExampleElicitorFunc() {
 	opts := &mcpbridge.Options{Elicitor: answer}
 
 	r, _ := opts.Elicitor.Elicit(context.Background(), mcpbridge.Elicitation{
-		Server: "paint", ServerTool: "choose_colour", Mode: mcpbridge.ElicitForm, Message: "Which colour?",
+		Server: "paint", ServerTool: "choose_colour", Message: "Which colour?",
 	})
 	fmt.Println(r.Content["value"])
 	// Output:

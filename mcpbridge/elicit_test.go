@@ -62,13 +62,13 @@ func TestElicitor(t *testing.T) {
 				}
 				got := asked[0]
 				mu.Unlock()
-				want := Elicitation{Server: "s", ServerTool: tc.tool, Mode: ElicitForm, Message: "colour?",
+				want := Elicitation{Server: "s", ServerTool: tc.tool, Message: "colour?",
 					Schema: json.RawMessage(`{"properties":{"value":{"type":"string"}},"required":["value"],"type":"object"}`)}
 				if era == "legacy" {
 					want.ServerTool = "" // asked outside the call
 				}
 				if tc.tool == "ask_url" {
-					want.Mode, want.Message, want.Schema, want.URL, want.ID = ElicitURL, "please consent", nil, "https://example.com/consent", "consent-1"
+					want.Message, want.Schema, want.URL, want.ID = "please consent", nil, "https://example.com/consent", "consent-1"
 				}
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Errorf("Elicitation (-want +got):\n%s", diff)

@@ -149,7 +149,7 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 		b.log.Warn("mcp tool result does not match its output schema", "server", tool.Server, "tool", tool.ServerTool, "err", r.OutputErr)
 	}
 	capResult(r, b.binaryLimit)
-	if !tool.Trust && b.untrusted == MarkUntrusted && tool.Server != ResourceToolsServer {
+	if !tool.Trust && !b.passUntrusted && tool.Server != resourceToolsServer {
 		markUntrusted(r, tool.Server, tool.ServerTool)
 	}
 	return r

@@ -167,7 +167,7 @@ func TestExecuteDeniedReasons(t *testing.T) {
 	})
 	t.Run("always allow asks once", func(t *testing.T) {
 		a := &answers{answer: confirm.AlwaysTool}
-		b := newBridge(t, &Options{Policy: &confirm.Policy{Confirmer: a}, UntrustedOutput: PassUntrusted}, execServers()...)
+		b := newBridge(t, &Options{Policy: &confirm.Policy{Confirmer: a}, PassUntrustedOutput: true}, execServers()...)
 		discover(t, b)
 		for i := range 3 {
 			if r := b.Execute(context.Background(), echo); r.Err != nil || responseOf(r)["output"] != `{"text":"hi"}` {
@@ -318,7 +318,7 @@ func TestExecuteAllConcurrent(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 		return confirm.ProceedOnce, nil
 	})
-	b := newBridge(t, &Options{Policy: &confirm.Policy{Confirmer: confirmer}, UntrustedOutput: PassUntrusted}, execServers()...)
+	b := newBridge(t, &Options{Policy: &confirm.Policy{Confirmer: confirmer}, PassUntrustedOutput: true}, execServers()...)
 	discover(t, b)
 	var calls []*genai.FunctionCall
 	var want []map[string]any

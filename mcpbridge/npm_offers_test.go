@@ -39,13 +39,13 @@ func TestNPMEverythingOffers(t *testing.T) {
 		t.Errorf("GetPrompt(args-prompt) without city = %v, want ErrPromptArguments", err)
 	}
 
-	r := b.Execute(ctx, &genai.FunctionCall{Name: ListResourcesTool, Args: map[string]any{"server": "everything"}})
+	r := b.Execute(ctx, &genai.FunctionCall{Name: listResourcesTool, Args: map[string]any{"server": "everything"}})
 	if r.Err != nil || !strings.Contains(joinText(r.LLMContent)+r.ReturnDisplay, "demo://resource/dynamic/text/{resourceId}") {
-		t.Errorf("Execute(%s) = %v, %.300s; want the dynamic text template", ListResourcesTool, r.Err, r.ReturnDisplay)
+		t.Errorf("Execute(%s) = %v, %.300s; want the dynamic text template", listResourcesTool, r.Err, r.ReturnDisplay)
 	}
-	r = b.Execute(ctx, &genai.FunctionCall{Name: ReadResourceTool, Args: map[string]any{"server": "everything", "uri": "demo://resource/dynamic/text/1"}})
+	r = b.Execute(ctx, &genai.FunctionCall{Name: readResourceTool, Args: map[string]any{"server": "everything", "uri": "demo://resource/dynamic/text/1"}})
 	if r.Err != nil || len(r.LLMContent) == 0 || r.LLMContent[0].Text == "" {
-		t.Errorf("Execute(%s, dynamic text 1) = %v, %v; want its text", ReadResourceTool, r.LLMContent, r.Err)
+		t.Errorf("Execute(%s, dynamic text 1) = %v, %v; want its text", readResourceTool, r.LLMContent, r.Err)
 	}
 
 	r = b.Execute(ctx, &genai.FunctionCall{ID: "long-1", Name: "trigger-long-running-operation", Args: map[string]any{"duration": 1, "steps": 3}})

@@ -12,29 +12,29 @@ import (
 	"github.com/mcpgenai/bridge/schema"
 )
 
-// ResourceToolsServer is the server name of the built-in resource tools
+// resourceToolsServer is the server name of the built-in resource tools
 // ([Options.ResourceTools]) in their [Tool], in confirmation requests and
 // in allow-list keys. With ResourceTools set, no configured server may
 // have this name.
-const ResourceToolsServer = "mcp-resources"
+const resourceToolsServer = "mcp-resources"
 
 // The names of the built-in resource tools. A server's tool of the same
 // name is registered under a prefixed name, as for any conflict.
 const (
-	ListResourcesTool = "list_mcp_resources"
-	ReadResourceTool  = "read_mcp_resource"
+	listResourcesTool = "list_mcp_resources"
+	readResourceTool  = "read_mcp_resource"
 )
 
 // resourceToolSpecs are the built-in resource tools: name, description and
 // input schema.
 var resourceToolSpecs = []struct{ name, description, schema string }{
-	{ListResourcesTool,
+	{listResourcesTool,
 		"Lists the resources and resource templates of the connected MCP servers: for each, the server, its URI " +
 			"(or URI template, whose {placeholders} you fill in), name, description and MIME type. " +
-			"Read one with " + ReadResourceTool + ".",
+			"Read one with " + readResourceTool + ".",
 		`{"type":"object","properties":{"server":{"type":"string","description":"Only this server's resources; all servers when omitted."}}}`},
-	{ReadResourceTool,
-		"Reads one resource of an MCP server by its URI, as listed by " + ListResourcesTool +
+	{readResourceTool,
+		"Reads one resource of an MCP server by its URI, as listed by " + listResourcesTool +
 			" (a template's URI with its placeholders filled in).",
 		`{"type":"object","properties":{"server":{"type":"string","description":"The server that lists the resource."},"uri":{"type":"string","description":"The resource's URI."}},"required":["server","uri"]}`},
 }
@@ -42,7 +42,7 @@ var resourceToolSpecs = []struct{ name, description, schema string }{
 // resourceTools returns the pseudo-server holding the built-in resource
 // tools, converted for target.
 func resourceTools(target schema.Target) (*server, error) {
-	s := &server{cfg: ServerConfig{Name: ResourceToolsServer}, redac: NewRedactor(ServerConfig{})}
+	s := &server{cfg: ServerConfig{Name: resourceToolsServer}, redac: NewRedactor(ServerConfig{})}
 	readOnly := true
 	for _, spec := range resourceToolSpecs {
 		res, err := schema.Convert([]byte(spec.schema), &schema.Options{Target: target})
@@ -83,9 +83,9 @@ func (b *Bridge) resourceToolCall(ctx context.Context, tool *Tool, raw json.RawM
 	var out json.RawMessage
 	var err error
 	switch tool.ServerTool {
-	case ListResourcesTool:
+	case listResourcesTool:
 		out, err = b.listResourcesResult(ctx, args.Server)
-	case ReadResourceTool:
+	case readResourceTool:
 		out, err = b.readResourceResult(ctx, args.Server, args.URI)
 	default:
 		err = fmt.Errorf("no built-in tool %q", tool.ServerTool)
@@ -267,8 +267,8 @@ func (b *Bridge) ListResourceTemplates(ctx context.Context, server string) ([]Re
 // checkResourceToolsName reports a configured server that has the name of
 // the built-in resource tools.
 func checkResourceToolsName(cfg *Config) error {
-	if slices.ContainsFunc(cfg.Servers, func(s ServerConfig) bool { return s.Name == ResourceToolsServer }) {
-		return &ConfigError{Server: ResourceToolsServer, Msg: "name reserved for the built-in resource tools (Options.ResourceTools)"}
+	if slices.ContainsFunc(cfg.Servers, func(s ServerConfig) bool { return s.Name == resourceToolsServer }) {
+		return &ConfigError{Server: resourceToolsServer, Msg: "name reserved for the built-in resource tools (Options.ResourceTools)"}
 	}
 	return nil
 }

@@ -32,19 +32,19 @@ func TestResourceTools(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 
-	for _, name := range []string{ListResourcesTool, ReadResourceTool} {
+	for _, name := range []string{listResourcesTool, readResourceTool} {
 		tool, ok := b.Tool(name)
 		if !ok {
 			t.Fatalf("Tool(%s) not registered", name)
 		}
-		if tool.Server != ResourceToolsServer || tool.Annotations.ReadOnlyHint == nil || !*tool.Annotations.ReadOnlyHint {
-			t.Errorf("Tool(%s) = server %q, read-only %v; want %q, read-only", name, tool.Server, tool.Annotations.ReadOnlyHint, ResourceToolsServer)
+		if tool.Server != resourceToolsServer || tool.Annotations.ReadOnlyHint == nil || !*tool.Annotations.ReadOnlyHint {
+			t.Errorf("Tool(%s) = server %q, read-only %v; want %q, read-only", name, tool.Server, tool.Annotations.ReadOnlyHint, resourceToolsServer)
 		}
 	}
 
-	r := b.Execute(ctx, &genai.FunctionCall{Name: ListResourcesTool})
+	r := b.Execute(ctx, &genai.FunctionCall{Name: listResourcesTool})
 	if r.Err != nil {
-		t.Fatalf("Execute(%s) = %v", ListResourcesTool, r.Err)
+		t.Fatalf("Execute(%s) = %v", listResourcesTool, r.Err)
 	}
 	want := map[string]any{
 		"resources": []any{
@@ -57,11 +57,11 @@ func TestResourceTools(t *testing.T) {
 		},
 	}
 	if diff := cmp.Diff(want, jsonValue(t, r.FunctionResponse().Response["output"])); diff != "" {
-		t.Errorf("Execute(%s) output (-want +got):\n%s", ListResourcesTool, diff)
+		t.Errorf("Execute(%s) output (-want +got):\n%s", listResourcesTool, diff)
 	}
-	r = b.Execute(ctx, &genai.FunctionCall{Name: ListResourcesTool, Args: map[string]any{"server": "docs"}})
+	r = b.Execute(ctx, &genai.FunctionCall{Name: listResourcesTool, Args: map[string]any{"server": "docs"}})
 	if got := jsonValue(t, r.FunctionResponse().Response["output"]).(map[string]any)["resources"]; len(got.([]any)) != 1 {
-		t.Errorf("Execute(%s, docs) resources = %v, want docs' one", ListResourcesTool, got)
+		t.Errorf("Execute(%s, docs) resources = %v, want docs' one", listResourcesTool, got)
 	}
 
 	for _, tc := range []struct {
@@ -72,13 +72,13 @@ func TestResourceTools(t *testing.T) {
 		{"docs", "test://greet/ada", []*genai.Part{{Text: "greetings from test://greet/ada"}}},
 		{"web", "test://blob", []*genai.Part{{InlineData: &genai.Blob{MIMEType: "image/png", Data: []byte("\x89PNG\r\n")}}}},
 	} {
-		r := b.Execute(ctx, &genai.FunctionCall{Name: ReadResourceTool, Args: map[string]any{"server": tc.server, "uri": tc.uri}})
+		r := b.Execute(ctx, &genai.FunctionCall{Name: readResourceTool, Args: map[string]any{"server": tc.server, "uri": tc.uri}})
 		if r.Err != nil {
-			t.Errorf("Execute(%s, %s) = %v", ReadResourceTool, tc.uri, r.Err)
+			t.Errorf("Execute(%s, %s) = %v", readResourceTool, tc.uri, r.Err)
 			continue
 		}
 		if diff := cmp.Diff(tc.want, r.LLMContent); diff != "" {
-			t.Errorf("Execute(%s, %s) content (-want +got):\n%s", ReadResourceTool, tc.uri, diff)
+			t.Errorf("Execute(%s, %s) content (-want +got):\n%s", readResourceTool, tc.uri, diff)
 		}
 	}
 
@@ -87,9 +87,9 @@ func TestResourceTools(t *testing.T) {
 		call     *genai.FunctionCall
 		wantText string
 	}{
-		{"unknown server", &genai.FunctionCall{Name: ListResourcesTool, Args: map[string]any{"server": "nobody"}}, `unknown server "nobody"; the servers are: docs, web, bare`},
-		{"missing resource", &genai.FunctionCall{Name: ReadResourceTool, Args: map[string]any{"server": "docs", "uri": "test://missing"}}, "test://missing"},
-		{"missing uri", &genai.FunctionCall{Name: ReadResourceTool, Args: map[string]any{"server": "docs"}}, "uri"},
+		{"unknown server", &genai.FunctionCall{Name: listResourcesTool, Args: map[string]any{"server": "nobody"}}, `unknown server "nobody"; the servers are: docs, web, bare`},
+		{"missing resource", &genai.FunctionCall{Name: readResourceTool, Args: map[string]any{"server": "docs", "uri": "test://missing"}}, "test://missing"},
+		{"missing uri", &genai.FunctionCall{Name: readResourceTool, Args: map[string]any{"server": "docs"}}, "uri"},
 	} {
 		r := b.Execute(ctx, tc.call)
 		if !errors.Is(r.Err, ErrToolError) && !errors.Is(r.Err, ErrInvalidArguments) {
@@ -125,9 +125,9 @@ func TestResourceToolsWithProgress(t *testing.T) {
 	discover(t, b)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	r := b.Execute(ctx, &genai.FunctionCall{Name: ReadResourceTool, Args: map[string]any{"server": "docs", "uri": "test://hello"}})
+	r := b.Execute(ctx, &genai.FunctionCall{Name: readResourceTool, Args: map[string]any{"server": "docs", "uri": "test://hello"}})
 	if r.Err != nil || len(r.LLMContent) != 1 || r.LLMContent[0].Text != "hello world" {
-		t.Errorf("Execute(%s) with OnProgress = %v, %v; want hello world", ReadResourceTool, r.LLMContent, r.Err)
+		t.Errorf("Execute(%s) with OnProgress = %v, %v; want hello world", readResourceTool, r.LLMContent, r.Err)
 	}
 }
 
@@ -135,22 +135,22 @@ func TestResourceToolsConfirmation(t *testing.T) {
 	b := resourceBridge(t, nil) // the zero policy asks, and nobody answers
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	r := b.Execute(ctx, &genai.FunctionCall{Name: ReadResourceTool, Args: map[string]any{"server": "docs", "uri": "test://hello"}})
+	r := b.Execute(ctx, &genai.FunctionCall{Name: readResourceTool, Args: map[string]any{"server": "docs", "uri": "test://hello"}})
 	if !errors.Is(r.Err, ErrDenied) {
-		t.Errorf("Execute(%s) with the zero policy = %v, want ErrDenied", ReadResourceTool, r.Err)
+		t.Errorf("Execute(%s) with the zero policy = %v, want ErrDenied", readResourceTool, r.Err)
 	}
 }
 
 func TestResourceToolsOff(t *testing.T) {
 	b := newBridge(t, nil, stdioServer("docs", "-offers-only"))
 	discover(t, b)
-	if _, ok := b.Tool(ListResourcesTool); ok {
-		t.Errorf("Tool(%s) registered without Options.ResourceTools", ListResourcesTool)
+	if _, ok := b.Tool(listResourcesTool); ok {
+		t.Errorf("Tool(%s) registered without Options.ResourceTools", listResourcesTool)
 	}
-	_, err := New(&Config{Servers: []ServerConfig{stdioServer(ResourceToolsServer)}}, &Options{ResourceTools: true})
+	_, err := New(&Config{Servers: []ServerConfig{stdioServer(resourceToolsServer)}}, &Options{ResourceTools: true})
 	var ce *ConfigError
 	if !errors.As(err, &ce) {
-		t.Errorf("New() with a server named %q = %v, want a ConfigError", ResourceToolsServer, err)
+		t.Errorf("New() with a server named %q = %v, want a ConfigError", resourceToolsServer, err)
 	}
 }
 
@@ -162,7 +162,7 @@ func TestRunResourceTools(t *testing.T) {
 	defer cancel()
 	var listed, read string
 	srv := geminitest.New(t, nil,
-		geminitest.Calls(geminitest.Call{Name: ListResourcesTool}),
+		geminitest.Calls(geminitest.Call{Name: listResourcesTool}),
 		func(req *geminitest.Request) geminitest.Response {
 			if rs := req.FunctionResponses(); len(rs) == 1 {
 				out, _ := rs[0].Response["output"].(map[string]any)
@@ -171,7 +171,7 @@ func TestRunResourceTools(t *testing.T) {
 					listed, _ = first["uri"].(string)
 				}
 			}
-			return geminitest.Response{Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{Name: ReadResourceTool,
+			return geminitest.Response{Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{Name: readResourceTool,
 				Args: map[string]any{"server": "docs", "uri": listed}}}}}
 		},
 		func(req *geminitest.Request) geminitest.Response {

@@ -11,9 +11,9 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 )
 
-// TracerName is the name of the tracer the Bridge asks
+// tracerName is the name of the tracer the Bridge asks
 // [Options.TracerProvider] for.
-const TracerName = "github.com/mcpgenai/bridge/mcpbridge"
+const tracerName = "github.com/mcpgenai/bridge/mcpbridge"
 
 // Attribute keys of OpenTelemetry's semantic conventions for generative
 // AI, and the bridge's own.
@@ -33,7 +33,7 @@ func newTracer(tp trace.TracerProvider) trace.Tracer {
 	if tp == nil {
 		return nil
 	}
-	return tp.Tracer(TracerName)
+	return tp.Tracer(tracerName)
 }
 
 // startDiscoverySpan starts the span of one Discover.
