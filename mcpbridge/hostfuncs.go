@@ -29,20 +29,6 @@ type HostFunction struct {
 	Handler func(ctx context.Context, args map[string]any) (any, error)
 }
 
-// CallExecutor runs a function call and returns its result. A [Bridge] is
-// one; so is a host's own dispatcher given as [RunOptions.Fallback].
-type CallExecutor interface {
-	Execute(ctx context.Context, call *genai.FunctionCall) *CallResult
-}
-
-// CallExecutorFunc adapts a function to a [CallExecutor].
-type CallExecutorFunc func(ctx context.Context, call *genai.FunctionCall) *CallResult
-
-// Execute returns f(ctx, call).
-func (f CallExecutorFunc) Execute(ctx context.Context, call *genai.FunctionCall) *CallResult {
-	return f(ctx, call)
-}
-
 // hostSet is the host's functions of one Run: those of
 // RunOptions.HostFunctions and the function declarations of the caller's
 // GenerateContentConfig.Tools.
@@ -50,12 +36,12 @@ type hostSet struct {
 	decls    []*genai.FunctionDeclaration // in declaration order
 	names    map[string]bool              // the names of decls
 	handlers map[string]*HostFunction     // by name; nil Handler means the fallback
-	fallback CallExecutor
+	fallback func(context.Context, *genai.FunctionCall) *CallResult
 }
 
 // newHostSet collects the host's declarations: config's first, then fns.
 // Every name must be valid and appear once.
-func newHostSet(config *genai.GenerateContentConfig, fns []HostFunction, fallback CallExecutor) (*hostSet, error) {
+func newHostSet(config *genai.GenerateContentConfig, fns []HostFunction, fallback func(context.Context, *genai.FunctionCall) *CallResult) (*hostSet, error) {
 	h := &hostSet{names: map[string]bool{}, handlers: map[string]*HostFunction{}, fallback: fallback}
 	seen := h.names
 	add := func(d *genai.FunctionDeclaration, fn *HostFunction) error {
@@ -147,15 +133,15 @@ func (b *Bridge) dispatch(ctx context.Context, h *hostSet, req *request, call *g
 	return h.runFallback(ctx, call)
 }
 
-// runFallback runs call with the fallback executor; without one the call
+// runFallback runs call with the fallback; without one the call
 // is an unknown function.
 func (h *hostSet) runFallback(ctx context.Context, call *genai.FunctionCall) *CallResult {
 	if h.fallback == nil {
 		return errorResult(call.Name, call.ID, fmt.Errorf("%w %q: the host declared it but gave no handler and no fallback", ErrUnknownTool, call.Name))
 	}
-	r := h.fallback.Execute(ctx, call)
+	r := h.fallback(ctx, call)
 	if r == nil {
-		return errorResult(call.Name, call.ID, fmt.Errorf("function %q: the host's executor returned no result", call.Name))
+		return errorResult(call.Name, call.ID, fmt.Errorf("function %q: the host's fallback returned no result", call.Name))
 	}
 	out := *r
 	out.Name, out.ID = call.Name, call.ID

@@ -67,10 +67,10 @@ func TestRunHostFunctions(t *testing.T) {
 	search := &genai.Tool{GoogleSearch: &genai.GoogleSearch{}}
 	config := &genai.GenerateContentConfig{Tools: []*genai.Tool{local, search}}
 	var fallbackNames []string
-	fallback := CallExecutorFunc(func(_ context.Context, c *genai.FunctionCall) *CallResult {
+	fallback := func(_ context.Context, c *genai.FunctionCall) *CallResult {
 		fallbackNames = append(fallbackNames, c.Name) // calls of one turn run concurrently, but only one goes here per test turn
 		return &CallResult{LLMContent: []*genai.Part{{Text: "fallback ran " + c.Name}}, ReturnDisplay: "ok"}
-	})
+	}
 
 	srv := geminitest.New(t, nil,
 		func(req *geminitest.Request) geminitest.Response {

@@ -37,8 +37,11 @@ type RunOptions struct {
 	// Fallback, if not nil, runs the calls that neither a HostFunction's
 	// Handler nor a Bridge tool owns: calls of the function declarations
 	// in the config's Tools, of HostFunctions without a Handler, and of
-	// unknown names. nil makes them unknown functions.
-	Fallback CallExecutor
+	// unknown names, and returns the call's result (Name and ID are set
+	// from the call). It is called concurrently for the calls of one turn.
+	// A Bridge's own Execute method fits, for a second Bridge. nil makes
+	// them unknown functions.
+	Fallback func(ctx context.Context, call *genai.FunctionCall) *CallResult
 	// Selection chooses the Bridge tools each request carries; nil
 	// carries every tool up to the API's limit, ranked by
 	// [LexicalRanker] when there are more.
