@@ -91,10 +91,13 @@ type Options struct {
 	// TokenStore keeps OAuth tokens, one per server URL. nil means an
 	// [auth.FileStore] at [auth.DefaultPath] (mode 0600).
 	TokenStore auth.Store
-	// Elicitor answers a server's questions to the user during a tool call
-	// (form or URL), in either protocol era. nil means every question is
+	// Elicit asks the user what a server wants to know during a tool call
+	// (a form or a URL, see [Elicitation]), in either protocol era, and
+	// returns the answer. It is called concurrently for different calls
+	// and should return promptly once ctx is done. An error means no
+	// answer: the tool call fails with it. nil means every question is
 	// declined, and the model reads that it was.
-	Elicitor Elicitor
+	Elicit func(ctx context.Context, e Elicitation) (ElicitResponse, error)
 	// ProtocolCache is the path of a small JSON file (written 0600) where
 	// the protocol revision and transport each server was last reached
 	// with are kept across runs, so that the first connection of a run
@@ -146,7 +149,7 @@ type Options struct {
 type Bridge struct {
 	policy        *confirm.Policy
 	textLimit     int
-	elicitor      Elicitor
+	elicit        func(context.Context, Elicitation) (ElicitResponse, error)
 	protos        *protoCache
 	maxMsg        int
 	binaryLimit   int
@@ -214,7 +217,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 	b := &Bridge{
 		policy:        o.Policy,
 		textLimit:     o.TextLimit,
-		elicitor:      o.Elicitor,
+		elicit:        o.Elicit,
 		protos:        newProtoCache(o.ProtocolCache, o.Logger),
 		maxMsg:        o.MaxMessageBytes,
 		binaryLimit:   cmp.Or(o.BinaryLimit, DefaultBinaryLimit),

@@ -53,22 +53,6 @@ type ElicitResponse struct {
 	Content map[string]any
 }
 
-// An Elicitor asks the user what a server wants to know during a tool
-// call. It is called concurrently for different calls; it should return
-// promptly once ctx is done. An error means no answer: the tool call fails
-// with it.
-type Elicitor interface {
-	Elicit(ctx context.Context, e Elicitation) (ElicitResponse, error)
-}
-
-// ElicitorFunc adapts a function to an [Elicitor].
-type ElicitorFunc func(ctx context.Context, e Elicitation) (ElicitResponse, error)
-
-// Elicit returns f(ctx, e).
-func (f ElicitorFunc) Elicit(ctx context.Context, e Elicitation) (ElicitResponse, error) {
-	return f(ctx, e)
-}
-
 // callKey carries the tool call under way, for the Elicitation of a
 // multi-round-trip request (whose context is the call's).
 type callKey struct{}
@@ -77,7 +61,7 @@ type callKey struct{}
 type elicitCall struct {
 	tool     string
 	mu       sync.Mutex
-	declined []string // messages declined for want of an Elicitor
+	declined []string // messages declined for want of Options.Elicit
 }
 
 // withCall returns ctx carrying a new call of tool.
@@ -117,7 +101,7 @@ func (c *elicitCall) note() string {
 // elicitFor returns the connection's elicitation hook for server: it asks
 // e, or declines when e is nil (noting it on the call, when known, so the
 // model is told).
-func elicitFor(server string, e Elicitor) func(context.Context, mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
+func elicitFor(server string, e func(context.Context, Elicitation) (ElicitResponse, error)) func(context.Context, mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
 	return func(ctx context.Context, p mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
 		cl, _ := ctx.Value(callKey{}).(*elicitCall)
 		if e == nil {
@@ -144,7 +128,7 @@ func elicitFor(server string, e Elicitor) func(context.Context, mcp.ElicitationP
 			}
 			q.Schema = b
 		}
-		a, err := e.Elicit(ctx, q)
+		a, err := e(ctx, q)
 		if err != nil {
 			return mcp.ElicitationResponse{}, fmt.Errorf("asking the user: %w", err)
 		}

@@ -7,20 +7,21 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge"
 )
 
-// An Elicitor answers what a server asks the user while its tool runs.
+// Options.Elicit answers what a server asks the user while its tool runs.
 // This one fills a form's "value" and declines every URL it is asked to
 // visit; a real host would ask a person.
-func ExampleElicitorFunc() {
-	answer := mcpbridge.ElicitorFunc(func(ctx context.Context, e mcpbridge.Elicitation) (mcpbridge.ElicitResponse, error) {
-		if e.URL != "" {
-			return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitDecline}, nil
-		}
-		fmt.Printf("%s asks during %q: %s\n", e.Server, e.ServerTool, e.Message)
-		return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept, Content: map[string]any{"value": "blue"}}, nil
-	})
-	opts := &mcpbridge.Options{Elicitor: answer}
+func ExampleElicitation() {
+	opts := &mcpbridge.Options{
+		Elicit: func(ctx context.Context, e mcpbridge.Elicitation) (mcpbridge.ElicitResponse, error) {
+			if e.URL != "" {
+				return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitDecline}, nil
+			}
+			fmt.Printf("%s asks during %q: %s\n", e.Server, e.ServerTool, e.Message)
+			return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept, Content: map[string]any{"value": "blue"}}, nil
+		},
+	}
 
-	r, _ := opts.Elicitor.Elicit(context.Background(), mcpbridge.Elicitation{
+	r, _ := opts.Elicit(context.Background(), mcpbridge.Elicitation{
 		Server: "paint", ServerTool: "choose_colour", Message: "Which colour?",
 	})
 	fmt.Println(r.Content["value"])

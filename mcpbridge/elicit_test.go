@@ -13,25 +13,25 @@ import (
 	"google.golang.org/genai"
 )
 
-// TestElicitor: a tool that asks the user for input reaches the host's
-// Elicitor through Execute, in both protocol eras, and the call resumes with
-// its answer; without an Elicitor the question is declined and the model
+// TestElicit: a tool that asks the user for input reaches the host's
+// Options.Elicit through Execute, in both protocol eras, and the call resumes with
+// its answer; without Options.Elicit the question is declined and the model
 // is told.
-func TestElicitor(t *testing.T) {
+func TestElicit(t *testing.T) {
 	for _, era := range []string{"modern", "legacy"} {
 		t.Run(era, func(t *testing.T) {
 			var mu sync.Mutex
 			var asked []Elicitation
 			answer := ElicitResponse{Action: ElicitAccept, Content: map[string]any{"value": "blue"}}
-			el := ElicitorFunc(func(_ context.Context, e Elicitation) (ElicitResponse, error) {
+			el := func(_ context.Context, e Elicitation) (ElicitResponse, error) {
 				mu.Lock()
 				defer mu.Unlock()
 				asked = append(asked, e)
 				return answer, nil
-			})
+			}
 			srv := stdioServer("s", "-ask", "-era="+era)
 			srv.Trust = true
-			b := newBridge(t, &Options{Elicitor: el}, srv)
+			b := newBridge(t, &Options{Elicit: el}, srv)
 			discover(t, b)
 			run := func(b *Bridge, tool string) *CallResult {
 				t.Helper()
@@ -58,7 +58,7 @@ func TestElicitor(t *testing.T) {
 				}
 				mu.Lock()
 				if len(asked) != 1 {
-					t.Fatalf("Elicitor asked %d times, want once", len(asked))
+					t.Fatalf("Elicit asked %d times, want once", len(asked))
 				}
 				got := asked[0]
 				mu.Unlock()
@@ -79,27 +79,27 @@ func TestElicitor(t *testing.T) {
 			discover(t, bare)
 			r := run(bare, "ask")
 			if r.Err != nil || !strings.HasPrefix(r.ReturnDisplay, "declined") {
-				t.Fatalf("Execute(ask) without an Elicitor = %q, %v; want declined", r.ReturnDisplay, r.Err)
+				t.Fatalf("Execute(ask) without Options.Elicit = %q, %v; want declined", r.ReturnDisplay, r.Err)
 			}
 			if era == "modern" && !strings.Contains(r.ReturnDisplay, "cannot ask the user") {
-				t.Errorf("Execute(ask) without an Elicitor = %q; want a note for the model that the host cannot ask", r.ReturnDisplay)
+				t.Errorf("Execute(ask) without Options.Elicit = %q; want a note for the model that the host cannot ask", r.ReturnDisplay)
 			}
 		})
 	}
 }
 
-// TestElicitorError: an Elicitor that cannot answer fails the call with
+// TestElicitError: an Elicit func that cannot answer fails the call with
 // its error (2026-07-28), or lets the server say it got no answer (legacy):
 // either way the call ends, with no hang and no panic.
-func TestElicitorError(t *testing.T) {
+func TestElicitError(t *testing.T) {
 	for _, era := range []string{"modern", "legacy"} {
 		t.Run(era, func(t *testing.T) {
-			el := ElicitorFunc(func(context.Context, Elicitation) (ElicitResponse, error) {
+			el := func(context.Context, Elicitation) (ElicitResponse, error) {
 				return ElicitResponse{}, errors.New("nobody at the keyboard")
-			})
+			}
 			srv := stdioServer("s", "-ask", "-era="+era)
 			srv.Trust = true
-			b := newBridge(t, &Options{Elicitor: el}, srv)
+			b := newBridge(t, &Options{Elicit: el}, srv)
 			discover(t, b)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -108,7 +108,7 @@ func TestElicitorError(t *testing.T) {
 				t.Fatalf("Execute(ask) = %q, nil error; want the call to fail", r.ReturnDisplay)
 			}
 			if era == "modern" && !strings.Contains(r.Err.Error(), "nobody at the keyboard") {
-				t.Errorf("Execute(ask) error = %v, want the Elicitor's error", r.Err)
+				t.Errorf("Execute(ask) error = %v, want Elicit's error", r.Err)
 			}
 			t.Logf("%s: %v", era, r.Err)
 		})

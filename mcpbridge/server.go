@@ -81,7 +81,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		OnClose: func(err error) {
 			b.lost(s, l, err)
 		},
-		Elicit: elicitFor(cfg.Name, b.elicitor),
+		Elicit: elicitFor(cfg.Name, b.elicit),
 	}
 	switch cfg.Protocol {
 	case "legacy":
