@@ -50,15 +50,12 @@ type OAuthConfig struct {
 }
 
 // AuthProviderType is the authProviderType of a server: how its requests
-// get credentials. The zero value, [AuthDynamicDiscovery], is OAuth as
-// configured or discovered from a 401.
+// get credentials. The zero value "" ("dynamic_discovery" in settings, or
+// the key absent) is OAuth, with the authorization server as configured or
+// discovered from the server's 401 or its well-known metadata.
 type AuthProviderType string
 
 const (
-	// AuthDynamicDiscovery ("dynamic_discovery", or absent): OAuth, with
-	// the authorization server discovered from the server's 401 or its
-	// well-known metadata.
-	AuthDynamicDiscovery AuthProviderType = ""
 	// AuthGoogleCredentials ("google_credentials"): Google Application
 	// Default Credentials, an access token for OAuthConfig.Scopes (which
 	// must be set). As in Gemini CLI, the token is sent only to https hosts
@@ -78,7 +75,7 @@ func (s ServerConfig) validateAuth() error {
 	}
 	remote := s.URL != "" || s.HTTPURL != ""
 	switch s.AuthProviderType {
-	case AuthDynamicDiscovery:
+	case "":
 	case AuthGoogleCredentials:
 		if s.OAuth == nil || len(s.OAuth.Scopes) == 0 {
 			return bad("authProviderType", "google_credentials needs oauth.scopes")
@@ -128,7 +125,7 @@ func (s ServerConfig) validateAuth() error {
 // usesOAuth reports whether a login may be asked for s: a remote server
 // with authProviderType dynamic_discovery and OAuth not switched off.
 func (s ServerConfig) usesOAuth() bool {
-	if s.transport() == TransportStdio || s.transport() == "" || s.AuthProviderType != AuthDynamicDiscovery {
+	if s.transport() == TransportStdio || s.transport() == "" || s.AuthProviderType != "" {
 		return false
 	}
 	if s.OAuth != nil && !s.OAuth.Enabled {

@@ -438,7 +438,7 @@ func (p *settingsParser) field(s *ServerConfig, key string, v any, keyOff, off i
 		ok := str(&t, false)
 		s.AuthProviderType = AuthProviderType(t)
 		if t == "dynamic_discovery" {
-			s.AuthProviderType = AuthDynamicDiscovery
+			s.AuthProviderType = ""
 		}
 		return ok
 	case "targetAudience":

@@ -46,7 +46,7 @@ func TestParseSettingsOAuth(t *testing.T) {
 			Scopes: []string{"read", "write"}, Audiences: []string{"api://tracker"},
 			RedirectURI: "http://localhost:7777/oauth/callback", TokenParamName: "access_token",
 		}, Secrets: []string{"s3cret"}}, // expanded from a secret-looking variable
-		{Name: "docs", URL: "https://docs.example.com/sse", AuthProviderType: mcpbridge.AuthDynamicDiscovery},
+		{Name: "docs", URL: "https://docs.example.com/sse", AuthProviderType: ""},
 		{Name: "off", HTTPURL: "https://off.example.com/mcp", OAuth: &mcpbridge.OAuthConfig{}},
 		{Name: "gcp", HTTPURL: "https://x.googleapis.com/mcp", AuthProviderType: mcpbridge.AuthGoogleCredentials,
 			OAuth: &mcpbridge.OAuthConfig{Enabled: true, Scopes: []string{"https://www.googleapis.com/auth/cloud-platform"}}},
