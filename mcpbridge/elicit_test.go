@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
 	"google.golang.org/genai"
 )
 
@@ -112,5 +113,19 @@ func TestElicitError(t *testing.T) {
 			}
 			t.Logf("%s: %v", era, r.Err)
 		})
+	}
+}
+
+// TestElicitURLWithoutURL: a URL-mode question without a URL is refused
+// with an error instead of reaching Options.Elicit as an empty form.
+func TestElicitURLWithoutURL(t *testing.T) {
+	asked := false
+	hook := elicitFor("s", func(context.Context, Elicitation) (ElicitResponse, error) {
+		asked = true
+		return ElicitResponse{Action: ElicitAccept}, nil
+	})
+	_, err := hook(context.Background(), mcp.ElicitationParams{Mode: mcp.ElicitationModeURL, Message: "visit"})
+	if err == nil || asked {
+		t.Errorf("URL elicitation without a URL: err %v, asked %v; want an error and no question", err, asked)
 	}
 }
