@@ -15,7 +15,6 @@ import (
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
-	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -27,13 +26,13 @@ const (
 	DefaultReconnectInterval = 5 * time.Second
 	// DefaultMaxMessageBytes bounds one message from a server when
 	// [Options.MaxMessageBytes] is zero: 64 MiB.
-	DefaultMaxMessageBytes = mcpconn.DefaultMaxMessageBytes
+	DefaultMaxMessageBytes = 64 << 20
 	// DefaultTextLimit is how many characters (Unicode code points) of one
 	// call's text the model reads when [Options.TextLimit] is zero:
 	// 100,000, about 25,000 tokens, enough for a long file or a big JSON
 	// document while several calls of one turn stay a small share of the
 	// context.
-	DefaultTextLimit = defaultTextLimit
+	DefaultTextLimit = 100_000
 )
 
 // Options configure a [Bridge]. The zero value is ready to use.

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/goleak"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -454,6 +455,11 @@ func TestStderrTail(t *testing.T) {
 func TestDefaults(t *testing.T) {
 	if got := textLimit(0); got != DefaultTextLimit {
 		t.Errorf("textLimit(0) = %d, want DefaultTextLimit %d", got, DefaultTextLimit)
+	}
+	// A zero Options.MaxMessageBytes reaches the connection as zero, where
+	// mcpconn's own default applies.
+	if mcpconn.DefaultMaxMessageBytes != DefaultMaxMessageBytes {
+		t.Errorf("mcpconn.DefaultMaxMessageBytes = %d, want DefaultMaxMessageBytes %d", mcpconn.DefaultMaxMessageBytes, DefaultMaxMessageBytes)
 	}
 	if got := (ServerConfig{}).effectiveTimeout(); got != DefaultTimeout {
 		t.Errorf("effectiveTimeout() of a zero Timeout = %v, want DefaultTimeout %v", got, DefaultTimeout)
