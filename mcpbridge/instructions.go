@@ -9,38 +9,41 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 )
 
-// ServerInstructions are the instructions one server gave about itself
-// when it connected: how to use its tools, prompts and resources.
-type ServerInstructions struct {
+// serverInstructions are the instructions one server gave about itself
+// when it connected: how to use its tools, prompts and resources. Hosts
+// read them in [ServerStatus.Instructions].
+type serverInstructions struct {
 	// Server is the configured server name.
 	Server string
-	// Text is the server's text, redacted with the server's [Redactor].
+	// Text is the server's text, redacted with the server's redactor.
 	Text string
 }
 
-// Instructions returns the instructions of every server that gave some, in
+// instructions returns the instructions of every server that gave some, in
 // configuration order. A server's instructions are those of its last
 // connection; they stay when it disconnects. The slice is the caller's.
-func (b *Bridge) Instructions() []ServerInstructions {
+func (b *Bridge) instructions() []serverInstructions {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	var out []ServerInstructions
+	var out []serverInstructions
 	for _, s := range b.servers {
 		if strings.TrimSpace(s.instructions) == "" {
 			continue
 		}
-		out = append(out, ServerInstructions{Server: s.cfg.Name, Text: s.redac.Text(s.instructions)})
+		out = append(out, serverInstructions{Server: s.cfg.Name, Text: s.redac.Text(s.instructions)})
 	}
 	return out
 }
 
-// SystemInstruction returns the instructions of every server (see
-// [Bridge.Instructions]) as one text part for a request's system
-// instruction, as Gemini CLI adds them to its system prompt: each server's
-// text in a block that names the server and marks where the text begins
-// and ends. It returns nil when no server gave instructions.
+// SystemInstruction returns the instructions of every server that gave
+// some (see [ServerStatus.Instructions]), in configuration order, as one
+// text part for a request's system instruction, as Gemini CLI adds them to
+// its system prompt: each server's text in a block that names the server
+// and marks where the text begins and ends. A server's instructions are
+// those of its last connection; they stay when it disconnects. It returns
+// nil when no server gave instructions.
 func (b *Bridge) SystemInstruction() *genai.Part {
-	ins := b.Instructions()
+	ins := b.instructions()
 	if len(ins) == 0 {
 		return nil
 	}

@@ -31,14 +31,14 @@ func TestInstructions(t *testing.T) {
 	b := newBridge(t, nil, stdioServer("cli", "-name=clia"), web, stdioServer("dumb", "-offers-only"), offersOnlyHTTP(t, "only"), stdioServer("bare", "-bare", "-tools=1"))
 	discover(t, b)
 
-	want := []ServerInstructions{
+	want := []serverInstructions{
 		{Server: "cli", Text: "test server clia"},
 		{Server: "web", Text: "test server webby"},
 		{Server: "dumb", Text: "offers only"},
 		{Server: "only", Text: "offers only"},
 		{Server: "bare", Text: "test server mcptest"},
 	}
-	if diff := cmp.Diff(want, b.Instructions()); diff != "" {
+	if diff := cmp.Diff(want, b.instructions()); diff != "" {
 		t.Errorf("Instructions() (-want +got):\n%s", diff)
 	}
 	st := b.Status()
