@@ -219,16 +219,9 @@ const stderrLines = 5
 // the same way, and a disconnected server's last 5 lines of stderr follow
 // its error. Lines of multi-line values are indented under their label.
 // WriteText prints the fields as they are: redaction happens when they are
-// set. It returns the first write error. It is WriteTextWith with nil
-// options.
-func (st Status) WriteText(w io.Writer) error {
-	return st.WriteTextWith(w, nil)
-}
-
-// WriteTextWith writes the status as [Status.WriteText] does, with the
-// choices of opts; see [TextOptions]. If opts is nil, the default options
-// are used.
-func (st Status) WriteTextWith(w io.Writer, opts *TextOptions) error {
+// set. opts chooses what else is shown (see [TextOptions]); if opts is nil,
+// the default options are used. It returns the first write error.
+func (st Status) WriteText(w io.Writer, opts *TextOptions) error {
 	var o TextOptions
 	if opts != nil {
 		o = *opts
@@ -286,10 +279,10 @@ func (st Status) WriteTextWith(w io.Writer, opts *TextOptions) error {
 	return err
 }
 
-// String returns what WriteText writes.
+// String returns what WriteText writes with nil options.
 func (st Status) String() string {
 	var b strings.Builder
-	_ = st.WriteText(&b)
+	_ = st.WriteText(&b, nil)
 	return b.String()
 }
 

@@ -111,7 +111,7 @@ func TestStatusText(t *testing.T) {
 	text := st.String()
 	golden(t, "all.golden", []byte(text))
 	var b bytes.Buffer
-	if err := st.WriteText(&b); err != nil || b.String() != text {
+	if err := st.WriteText(&b, nil); err != nil || b.String() != text {
 		t.Errorf("WriteText = %q, %v; want String() and no error", b.String(), err)
 	}
 	for _, s := range fixtureSecrets {
@@ -134,7 +134,7 @@ func TestStatusTextDescriptions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := st.WriteTextWith(&b, tt.opts); err != nil {
+			if err := st.WriteText(&b, tt.opts); err != nil {
 				t.Fatal(err)
 			}
 			golden(t, tt.golden, b.Bytes())
@@ -150,8 +150,8 @@ func TestStatusTextDescriptions(t *testing.T) {
 	}
 	for _, opts := range []*mcpbridge.TextOptions{nil, {}, {DescriptionLimit: 10}} {
 		var b bytes.Buffer
-		if err := st.WriteTextWith(&b, opts); err != nil || b.String() != st.String() {
-			t.Errorf("WriteTextWith(%+v) = %v and a text other than String(); want the same text", opts, err)
+		if err := st.WriteText(&b, opts); err != nil || b.String() != st.String() {
+			t.Errorf("WriteText(%+v) = %v and a text other than String(); want the same text", opts, err)
 		}
 	}
 }
@@ -220,7 +220,7 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestStatusWriteTextError(t *testing.T) {
-	if err := (mcpbridge.Status{}).WriteText(failWriter{}); err == nil || err.Error() != "disk full" {
+	if err := (mcpbridge.Status{}).WriteText(failWriter{}, nil); err == nil || err.Error() != "disk full" {
 		t.Errorf("WriteText(failing writer) = %v, want disk full", err)
 	}
 }
@@ -318,7 +318,7 @@ func ExampleStatus() {
 	// Discovery State: COMPLETED
 }
 
-func ExampleStatus_WriteTextWith() {
+func ExampleStatus_WriteText() {
 	bridge, err := mcpbridge.New(&mcpbridge.Config{Servers: []mcpbridge.ServerConfig{
 		{Name: "tracker", HTTPURL: "https://mcp.example.com/mcp"},
 	}}, nil)
@@ -336,7 +336,7 @@ func ExampleStatus_WriteTextWith() {
 		"search_issues": "Searches issues by text, label and state.",
 		"export":        "Exports every issue of a project, with its comments, attachments and history, as one JSON document.",
 	}
-	_ = st.WriteTextWith(os.Stdout, &mcpbridge.TextOptions{Descriptions: true, DescriptionLimit: 60})
+	_ = st.WriteText(os.Stdout, &mcpbridge.TextOptions{Descriptions: true, DescriptionLimit: 60})
 	// Output:
 	// MCP Servers Status:
 	//

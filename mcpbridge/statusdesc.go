@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// TextOptions choose what [Status.WriteTextWith] shows. The zero value
-// shows what [Status.WriteText] shows.
+// TextOptions choose what [Status.WriteText] shows. The zero value (and
+// nil) shows one line of tool names per server, as [Status.String] does.
 type TextOptions struct {
 	// Descriptions lists each server's tools one per line with their
 	// descriptions, as Gemini CLI's "/mcp desc" does:

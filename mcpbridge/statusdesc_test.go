@@ -72,11 +72,11 @@ func TestStatusToolDescriptions(t *testing.T) {
 		}
 	}
 	text := new(strings.Builder)
-	if err := st.WriteTextWith(text, &TextOptions{Descriptions: true}); err != nil {
+	if err := st.WriteText(text, &TextOptions{Descriptions: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "    - second__echo: echoes its arguments\n") {
-		t.Errorf("WriteTextWith(Descriptions) lacks second__echo's line:\n%s", text)
+		t.Errorf("WriteText(Descriptions) lacks second__echo's line:\n%s", text)
 	}
 }
 

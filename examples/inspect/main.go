@@ -191,7 +191,7 @@ func demoConfig() (*mcpbridge.Config, error) {
 func writeText(w io.Writer, b *mcpbridge.Bridge, source string, target schema.Target, status *mcpbridge.TextOptions) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Configuration: %s\nSchema target: %s\n\n", source, target)
-	if err := b.Status().WriteTextWith(&sb, status); err != nil {
+	if err := b.Status().WriteText(&sb, status); err != nil {
 		return err
 	}
 	tools := b.Tools()
