@@ -87,8 +87,9 @@ func TestValidName(t *testing.T) {
 	}
 }
 
-// referenceSanitize is the algorithm of SPEC §3 written as directly as
-// possible, to check SanitizeName against.
+// referenceSanitize is Gemini CLI's name algorithm, as SanitizeName's doc
+// comment states it, written as directly as possible, to check
+// SanitizeName against.
 func referenceSanitize(s string) string {
 	out := regexp.MustCompile(`[^A-Za-z0-9_.-]`).ReplaceAllString(s, "_")
 	if !regexp.MustCompile(`^[A-Za-z_]`).MatchString(out) {

@@ -36,7 +36,8 @@ type Violation struct {
 	// prefixes it with the declaration field: "parameters.properties.x".
 	Path string
 	// Message says what is wrong, in the API's own wording where it is
-	// known: "enum: only allowed for STRING type", "items: missing field.".
+	// known: "enum: only allowed for STRING type", "items: missing field."
+	// (docs/gemini-schema.md says which wordings are confirmed).
 	Message string
 }
 
@@ -56,7 +57,8 @@ func (v Violation) String() string {
 // may be omitted, NULL is not a type, and anyOf must be the only field of its
 // node. [JSONSchema] applies the Gemini rules, since a *genai.Schema is always
 // sent as `parameters`. Check does not require the root to be an OBJECT
-// (so it also suits response schemas); [CheckDeclaration] does.
+// (so it also suits response schemas); [CheckDeclaration] does. The rules
+// and their sources are listed in the repository's docs/gemini-schema.md.
 //
 // A nil s has nothing to check. Nil schemas inside Properties or AnyOf,
 // pointer cycles and graphs too large to serialize are reported, never

@@ -8,6 +8,11 @@
 // is never modified, the same input always gives byte-identical output, and
 // converting an output again changes nothing.
 //
+// What each target accepts, keyword by keyword, with the API's error
+// messages, the sources of each rule and the rewrite this package applies
+// to it, is written down in docs/gemini-schema.md at the root of this
+// module's repository. The sections below summarise it.
+//
 //	res, err := schema.Convert(rawInputSchema, nil) // Gemini Developer API
 //	if err != nil {
 //		return err // only for bytes that are not JSON
