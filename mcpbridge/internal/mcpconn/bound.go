@@ -17,9 +17,12 @@ const DefaultMaxMessageBytes = 64 << 20
 // MaxDepth is how deeply the JSON of one message from a server may nest. mcp-go
 // silently drops a line it cannot decode (Go's decoder stops at 10,000
 // levels, and mcp-go's own decoding doubles the nesting it meets), so the
-// request it answers would wait for its timeout; a deeper message is
-// rewritten or refused before mcp-go sees it (see guardDepth, used by
-// guardLines on stdio and guardBody on HTTP).
+// request it answers would wait for its timeout. A deeper message is
+// therefore dealt with before mcp-go sees it, on every transport: an array
+// element that is too deep (a tool in a tools/list page, say) is replaced
+// by a marker entry (see [TooDeepKey]) so that its siblings survive; a
+// message too deep outside any array fails the request it answers at once,
+// with an error saying so, or ends the connection when it answers none.
 const MaxDepth = 2000
 
 // ErrMessageTooLarge is wrapped by the error of a connection whose server
@@ -104,7 +107,9 @@ func (g *lineGuard) fill() {
 	g.pending = out
 }
 
-// TooDeepKey marks a list entry that cutDeep replaced.
+// TooDeepKey marks a list entry that was replaced because its JSON nested
+// deeper than [MaxDepth]: the entry becomes {"name": <its name>,
+// TooDeepKey: true}, and [Conn.ListTools] reports the tool as skipped.
 const TooDeepKey = "_mcpbridgeTooDeep"
 
 // cutDeep returns line unchanged when its JSON nests at most maxDepth

@@ -54,14 +54,19 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// Defaults.
+// Defaults, used when the corresponding [Spec] field is zero.
 const (
-	DefaultTimeout      = 10 * time.Minute
-	DefaultStderrLimit  = 64 * 1024
+	// DefaultTimeout bounds each request when Spec.Timeout is zero.
+	DefaultTimeout = 10 * time.Minute
+	// DefaultStderrLimit is how many bytes of a stdio server's stderr are
+	// kept when Spec.StderrLimit is zero.
+	DefaultStderrLimit = 64 * 1024
+	// DefaultEndpointWait bounds the wait for the SSE endpoint event when
+	// Spec.EndpointWait is zero.
 	DefaultEndpointWait = 5 * time.Second
 	// ProtocolVersion is the protocol version asked for in the initialize
-	// handshake of a server older than 2026-07-28 (see era.go for how the
-	// era is chosen).
+	// handshake of a server older than 2026-07-28 ([Spec.Protocol] and
+	// [Spec.Era] say how the era is chosen).
 	ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
 )
 
@@ -83,7 +88,7 @@ type Spec struct {
 	URL     string
 	Headers map[string]string
 	// Auth, when not nil, gives every HTTP request its credentials (see
-	// auth.go); with TokenParam set they go in that query parameter
+	// [Authorizer]); with TokenParam set they go in that query parameter
 	// instead of the Authorization header.
 	Auth       Authorizer
 	TokenParam string
@@ -114,11 +119,14 @@ type Spec struct {
 	// StderrLimit is how many bytes of a stdio server's stderr are kept.
 	// 0 = DefaultStderrLimit.
 	StderrLimit int
-	// Logger receives stderr lines (at the level stderrLevel gives them)
-	// and transport events, with a "server" attribute. nil = slog.Default().
+	// Logger receives stderr lines and transport events, with a "server"
+	// attribute. A stderr line that looks like a warning or an error is
+	// logged at warn level, one that looks like info, debug or trace output
+	// is left out, and one that names no level is logged at debug level.
+	// nil = slog.Default().
 	Logger *slog.Logger
 	// Tracer, if not nil, traces each request with a client span whose
-	// context reaches the server in the request's _meta (see startSpan).
+	// context reaches the server in the request's _meta (as traceparent).
 	Tracer trace.Tracer
 
 	// OnToolsChanged is called after notifications/tools/list_changed.
