@@ -6,6 +6,26 @@
 // keywords and unknown content blocks), always drains a stdio server's
 // stderr, reports list_changed notifications and the connection's death, and
 // always cleans up on Close.
+//
+// Every MCP request of the module goes through it; mcpbridge holds one
+// [Conn] per connected server:
+//
+//	conn, err := mcpconn.Dial(ctx, mcpconn.Spec{
+//		Name:    "files",
+//		Kind:    mcpconn.Stdio,
+//		Command: "mcp-files",
+//		Timeout: 30 * time.Second,
+//	})
+//	if err != nil {
+//		return err // names the server; a stdio server's stderr is in StderrOf(err)
+//	}
+//	defer conn.Close()
+//	tools, err := conn.ListTools(ctx) // every page; each InputSchema byte for byte
+//	if err != nil {
+//		return err
+//	}
+//	raw, err := conn.CallTool(ctx, tools[0].Name, map[string]any{"path": "notes.txt"})
+//	// raw is the CallToolResult's JSON, content blocks untouched.
 package mcpconn
 
 import (
