@@ -38,7 +38,7 @@ type Key uint64
 // lasts.
 func New(life context.Context) *Set {
 	s := new(Set)
-	context.AfterFunc(life, s.end)
+	context.AfterFunc(life, s.End)
 	return s
 }
 
@@ -80,9 +80,13 @@ func (s *Set) Remove(k Key) bool {
 	return true
 }
 
-// end calls every registered function once and marks the Set ended, so
-// that later ones are called as they are added.
-func (s *Set) end() {
+// End ends the Set's lifetime now: it calls every registered function
+// once, before it returns, and marks the Set ended, so that later ones are
+// called as they are added. The lifetime's own end does the same, but on
+// a goroutine of its own; an owner that ends the lifetime itself calls End
+// too, so that work which returns right after sees its function called.
+// End may be called more than once.
+func (s *Set) End() {
 	s.mu.Lock()
 	s.ended = true
 	fns := s.fns

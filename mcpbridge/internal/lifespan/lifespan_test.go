@@ -161,3 +161,26 @@ func TestZeroSet(t *testing.T) {
 		t.Errorf("Remove(%d) on a zero Set = false, want true", k)
 	}
 }
+
+// TestEnd checks that End calls what is registered before it returns (so
+// that a Remove right after finds nothing left), once, and that the
+// lifetime's own end afterwards calls nothing again.
+func TestEnd(t *testing.T) {
+	life, end := context.WithCancel(context.Background())
+	s := New(life)
+	var got atomic.Int32
+	k := s.Add(func() { got.Add(1) })
+	s.End()
+	if n := got.Load(); n != 1 {
+		t.Fatalf("calls after End = %d, want 1 before End returns", n)
+	}
+	if s.Remove(k) {
+		t.Errorf("Remove after End = true, want false (already called)")
+	}
+	s.End()
+	end()
+	s.Add(func() { got.Add(1) }) // ended: called at once
+	if n := got.Load(); n != 2 {
+		t.Errorf("calls = %d, want 2 (End twice and the lifetime's end call nothing again)", n)
+	}
+}

@@ -287,8 +287,12 @@ func dial(ctx context.Context, s Spec, kind Kind) (*Conn, error) {
 	// context given to Start ends the connection), but while dialing, the
 	// end of ctx ends the attempt.
 	c.life, c.stopLife = context.WithCancel(context.WithoutCancel(ctx))
-	c.alive, c.dieNow = context.WithCancel(c.life)
-	c.calls = lifespan.New(c.alive)
+	alive, endAlive := context.WithCancel(c.life)
+	c.alive, c.calls = alive, lifespan.New(alive)
+	// Requests in flight end before dieNow returns, not a goroutine later:
+	// a request that fails because the connection died finds its caller's
+	// context already ended.
+	c.dieNow = func() { endAlive(); c.calls.End() }
 	dctx, cancel := context.WithTimeout(ctx, s.timeout())
 	defer cancel()
 	stopWatch := context.AfterFunc(dctx, c.stopLife)
