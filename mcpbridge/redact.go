@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/expand"
 )
 
 // Redacted replaces every secret in a [Redactor]'s output.
@@ -184,7 +186,7 @@ func (r *Redactor) CommandLine(command string, args []string) string {
 		switch {
 		case r.known(a):
 			w = Redacted
-		case hasEq && (secretFlag(name) || validName(name) && secretName(name)):
+		case hasEq && (secretFlag(name) || expand.ValidName(name) && secretName(name)):
 			w = name + "=" + Redacted
 		case secretHeaderLine(a):
 			w = redactHeaderLine(a)

@@ -15,19 +15,23 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/expand"
 )
 
 // SettingsOptions tune [ParseSettings] and [LoadSettings].
 // A nil *SettingsOptions means the defaults of every field.
 type SettingsOptions struct {
-	// LookupEnv resolves $VAR references. Nil means [os.LookupEnv].
-	LookupEnv LookupFunc
+	// LookupEnv resolves $VAR references: it reports the value of the
+	// environment variable name and whether it is set. Nil means
+	// [os.LookupEnv].
+	LookupEnv func(name string) (value string, ok bool)
 	// Logger receives each warning at Warn level and each replaced entry at
 	// Debug level. Nil means [slog.Default].
 	Logger *slog.Logger
 }
 
-func (o *SettingsOptions) lookup() LookupFunc {
+func (o *SettingsOptions) lookup() func(string) (string, bool) {
 	if o == nil || o.LookupEnv == nil {
 		return os.LookupEnv
 	}
@@ -166,7 +170,7 @@ type settingsParser struct {
 	file     string
 	orig     []byte // for lines and columns: comments may hold multi-byte text
 	data     []byte // orig with comments blanked
-	lookup   LookupFunc
+	lookup   func(string) (string, bool)
 	warnings []string
 	errs     []error
 	// secrets collects the expanded values of the server being parsed
@@ -524,7 +528,7 @@ func (p *settingsParser) stringMap(dst *map[string]string, v any, server, key st
 
 // expand expands s and warns once per unset variable.
 func (p *settingsParser) expand(s, server, field string, off int) string {
-	out, missing := expand(s, func(name string) (string, bool) {
+	out, missing := expand.String(s, func(name string) (string, bool) {
 		v, ok := p.lookup(name)
 		if v != "" && (secretName(name) || mayBeSecret(v) || strings.Contains(v, "://")) {
 			if strings.Contains(v, "://") && !secretName(name) {

@@ -1,4 +1,4 @@
-package mcpbridge
+package expand
 
 import (
 	"strings"
@@ -56,12 +56,12 @@ func TestExpand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, missing := expand(tt.in, testEnv)
+			got, missing := String(tt.in, testEnv)
 			if got != tt.want {
-				t.Errorf("expand(%q) = %q, want %q", tt.in, got, tt.want)
+				t.Errorf("String(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 			if diff := cmp.Diff(tt.missing, missing); diff != "" {
-				t.Errorf("expand(%q) missing (-want +got):\n%s", tt.in, diff)
+				t.Errorf("String(%q) missing (-want +got):\n%s", tt.in, diff)
 			}
 		})
 	}
@@ -73,26 +73,26 @@ func FuzzExpand(f *testing.F) {
 	}
 	unset := func(string) (string, bool) { return "", false }
 	f.Fuzz(func(t *testing.T, in string) {
-		got, missing := expand(in, unset)
+		got, missing := String(in, unset)
 		if !strings.Contains(in, "$") && got != in {
-			t.Fatalf("expand(%q) = %q, want the input unchanged", in, got)
+			t.Fatalf("String(%q) = %q, want the input unchanged", in, got)
 		}
 		// With nothing set every reference shrinks or stays.
 		if len(got) > len(in) {
-			t.Fatalf("expand(%q) = %q, longer than the input", in, got)
+			t.Fatalf("String(%q) = %q, longer than the input", in, got)
 		}
 		for _, name := range missing {
-			if !validName(name) {
-				t.Fatalf("expand(%q) reports missing %q, not a valid name", in, name)
+			if !ValidName(name) {
+				t.Fatalf("String(%q) reports missing %q, not a valid name", in, name)
 			}
 		}
 		// Expanding with the environment that maps every name to itself
 		// never panics and is deterministic.
 		self := func(n string) (string, bool) { return n, true }
-		a, _ := expand(in, self)
-		b, _ := expand(in, self)
+		a, _ := String(in, self)
+		b, _ := String(in, self)
 		if a != b {
-			t.Fatalf("expand(%q) not deterministic: %q then %q", in, a, b)
+			t.Fatalf("String(%q) not deterministic: %q then %q", in, a, b)
 		}
 	})
 }

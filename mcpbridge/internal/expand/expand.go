@@ -1,12 +1,12 @@
-package mcpbridge
+// Package expand replaces environment references ($NAME, ${NAME},
+// ${NAME:-default}) in the values of a settings file. It only rewrites
+// text: it knows nothing of which values are secret or where they go.
+package expand
 
 import "strings"
 
-// LookupFunc reports the value of the environment variable name and whether
-// it is set, like [os.LookupEnv].
-type LookupFunc func(name string) (value string, ok bool)
-
-// expand replaces environment references in s using lookup and returns the
+// String replaces environment references in s using lookup (which reports
+// a variable's value and whether it is set, like [os.LookupEnv]) and returns the
 // result together with the names of referenced variables that were not set
 // (each name once, in order of first use). The forms are:
 //
@@ -20,8 +20,8 @@ type LookupFunc func(name string) (value string, ok bool)
 // is copied unchanged: a lone $, a $ before a character that cannot start a
 // name (so "$1" and "$ 5" stay as written), an unterminated "${" together
 // with the rest of s, and a brace form whose name is not a valid name
-// ("${A B}"). expand never fails.
-func expand(s string, lookup LookupFunc) (string, []string) {
+// ("${A B}"). String never fails and does not retain lookup.
+func String(s string, lookup func(name string) (value string, ok bool)) (string, []string) {
 	if !strings.Contains(s, "$") {
 		return s, nil
 	}
@@ -68,7 +68,7 @@ func expand(s string, lookup LookupFunc) (string, []string) {
 			}
 			inner := s[i+2 : end]
 			name, def, hasDefault := strings.Cut(inner, ":-")
-			if !validName(name) {
+			if !ValidName(name) {
 				b.WriteString(s[i : end+1])
 				i = end + 1
 				continue
@@ -76,7 +76,7 @@ func expand(s string, lookup LookupFunc) (string, []string) {
 			v, ok := lookup(name)
 			switch {
 			case hasDefault && v == "":
-				d, m := expand(def, lookup)
+				d, m := String(def, lookup)
 				for _, n := range m {
 					note(n)
 				}
@@ -122,7 +122,9 @@ func isNameByte(c byte) bool {
 	return isNameStart(c) || '0' <= c && c <= '9'
 }
 
-func validName(s string) bool {
+// ValidName reports whether s is a valid variable name:
+// [A-Za-z_][A-Za-z0-9_]*.
+func ValidName(s string) bool {
 	if s == "" || !isNameStart(s[0]) {
 		return false
 	}
