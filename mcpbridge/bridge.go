@@ -15,6 +15,7 @@ import (
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -149,7 +150,7 @@ type Bridge struct {
 	policy        *confirm.Policy
 	textLimit     int
 	elicit        func(context.Context, Elicitation) (ElicitResponse, error)
-	protos        *protoCache
+	protos        *protocache.Cache
 	maxMsg        int
 	binaryLimit   int
 	passUntrusted bool
@@ -217,7 +218,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		policy:        o.Policy,
 		textLimit:     o.TextLimit,
 		elicit:        o.Elicit,
-		protos:        newProtoCache(o.ProtocolCache, o.Logger),
+		protos:        protocache.New(o.ProtocolCache, o.Logger),
 		maxMsg:        o.MaxMessageBytes,
 		binaryLimit:   cmp.Or(o.BinaryLimit, DefaultBinaryLimit),
 		passUntrusted: o.PassUntrustedOutput,

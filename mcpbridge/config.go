@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
 )
 
 // DefaultTimeout is the request timeout of a server whose Timeout is zero:
@@ -120,6 +122,12 @@ func (s ServerConfig) transport() Transport {
 		return TransportHTTP
 	}
 	return TransportSSE
+}
+
+// protoKey is the protocol cache's key of the server: how it is reached
+// (transport, command line, working directory, URL).
+func (s *ServerConfig) protoKey() string {
+	return protocache.Key(append([]string{string(s.transport()), string(s.Type), s.Command, s.Cwd, s.endpoint()}, s.Args...)...)
 }
 
 // allowsHTTPFallback reports whether the transport of URL is detected, as

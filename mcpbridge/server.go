@@ -113,7 +113,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 	era, via := s.era, s.via
 	b.mu.Unlock()
 	if era == "" {
-		era, via = b.protos.get(cfg)
+		era, via = b.protos.Get(cfg.protoKey())
 	}
 	sp.Era = era
 	if sp.Kind == mcpconn.Auto && (via == mcpconn.SSE || via == mcpconn.StreamableHTTP) {
@@ -142,10 +142,10 @@ func (b *Bridge) dial(ctx context.Context, s *server) (a attempt) {
 	l := &link{}
 	conn, err := mcpconn.Dial(ctx, b.spec(s, l))
 	if err != nil {
-		b.protos.put(&s.cfg, "", 0)
+		b.protos.Put(s.cfg.protoKey(), "", 0)
 		return attempt{err: loginError(s, err)}
 	}
-	b.protos.put(&s.cfg, conn.ProtocolVersion(), conn.Kind())
+	b.protos.Put(s.cfg.protoKey(), conn.ProtocolVersion(), conn.Kind())
 	l.conn = conn
 	var listed []mcpconn.Tool
 	if offersTools(conn) {

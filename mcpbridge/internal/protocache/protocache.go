@@ -1,4 +1,9 @@
-package mcpbridge
+// Package protocache remembers, in a small JSON file, the protocol
+// revision and transport each MCP server was last reached with, so that the
+// first connection of a later run can skip the detection. Entries are keyed
+// by a hash ([Key]) of how a server is reached, never by anything in clear;
+// the file holds no header, environment value or URL.
+package protocache
 
 import (
 	"crypto/sha256"
@@ -16,59 +21,62 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 )
 
-// protoCache keeps, across runs, the protocol revision and transport each
-// server was last reached with ([Options.ProtocolCache]), so that the first
-// connection of a run skips the detection as a reconnect does. Entries are
-// keyed by a hash of how the server is reached (transport, command line,
-// working directory, URL), never by anything secret in clear; the file
-// holds no header or environment value. A missing or unreadable file is an
-// empty cache; a failed write is logged. Safe for concurrent use.
-type protoCache struct {
+// Cache keeps, across runs, the protocol revision and transport each
+// server was last reached with. A missing or unreadable file is an empty
+// cache; a failed write is logged. A nil *Cache remembers nothing. A Cache
+// is safe for concurrent use.
+type Cache struct {
 	path string
 	log  *slog.Logger
 
 	mu      sync.Mutex
 	loaded  bool
-	entries map[string]protoEntry
+	entries map[string]entry
 }
 
-// protoEntry is what the cache remembers of one server.
-type protoEntry struct {
+// entry is what the cache remembers of one server.
+type entry struct {
 	Protocol  string `json:"protocol"`
 	Transport string `json:"transport"`
 }
 
-// protoCacheFile is the file's shape.
-type protoCacheFile struct {
-	Servers map[string]protoEntry `json:"servers"`
+// file is the file's shape.
+type file struct {
+	Servers map[string]entry `json:"servers"`
 }
 
-func newProtoCache(path string, log *slog.Logger) *protoCache {
+// New returns the cache kept in the file at path, read on first use and
+// written (readable by the owner only) whenever an entry changes; warnings
+// go to log, which must not be nil. New returns nil when path is "".
+func New(path string, log *slog.Logger) *Cache {
 	if path == "" {
 		return nil
 	}
-	return &protoCache{path: path, log: log}
+	return &Cache{path: path, log: log}
 }
 
-// protoKey identifies how cfg reaches its server.
-func protoKey(cfg *ServerConfig) string {
+// Key returns the key of a server reached the way parts say (its
+// transport, command line, working directory, URL ...): a hash, so that
+// nothing of parts appears in the file. Different lists of parts give
+// different keys.
+func Key(parts ...string) string {
 	h := sha256.New()
-	for _, s := range append([]string{string(cfg.transport()), string(cfg.Type), cfg.Command, cfg.Cwd, cfg.endpoint()}, cfg.Args...) {
+	for _, s := range parts {
 		fmt.Fprintf(h, "%d:%s;", len(s), s)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// get returns the remembered protocol version and transport of cfg; ""
-// and 0 when none.
-func (c *protoCache) get(cfg *ServerConfig) (string, mcpconn.Kind) {
+// Get returns the remembered protocol version and transport of the server
+// with key; "" and 0 when none.
+func (c *Cache) Get(key string) (string, mcpconn.Kind) {
 	if c == nil {
 		return "", 0
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.loadLocked()
-	e, ok := c.entries[protoKey(cfg)]
+	e, ok := c.entries[key]
 	if !ok {
 		return "", 0
 	}
@@ -82,17 +90,18 @@ func (c *protoCache) get(cfg *ServerConfig) (string, mcpconn.Kind) {
 	return e.Protocol, via
 }
 
-// put remembers cfg's protocol version and transport (an empty version
-// forgets it) and writes the file when that changed anything.
-func (c *protoCache) put(cfg *ServerConfig, protocol string, via mcpconn.Kind) {
+// Put remembers the protocol version and transport of the server with key
+// (an empty version forgets it) and writes the file when that changed
+// anything.
+func (c *Cache) Put(key, protocol string, via mcpconn.Kind) {
 	if c == nil {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.loadLocked()
-	k := protoKey(cfg)
-	e := protoEntry{Protocol: protocol, Transport: via.String()}
+	k := key
+	e := entry{Protocol: protocol, Transport: via.String()}
 	if old, ok := c.entries[k]; ok && old == e || !ok && protocol == "" {
 		return
 	}
@@ -106,17 +115,17 @@ func (c *protoCache) put(cfg *ServerConfig, protocol string, via mcpconn.Kind) {
 	}
 }
 
-func (c *protoCache) loadLocked() {
+func (c *Cache) loadLocked() {
 	if c.loaded {
 		return
 	}
 	c.loaded = true
-	c.entries = map[string]protoEntry{}
+	c.entries = map[string]entry{}
 	b, err := os.ReadFile(c.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
-	var f protoCacheFile
+	var f file
 	if err == nil {
 		err = json.Unmarshal(b, &f)
 	}
@@ -133,8 +142,8 @@ func (c *protoCache) loadLocked() {
 
 // saveLocked writes the entries to a temporary file beside the cache, then
 // renames it over the cache, readable by the owner only.
-func (c *protoCache) saveLocked() error {
-	b, err := json.MarshalIndent(protoCacheFile{Servers: c.entries}, "", "  ")
+func (c *Cache) saveLocked() error {
+	b, err := json.MarshalIndent(file{Servers: c.entries}, "", "  ")
 	if err != nil {
 		return err
 	}
