@@ -3,7 +3,6 @@ package mcpbridge
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -14,26 +13,6 @@ import (
 
 	"github.com/mcpgenai/bridge/registry"
 )
-
-func TestWords(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{"convert_currency", []string{"convert", "currency"}},
-		{"getWeatherForecast", []string{"get", "weather", "forecast"}},
-		{"Reads the files of a directory.", []string{"read", "file", "directory"}},
-		{"s3.listBuckets-v2", []string{"s3", "list", "bucket", "v2"}},
-		{"class address", []string{"class", "address"}},
-		{"Größe ändern", []string{"größe", "ändern"}},
-		{"", nil},
-	}
-	for _, tc := range tests {
-		if diff := cmp.Diff(tc.want, words(tc.in)); diff != "" {
-			t.Errorf("words(%q) mismatch (-want +got):\n%s", tc.in, diff)
-		}
-	}
-}
 
 func TestLexicalRanker(t *testing.T) {
 	tool := func(name, desc string, params ...string) *Tool {
@@ -135,34 +114,6 @@ func BenchmarkLexicalRank(b *testing.B) {
 			}
 		})
 	}
-}
-
-// FuzzLexicalRanker: any text, in the conversation or in a tool, gives one
-// finite, non-negative score per tool, and words are never empty.
-func FuzzLexicalRanker(f *testing.F) {
-	f.Add("convert 5 dollars", "convert_currency", "Converts money")
-	f.Add("getHTTPResponse\x00\xff", "ÀÉ_x", "ß")
-	f.Fuzz(func(t *testing.T, query, name, desc string) {
-		for _, w := range words(query + " " + name + " " + desc) {
-			if w == "" {
-				t.Fatalf("words() gave an empty word")
-			}
-		}
-		tools := []*Tool{
-			{Entry: registry.Entry{Name: name, ServerTool: name}, Description: desc, Declaration: &genai.FunctionDeclaration{Name: name}, lex: &lexicalCache{}},
-			{Entry: registry.Entry{Name: "other"}, Description: query},
-		}
-		conv := []*genai.Content{genai.NewContentFromText(query, genai.RoleUser), genai.NewContentFromText(desc, genai.RoleModel)}
-		scores, err := LexicalRanker{}.Rank(context.Background(), conv, tools)
-		if err != nil || len(scores) != len(tools) {
-			t.Fatalf("Rank() = %v, %v", scores, err)
-		}
-		for _, s := range scores {
-			if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
-				t.Fatalf("Rank(%q) score %v", query, s)
-			}
-		}
-	})
 }
 
 // BenchmarkLexicalRankLinearity ranks 1,000 and 5,000 tools alternately in
