@@ -16,6 +16,7 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -163,7 +164,7 @@ type Bridge struct {
 	reg           *registry.Registry
 	// redact knows the secrets of every server; everything that leaves
 	// the Bridge passes it (see exits.go).
-	redact *Redactor
+	redact redactor
 
 	life     context.Context // ends at Close
 	stopLife context.CancelFunc
@@ -231,11 +232,11 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		subs:          map[*subscriber]struct{}{},
 	}
 	order := make([]string, len(b.cfg.Servers))
-	redactors := make([]*Redactor, len(b.cfg.Servers))
+	redactors := make([]*secrets.Redactor, len(b.cfg.Servers))
 	for i, sc := range b.cfg.Servers {
-		redactors[i] = NewRedactor(sc)
+		redactors[i] = redactorFor(sc)
 	}
-	b.redact = joinRedactors(redactors...)
+	b.redact = redactor{secrets.Join(redactors...)}
 	b.log = slog.New(&redactHandler{r: b.redact, inner: o.Logger.Handler()})
 	for i, sc := range b.cfg.Servers {
 		s := &server{cfg: sc, redac: redactors[i]}
@@ -380,8 +381,8 @@ func (b *Bridge) rebuildLocked() {
 
 // Status returns the state of every server, in configuration order, and of
 // discovery: the /mcp view. Every text is redacted with the secrets of
-// every server (see [NewRedactor]), errors, tool descriptions and the stderr tail (at most 4
-// KiB of whole lines) by all the rules of [Redactor.Text]; tools are the
+// every server, errors, tool descriptions and the stderr tail (at most 4
+// KiB of whole lines) by the generic rules as well; tools are the
 // registered names in the server's order, kept for a server that died.
 func (b *Bridge) Status() Status {
 	b.mu.Lock()
@@ -400,10 +401,10 @@ func (b *Bridge) Status() Status {
 				ss.ToolDescriptions[e.Name] = b.redact.Text(t.Description)
 			}
 		}
-		ss.Command = b.redact.replaceKnown(ss.Command)
-		ss.URL = b.redact.replaceKnown(ss.URL)
-		ss.Cwd = b.redact.replaceKnown(ss.Cwd)
-		ss.Description = b.redact.replaceKnown(ss.Description)
+		ss.Command = b.redact.ReplaceConfigured(ss.Command)
+		ss.URL = b.redact.ReplaceConfigured(ss.URL)
+		ss.Cwd = b.redact.ReplaceConfigured(ss.Cwd)
+		ss.Description = b.redact.ReplaceConfigured(ss.Description)
 		if s.err != nil {
 			ss.Error = b.redact.Text(s.err.Error())
 		}

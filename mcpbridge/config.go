@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 
+	"golang.org/x/net/http/httpguts"
+
 	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
 )
 
@@ -31,7 +33,7 @@ type ServerConfig struct {
 	// resolved by the operating system against the host program's working
 	// directory when the process starts, as Gemini CLI does; an empty Cwd
 	// means the host's working directory. Env adds to (and overrides) the
-	// inherited environment; see [ServerConfig.ChildEnv].
+	// inherited environment, and always wins (see [EnvPolicy]).
 	Command string
 	Args    []string
 	Cwd     string
@@ -83,10 +85,10 @@ type ServerConfig struct {
 	TargetServiceAccount string
 
 	// Secrets are further values that must never leave the Bridge: every
-	// output (call results, events, errors, logs, status) shows [Redacted]
-	// in their place. [ParseSettings] fills it with the value of each
+	// output (call results, events, errors, logs, status) shows "***" in
+	// their place. [ParseSettings] fills it with the value of each
 	// environment variable it expanded whose name looks secret or whose
-	// value may be a credential (see [NewRedactor]); host code may add its
+	// value may be a credential; host code may add its
 	// own. It is never sent anywhere.
 	Secrets []string
 }
@@ -286,7 +288,7 @@ func (s ServerConfig) Validate() error {
 		}
 	}
 	for _, name := range sortedKeys(s.Headers) {
-		if !httpToken(name) {
+		if !httpguts.ValidHeaderFieldName(name) {
 			return bad("headers", "invalid header name %q", name)
 		}
 		if strings.ContainsAny(s.Headers[name], "\r\n\x00") {
@@ -296,28 +298,14 @@ func (s ServerConfig) Validate() error {
 	return nil
 }
 
-// httpToken reports whether s is a non-empty RFC 9110 token.
-func httpToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // Config is a list of servers and how their processes inherit the
 // environment. The zero value has no servers and withholds secrets.
 type Config struct {
 	// Servers in configuration order, which decides who keeps a bare tool
 	// name when two servers offer the same one. Names are unique.
 	Servers []ServerConfig
-	// EnvPolicy says what stdio servers inherit (pass it to
-	// [ServerConfig.ChildEnv]); the zero value withholds secret-looking
+	// EnvPolicy says what stdio servers inherit; the zero value,
+	// [EnvWithholdSecrets], withholds secret-looking
 	// variables. Settings files never set it: passing secrets is the host
 	// program's decision.
 	EnvPolicy EnvPolicy

@@ -33,7 +33,7 @@
 //
 // A stdio server's process inherits the parent environment minus variables
 // whose names or values look secret, plus its configured env, which always
-// wins ([ServerConfig.ChildEnv], [EnvPolicy]).
+// wins ([EnvPolicy]).
 //
 // # Discovery
 //
@@ -115,6 +115,22 @@
 // It prints in Gemini CLI's layout ([Status.WriteText]) and encodes to JSON.
 // Secrets never appear: env and header values, URL credentials and secret
 // query parameters, and arguments after flags such as --token are hidden.
+//
+// # Secrets
+//
+// The Bridge redacts at its exits: call results, events, errors, log
+// records and the status all show "***" in place of a secret. The
+// configured secrets are every env and header value whose name looks
+// secret (TOKEN, KEY, SECRET, PASSWORD, AUTH ..., plus Authorization and
+// Cookie) or whose value may be a credential (a well-known token prefix, a
+// private key, or 8 characters or more mixing letters and digits that are
+// not a path or URL), the password and secret query values of every URL,
+// the argument after a secret-looking flag, the OAuth client secret, and
+// [ServerConfig.Secrets]. What a server sent loses only the configured
+// secrets; the text the Bridge writes itself (errors, logs, the status,
+// stderr) also loses credentials by their shape: bearer tokens, URL
+// credentials, name=value pairs with secret-looking names, DSN passwords
+// and JSON Web Tokens.
 //
 //	fmt.Print(bridge.Status())
 package mcpbridge

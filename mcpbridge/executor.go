@@ -38,9 +38,9 @@ const maxParallelCalls = 16
 //     [Options.TextLimit], images and other binary content as inline data,
 //     a display text for a person.
 //
-// Configured secrets (see [NewRedactor]) never appear in the result: they
-// are replaced by [Redacted] in what the server sent, and the texts the
-// Bridge wrote itself are redacted by all the rules of [Redactor.Text].
+// Configured secrets (see the package documentation) never appear in the
+// result: they are replaced by "***" in what the server sent, and the texts
+// the Bridge wrote itself also lose credentials by their shape.
 // After [Bridge.Close], the result's Err wraps [ErrTransport] and
 // [ErrClosed].
 //

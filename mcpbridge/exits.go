@@ -6,14 +6,31 @@ import (
 	"log/slog"
 
 	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 )
 
 // The Bridge redacts once, at its exits: everything it hands out (call
 // results, events, errors, log records, the status) passes its redactor,
-// which knows the secrets of every configured server (see [NewRedactor]).
+// which knows the secrets of every configured server (see [redactorFor]).
 // Text the Bridge wrote itself (errors, logs, the status) also gets the
-// generic rules of [Redactor.Text]; what a server sent (a tool's output)
-// only loses the configured secrets, so ordinary output is never mangled.
+// generic rules of [secrets.Redactor.Text]; what a server sent (a tool's
+// output) only loses the configured secrets, so ordinary output is never
+// mangled.
+
+// redactor is the Bridge's redactor with the exits it guards. The zero
+// value knows no configured secret but applies the generic rules.
+type redactor struct{ *secrets.Redactor }
+
+// redactorFor returns the redactor that knows the secrets of cfg: its env,
+// headers, endpoints, arguments, OAuth client secret and [ServerConfig.Secrets].
+func redactorFor(cfg ServerConfig) *secrets.Redactor {
+	c := secrets.Config{Env: cfg.Env, Headers: cfg.Headers, URLs: []string{cfg.URL, cfg.HTTPURL}, Args: cfg.Args, Secrets: cfg.Secrets}
+	if cfg.OAuth != nil {
+		c.ClientSecret = cfg.OAuth.ClientSecret
+	}
+	return secrets.New(c)
+}
 
 // redactedError is an error whose message was redacted. It unwraps to the
 // original, so errors.Is and errors.As work as before.
@@ -27,7 +44,7 @@ func (e *redactedError) Unwrap() error { return e.err }
 
 // redactErr returns err with a redacted message; err itself when nothing
 // needed hiding (so sentinels stay comparable with ==), nil for nil.
-func (r *Redactor) redactErr(err error) error {
+func (r redactor) redactErr(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -42,8 +59,8 @@ func (r *Redactor) redactErr(err error) error {
 // holds it yet): configured secrets go from what the server sent, and the
 // generic rules apply as well to what the Bridge wrote (the error of a call
 // it could not make or finish).
-func (r *Redactor) redactResult(res *CallResult) {
-	text := r.replaceKnown
+func (r redactor) redactResult(res *CallResult) {
+	text := r.ReplaceConfigured
 	if res.Err != nil && !res.serverError {
 		text = r.Text
 	}
@@ -62,7 +79,7 @@ func (r *Redactor) redactResult(res *CallResult) {
 			res.Err = &redactedError{msg: text(msg), err: res.Err}
 		}
 	}
-	if r.replaces() {
+	if r.HasConfigured() {
 		res.structured = r.redactJSON(res.structured)
 		res.serverStructured = r.redactJSON(res.serverStructured)
 	}
@@ -70,14 +87,14 @@ func (r *Redactor) redactResult(res *CallResult) {
 
 // redactJSON returns decoded JSON v with configured secrets replaced in
 // every string and object key; v is not modified.
-func (r *Redactor) redactJSON(v any) any {
+func (r redactor) redactJSON(v any) any {
 	switch v := v.(type) {
 	case string:
-		return r.replaceKnown(v)
+		return r.ReplaceConfigured(v)
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, e := range v {
-			out[r.replaceKnown(k)] = r.redactJSON(e)
+			out[r.ReplaceConfigured(k)] = r.redactJSON(e)
 		}
 		return out
 	case []any:
@@ -92,10 +109,10 @@ func (r *Redactor) redactJSON(v any) any {
 
 // redactParts returns parts with configured secrets replaced in their text;
 // parts is not modified.
-func (r *Redactor) redactParts(parts []*genai.Part) []*genai.Part {
+func (r redactor) redactParts(parts []*genai.Part) []*genai.Part {
 	for i, p := range parts {
 		if p != nil && p.Text != "" {
-			if t := r.replaceKnown(p.Text); t != p.Text {
+			if t := r.ReplaceConfigured(p.Text); t != p.Text {
 				cp := *p
 				cp.Text = t
 				parts[i] = &cp
@@ -110,7 +127,7 @@ func (r *Redactor) redactParts(parts []*genai.Part) []*genai.Part {
 // (errors and other values are turned into their redacted text when
 // redaction changed them).
 type redactHandler struct {
-	r     *Redactor
+	r     redactor
 	inner slog.Handler
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
 
@@ -170,8 +171,8 @@ func TestSecretsNeverLeaveHTTP(t *testing.T) {
 	e.status(b)
 	_ = b.Close()
 	stop()
-	if !strings.Contains(e.logs.String(), Redacted) {
-		t.Errorf("the logs never show %s; the test did not reach a failure that names the URL:\n%s", Redacted, e.logs.String())
+	if !strings.Contains(e.logs.String(), secrets.Redacted) {
+		t.Errorf("the logs never show %s; the test did not reach a failure that names the URL:\n%s", secrets.Redacted, e.logs.String())
 	}
 	for _, l := range e.leaks(querySecret, headerSecret) {
 		t.Errorf("secret leaked: %s", l)
@@ -202,7 +203,7 @@ func TestServerStderrNeverReachesModel(t *testing.T) {
 		}
 	}
 	e.status(b)
-	if st := b.Status().Servers[0].Stderr; !strings.Contains(st, "mcptest: env zz_build_label="+Redacted) {
+	if st := b.Status().Servers[0].Stderr; !strings.Contains(st, "mcptest: env zz_build_label="+secrets.Redacted) {
 		t.Errorf("Status().Stderr = %q, want the stderr with the value redacted", st)
 	}
 	_ = b.Close()
@@ -277,7 +278,7 @@ func TestSecretsProperty(t *testing.T) {
 // exit of a result.
 func TestStructuredContentRedacted(t *testing.T) {
 	const secret = "s7ructuredSecret42"
-	r := NewRedactor(ServerConfig{Env: map[string]string{"API_TOKEN": secret}})
+	r := redactor{redactorFor(ServerConfig{Env: map[string]string{"API_TOKEN": secret}})}
 	sc := map[string]any{"note": "token " + secret, "list": []any{secret}}
 	res := &CallResult{structured: sc, serverStructured: sc}
 	r.redactResult(res)
@@ -285,8 +286,8 @@ func TestStructuredContentRedacted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(got), secret) || !strings.Contains(string(got), Redacted) {
-		t.Errorf("StructuredContent() = %s, want the secret replaced by %s", got, Redacted)
+	if strings.Contains(string(got), secret) || !strings.Contains(string(got), secrets.Redacted) {
+		t.Errorf("StructuredContent() = %s, want the secret replaced by %s", got, secrets.Redacted)
 	}
 	if sc["note"] != "token "+secret {
 		t.Errorf("redactResult modified the decoded value it was given: %v", sc["note"])

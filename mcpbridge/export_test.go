@@ -22,3 +22,9 @@ func (s ServerConfig) EffectiveTimeout() time.Duration { return s.effectiveTimeo
 
 // AllowsTool is allowsTool.
 func (s ServerConfig) AllowsTool(name string) bool { return s.allowsTool(name) }
+
+// RedactText returns s redacted as the Bridge redacts the text it writes
+// about the server cfg (errors, stderr, descriptions).
+func RedactText(cfg ServerConfig, s string) string {
+	return redactorFor(cfg).Text(s)
+}

@@ -15,7 +15,7 @@ import (
 type serverInstructions struct {
 	// Server is the configured server name.
 	Server string
-	// Text is the server's text, redacted with the server's redactor.
+	// Text is the server's text, redacted (see the package documentation).
 	Text string
 }
 

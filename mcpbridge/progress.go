@@ -24,8 +24,8 @@ type Progress struct {
 	Progress float64
 	// Total is where Progress ends; 0 when the server does not know.
 	Total float64
-	// Message is the server's note, redacted with its [Redactor]; "" when
-	// it sent none.
+	// Message is the server's note, redacted (see the package
+	// documentation); "" when it sent none.
 	Message string
 }
 

@@ -42,7 +42,7 @@ var resourceToolSpecs = []struct{ name, description, schema string }{
 // resourceTools returns the pseudo-server holding the built-in resource
 // tools, converted for target.
 func resourceTools(target schema.Target) (*server, error) {
-	s := &server{cfg: ServerConfig{Name: resourceToolsServer}, redac: NewRedactor(ServerConfig{})}
+	s := &server{cfg: ServerConfig{Name: resourceToolsServer}, redac: redactorFor(ServerConfig{})}
 	readOnly := true
 	for _, spec := range resourceToolSpecs {
 		res, err := schema.Convert([]byte(spec.schema), &schema.Options{Target: target})

@@ -13,13 +13,14 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/login"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 )
 
 // server is one configured server and its connection. Fields after dialMu
 // are guarded by Bridge.mu.
 type server struct {
 	cfg   ServerConfig
-	redac *Redactor
+	redac *secrets.Redactor
 
 	// dialMu is held while connecting (discovery or reconnect), so a server
 	// has at most one attempt under way.
@@ -93,7 +94,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 	case TransportStdio:
 		sp.Kind = mcpconn.Stdio
 		sp.Command, sp.Args, sp.Dir = cfg.Command, cfg.Args, cfg.Cwd
-		sp.Env = cfg.ChildEnv(os.Environ(), b.cfg.EnvPolicy)
+		sp.Env = cfg.childEnv(os.Environ(), b.cfg.EnvPolicy)
 	case TransportSSE:
 		sp.Kind = mcpconn.SSE
 		if cfg.allowsHTTPFallback() {

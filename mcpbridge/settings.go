@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/expand"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 )
 
 // SettingsOptions tune [ParseSettings] and [LoadSettings].
@@ -530,11 +531,9 @@ func (p *settingsParser) stringMap(dst *map[string]string, v any, server, key st
 func (p *settingsParser) expand(s, server, field string, off int) string {
 	out, missing := expand.String(s, func(name string) (string, bool) {
 		v, ok := p.lookup(name)
-		if v != "" && (secretName(name) || mayBeSecret(v) || strings.Contains(v, "://")) {
-			if strings.Contains(v, "://") && !secretName(name) {
-				p.secrets = append(p.secrets, urlSecrets(v)...)
-			} else if !slices.Contains(p.secrets, v) {
-				p.secrets = append(p.secrets, v)
+		for _, secret := range secrets.Expanded(name, v) {
+			if !slices.Contains(p.secrets, secret) {
+				p.secrets = append(p.secrets, secret)
 			}
 		}
 		return v, ok

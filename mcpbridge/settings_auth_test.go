@@ -63,9 +63,8 @@ func TestParseSettingsOAuth(t *testing.T) {
 			t.Errorf("status of %s shows the client secret:\n%s", s.Name, text)
 		}
 	}
-	r := mcpbridge.NewRedactor(cfg.Servers[0])
-	if got := r.Text("token request failed: client s3cret refused"); strings.Contains(got, "s3cret") {
-		t.Errorf("Redactor.Text = %q, want the client secret hidden", got)
+	if got := mcpbridge.RedactText(cfg.Servers[0], "token request failed: client s3cret refused"); strings.Contains(got, "s3cret") {
+		t.Errorf("RedactText = %q, want the client secret hidden", got)
 	}
 }
 

@@ -675,19 +675,3 @@ func ExampleLoadSettings() {
 	// other project-other true
 	// projectOnly project-only false
 }
-
-func ExampleServerConfig_ChildEnv() {
-	parent := []string{"PATH=/usr/bin", "HOME=/home/me", "GITHUB_TOKEN=secret", "OPENAI_API_KEY=secret"}
-	s := mcpbridge.ServerConfig{
-		Name:    "github",
-		Command: "github-mcp-server",
-		Env:     map[string]string{"GITHUB_PERSONAL_ACCESS_TOKEN": "given-on-purpose"},
-	}
-	for _, kv := range s.ChildEnv(parent, mcpbridge.EnvWithholdSecrets) {
-		fmt.Println(kv)
-	}
-	// Output:
-	// GITHUB_PERSONAL_ACCESS_TOKEN=given-on-purpose
-	// HOME=/home/me
-	// PATH=/usr/bin
-}

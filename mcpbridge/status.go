@@ -159,12 +159,12 @@ func (s *ServerStatus) UnmarshalJSON(b []byte) error {
 }
 
 // newServerStatus returns the [Disconnected] status of cfg with its static
-// fields filled in: command line (redacted by [Redactor.CommandLine]) or
-// URL (by [Redactor.URL]), working directory and description (by
-// [Redactor.Text]), timeout as configured, and trust. Headers and env are
-// not shown at all. cfg is not modified or retained.
+// fields filled in: command line or URL, working directory and description
+// (all redacted as the package documentation describes), timeout as
+// configured, and trust. Headers and env are not shown at all. cfg is not
+// modified or retained.
 func newServerStatus(cfg ServerConfig) ServerStatus {
-	r := NewRedactor(cfg)
+	r := redactorFor(cfg)
 	st := ServerStatus{
 		Name:        cfg.Name,
 		Transport:   cfg.transport(),

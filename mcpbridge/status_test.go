@@ -69,9 +69,8 @@ func statusFixture() mcpbridge.Status {
 		if len(tools) > 0 {
 			s.ToolDescriptions = map[string]string{}
 		}
-		r := mcpbridge.NewRedactor(cfg)
-		s.Error = r.Text(err)
-		s.Stderr = r.Text(stderr)
+		s.Error = mcpbridge.RedactText(cfg, err)
+		s.Stderr = mcpbridge.RedactText(cfg, stderr)
 		st.Servers = append(st.Servers, s)
 	}
 	add(python, mcpbridge.Connected, []string{"calculate_sum", "file_analyzer", "data_processor"}, "", "")
@@ -100,9 +99,8 @@ func statusFixture() mcpbridge.Status {
 // describe sets the descriptions of s's tools from name, description
 // pairs, redacted as [mcpbridge.Bridge.Status] does.
 func describe(s mcpbridge.ServerStatus, cfg mcpbridge.ServerConfig, pairs ...string) {
-	r := mcpbridge.NewRedactor(cfg)
 	for i := 0; i < len(pairs); i += 2 {
-		s.ToolDescriptions[pairs[i]] = r.Text(pairs[i+1])
+		s.ToolDescriptions[pairs[i]] = mcpbridge.RedactText(cfg, pairs[i+1])
 	}
 }
 
@@ -348,15 +346,4 @@ func ExampleStatus_WriteText() {
 	//     - export: Exports every issue of a project, with its comments,…
 	//
 	// Discovery State: COMPLETED
-}
-
-func ExampleRedactor_CommandLine() {
-	cfg := mcpbridge.ServerConfig{
-		Name:    "db",
-		Command: "db-mcp",
-		Args:    []string{"--dsn", "postgres://app:hunter22@db/app", "--api-key=k-123", "--readonly"},
-	}
-	fmt.Println(mcpbridge.NewRedactor(cfg).CommandLine(cfg.Command, cfg.Args))
-	// Output:
-	// db-mcp --dsn postgres://***@db/app --api-key=*** --readonly
 }

@@ -1,6 +1,8 @@
-package mcpbridge
+package secrets
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -8,7 +10,7 @@ import (
 var ghToken = "ghp_" + strings.Repeat("Ab1", 12)
 
 func TestRedactorCommandLine(t *testing.T) {
-	r := NewRedactor(ServerConfig{
+	r := New(Config{
 		Env: map[string]string{
 			"API_KEY":      "env-secret-value",
 			"SHORT_TOKEN":  "abc",
@@ -91,7 +93,7 @@ func TestRedactorURL(t *testing.T) {
 }
 
 func TestRedactorText(t *testing.T) {
-	r := NewRedactor(ServerConfig{
+	r := New(Config{
 		Env:     map[string]string{"SERVICE_TOKEN": "svc-123456"},
 		Headers: map[string]string{"X-Api-Key": "hdr-key-42"},
 	})
@@ -128,8 +130,8 @@ func TestRedactorText(t *testing.T) {
 	}
 }
 
-func TestNewRedactorSecrets(t *testing.T) {
-	r := NewRedactor(ServerConfig{
+func TestNewSecrets(t *testing.T) {
+	r := New(Config{
 		Env: map[string]string{
 			"A_TOKEN": "aaaa", "B_TOKEN": "bbbbbbbb", "PLAIN": "visible-value",
 			"HARMLESS": ghToken, "EMPTY_SECRET": "",
@@ -138,7 +140,7 @@ func TestNewRedactorSecrets(t *testing.T) {
 	})
 	want := []string{ghToken, "Basic dXNlcjpwYXNz", "dXNlcjpwYXNz", "bbbbbbbb", "sid=1", "aaaa"}
 	if strings.Join(r.secrets, "|") != strings.Join(want, "|") {
-		t.Errorf("NewRedactor secrets = %q, want %q", r.secrets, want)
+		t.Errorf("New secrets = %q, want %q", r.secrets, want)
 	}
 }
 
@@ -147,7 +149,7 @@ func FuzzRedactorText(f *testing.F) {
 		`{"password": "x\"y"}`, "KEY='v' token: t", "u:p@tcp(h)/d u:p@h:1", "eyJabcdefghij.eyJabcdefghij.abcdefghij"} {
 		f.Add(s)
 	}
-	r := NewRedactor(ServerConfig{Env: map[string]string{"TOKEN": "s3cr3t-value"}})
+	r := New(Config{Env: map[string]string{"TOKEN": "s3cr3t-value"}})
 	f.Fuzz(func(t *testing.T, s string) {
 		once := r.Text(s)
 		if twice := r.Text(once); twice != once {
@@ -157,4 +159,78 @@ func FuzzRedactorText(f *testing.F) {
 			t.Fatalf("Text(%q) = %q still holds the configured secret", s, once)
 		}
 	})
+}
+
+// TestNewConfigFields: every field of Config contributes its secrets.
+func TestNewConfigFields(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  Config
+		want []string
+	}{
+		{"URL password and secret query", Config{URLs: []string{"", "https://me:urlpass@h/x?api_key=qk1&page=2"}}, []string{"urlpass", "qk1"}},
+		{"argument after a secret flag", Config{Args: []string{"--token", "argtok", "--port", "8080"}}, []string{"argtok"}},
+		{"client secret", Config{ClientSecret: "cs"}, []string{"cs"}},
+		{"extra secrets, empty skipped", Config{Secrets: []string{"xs", ""}}, []string{"xs"}},
+		{"zero", Config{}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := New(tt.cfg).secrets; !slices.Equal(got, tt.want) {
+				t.Errorf("New(%+v) secrets = %q, want %q", tt.cfg, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestJoinAndReplaceConfigured(t *testing.T) {
+	a := New(Config{Secrets: []string{"alpha-secret"}})
+	b := New(Config{Secrets: []string{"beta-secret", "abc"}})
+	j := Join(a, nil, b)
+	tests := []struct{ in, want string }{
+		{"alpha-secret and beta-secret", "*** and ***"},
+		{"abc is too short to replace inside text", "abc is too short to replace inside text"},
+		{"api_key=visible stays: only configured secrets go", "api_key=visible stays: only configured secrets go"},
+	}
+	for _, tt := range tests {
+		if got := j.ReplaceConfigured(tt.in); got != tt.want {
+			t.Errorf("ReplaceConfigured(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if !j.HasConfigured() {
+		t.Error("HasConfigured() = false, want true")
+	}
+	if New(Config{Secrets: []string{"abc"}}).HasConfigured() {
+		t.Error("HasConfigured() with only a 3-byte secret = true, want false")
+	}
+	var nilR *Redactor
+	if nilR.HasConfigured() || nilR.ReplaceConfigured("x") != "x" {
+		t.Error("a nil Redactor replaced something")
+	}
+}
+
+func TestExpanded(t *testing.T) {
+	tests := []struct {
+		name, value string
+		want        []string
+	}{
+		{"GITHUB_TOKEN", "abc", []string{"abc"}},
+		{"REGION", "us-central1", []string{"us-central1"}}, // shaped like a credential
+		{"MODE", "production", nil},
+		{"BASE_URL", "https://me:pw12@h/x?page=2", []string{"pw12"}},
+		{"DB_PASSWORD_URL", "https://me:pw12@h/x", []string{"https://me:pw12@h/x"}},
+		{"TOKEN", "", nil},
+	}
+	for _, tt := range tests {
+		if got := Expanded(tt.name, tt.value); !slices.Equal(got, tt.want) {
+			t.Errorf("Expanded(%q, %q) = %q, want %q", tt.name, tt.value, got, tt.want)
+		}
+	}
+}
+
+func ExampleRedactor_CommandLine() {
+	r := New(Config{})
+	fmt.Println(r.CommandLine("db-mcp", []string{"--dsn", "postgres://app:hunter22@db/app", "--api-key=k-123", "--readonly"}))
+	// Output:
+	// db-mcp --dsn postgres://***@db/app --api-key=*** --readonly
 }

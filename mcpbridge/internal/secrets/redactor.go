@@ -1,12 +1,21 @@
-package mcpbridge
+// Package secrets knows what is secret in a server's configuration and
+// hides it: the [Redactor] replaces credentials in text meant for people
+// (errors, logs, status, stderr, command lines, URLs), and [ChildEnv]
+// withholds secret-looking variables from a server's environment. The rules
+// err on the side of hiding: a false alarm costs a "***" in a message, a
+// miss leaks a credential.
+package secrets
 
 import (
 	"cmp"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/net/http/httpguts"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/expand"
 )
@@ -14,8 +23,8 @@ import (
 // Redacted replaces every secret in a [Redactor]'s output.
 const Redacted = "***"
 
-// Redactor hides the secrets of one server configuration in text meant for
-// people: the status, error messages, stderr. A nil *Redactor knows no
+// Redactor hides the secrets of one or more server configurations in text
+// meant for people: the status, error messages, stderr. A nil *Redactor knows no
 // configured secrets but still applies the generic rules. A Redactor is
 // immutable and safe for concurrent use; every method is idempotent.
 type Redactor struct {
@@ -30,25 +39,42 @@ var authSchemes = map[string]bool{"bearer": true, "basic": true, "token": true, 
 // text; shorter ones are only replaced where a whole argument equals them.
 const minSecretLen = 4
 
-// NewRedactor returns a Redactor that knows the secrets in cfg:
+// Config is what a [Redactor] learns its secrets from: one server's
+// configuration. The zero Config holds no secret.
+type Config struct {
+	// Env is the environment configured for the server.
+	Env map[string]string
+	// Headers are the HTTP headers configured for the server.
+	Headers map[string]string
+	// URLs are the server's endpoints; "" entries are skipped.
+	URLs []string
+	// Args are the server's command-line arguments.
+	Args []string
+	// ClientSecret is the OAuth client secret, if any.
+	ClientSecret string
+	// Secrets are values that are secret whatever their shape, such as
+	// the values of environment variables expanded into the configuration
+	// (see [Expanded]).
+	Secrets []string
+}
+
+// New returns a Redactor that knows the secrets in cfg:
 //
 //   - every env and header value that may be a credential (see below), and
 //     the credential after a scheme such as "Bearer " or "Basic " in it;
 //   - the password and the query values that may be credentials of every
-//     URL among those values and of URL and HTTPURL;
+//     URL among those values and of cfg.URLs;
 //   - the argument after a secret-looking flag (see [Redactor.CommandLine]);
 //   - the OAuth client secret, if any;
-//   - every value in cfg.Secrets (where [ParseSettings] puts the values of
-//     the environment variables it expanded that may be credentials).
+//   - every value in cfg.Secrets.
 //
 // A value may be a credential when its name looks secret (by the rule of
-// [ServerConfig.ChildEnv], plus Authorization, Proxy-Authorization and
-// Cookie), when its shape does (a well-known token prefix, a private key),
-// or when it is at least 8 characters long, holds both letters and digits
-// and no space, and is neither a path nor a URL; "production", "8080",
-// "/usr/local/bin" and "us-east" are not credentials, "us-central1" is.
-// cfg is not retained.
-func NewRedactor(cfg ServerConfig) *Redactor {
+// [ChildEnv], plus Authorization, Proxy-Authorization and Cookie), when its
+// shape does (a well-known token prefix, a private key), or when it is at
+// least 8 characters long, holds both letters and digits and no space, and
+// is neither a path nor a URL; "production", "8080", "/usr/local/bin" and
+// "us-east" are not credentials, "us-central1" is. cfg is not retained.
+func New(cfg Config) *Redactor {
 	var secrets []string
 	add := func(name, value string, secretByName bool) {
 		if value == "" {
@@ -72,10 +98,8 @@ func NewRedactor(cfg ServerConfig) *Redactor {
 	for _, name := range sortedKeys(cfg.Headers) {
 		add(name, cfg.Headers[name], secretHeader(name))
 	}
-	if cfg.OAuth != nil {
-		add("clientSecret", cfg.OAuth.ClientSecret, true)
-	}
-	for _, ep := range []string{cfg.URL, cfg.HTTPURL} {
+	add("clientSecret", cfg.ClientSecret, true)
+	for _, ep := range cfg.URLs {
 		secrets = append(secrets, urlSecrets(ep)...)
 	}
 	for i := 0; i+1 < len(cfg.Args); i++ {
@@ -101,8 +125,9 @@ func newRedactor(secrets []string) *Redactor {
 	return &Redactor{secrets: slices.Compact(secrets)}
 }
 
-// joinRedactors returns a Redactor that knows the secrets of every r.
-func joinRedactors(rs ...*Redactor) *Redactor {
+// Join returns a Redactor that knows the secrets of every one of rs; nil
+// entries are skipped.
+func Join(rs ...*Redactor) *Redactor {
 	var all []string
 	for _, r := range rs {
 		if r != nil {
@@ -115,7 +140,7 @@ func joinRedactors(rs ...*Redactor) *Redactor {
 // urlSecrets returns the password (or the lone user name, often a token)
 // of raw, when raw is a URL with user information, and the values of its
 // query and fragment parameters whose names look secret or whose values
-// may be credentials (see [NewRedactor]).
+// may be credentials (see [New]).
 func urlSecrets(raw string) []string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
@@ -232,7 +257,7 @@ func isNumber(s string) bool {
 // header name and a value.
 func secretHeaderLine(s string) bool {
 	header, value, ok := strings.Cut(s, ":")
-	return ok && httpToken(header) && secretHeader(header) && !strings.HasPrefix(value, "//") && strings.TrimSpace(value) != ""
+	return ok && httpguts.ValidHeaderFieldName(header) && secretHeader(header) && !strings.HasPrefix(value, "//") && strings.TrimSpace(value) != ""
 }
 
 func redactHeaderLine(s string) string {
@@ -276,11 +301,11 @@ func displayWord(w string) string {
 // values of query and fragment parameters replaced by [Redacted] when
 // their names look secret (token, key, api_key, access_token, secret,
 // password, auth, sig, signature, code ...) or their values may be
-// credentials (see [NewRedactor]). Everything else, including the order of
+// credentials (see [New]). Everything else, including the order of
 // parameters, is kept as written; configured secrets anywhere in raw are
 // replaced too.
 func (r *Redactor) URL(raw string) string {
-	return r.replaceKnown(redactURL(raw))
+	return r.ReplaceConfigured(redactURL(raw))
 }
 
 func redactURL(raw string) string {
@@ -370,7 +395,7 @@ var (
 //
 // Use it for error messages and stderr.
 func (r *Redactor) Text(s string) string {
-	s = r.replaceKnown(s)
+	s = r.ReplaceConfigured(s)
 	// URLs are redacted by their own rules and the text between them by
 	// the rules for prose, never both: a URL's query value may hold
 	// characters (",", "#") that end a name=value in prose, and redacting
@@ -451,9 +476,9 @@ func redactProse(s string) string {
 	})
 }
 
-// replaces reports whether replaceKnown can change any text: whether r
-// knows a secret of at least minSecretLen bytes.
-func (r *Redactor) replaces() bool {
+// HasConfigured reports whether [Redactor.ReplaceConfigured] can change any
+// text: whether r knows a configured secret of at least 4 bytes.
+func (r *Redactor) HasConfigured() bool {
 	if r == nil {
 		return false
 	}
@@ -465,7 +490,11 @@ func (r *Redactor) replaces() bool {
 	return false
 }
 
-func (r *Redactor) replaceKnown(s string) string {
+// ReplaceConfigured returns s with the configured secrets of at least 4
+// bytes replaced by [Redacted], and nothing else changed: the redaction for
+// what a server sent, which must not be mangled by the generic rules of
+// [Redactor.Text].
+func (r *Redactor) ReplaceConfigured(s string) string {
 	if r == nil {
 		return s
 	}
@@ -475,4 +504,25 @@ func (r *Redactor) replaceKnown(s string) string {
 		}
 	}
 	return s
+}
+
+// sortedKeys returns the keys of m in sorted order.
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+// Expanded returns the secrets in value, the value of the environment
+// variable name expanded into a configuration, to be kept in
+// [Config.Secrets]: value itself when the name looks secret or the value
+// may be a credential (see [New]); of a URL under a harmless name, only its
+// password and the query values that may be credentials. Expanded returns
+// nil when value holds no secret.
+func Expanded(name, value string) []string {
+	if value == "" || !secretName(name) && !mayBeSecret(value) && !strings.Contains(value, "://") {
+		return nil
+	}
+	if strings.Contains(value, "://") && !secretName(name) {
+		return urlSecrets(value)
+	}
+	return []string{value}
 }
