@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"google.golang.org/genai"
 )
@@ -39,7 +40,7 @@ func capResult(r *CallResult, limit int) {
 	}
 	if d := r.ReturnDisplay; len(d) > displayLimit {
 		cut := displayLimit
-		for cut > 0 && !isRuneStart(d[cut]) {
+		for cut > 0 && !utf8.RuneStart(d[cut]) {
 			cut--
 		}
 		r.ReturnDisplay = d[:cut] + fmt.Sprintf("\n[... %d more bytes not shown]", len(d)-cut)

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/confirm"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/args"
 )
 
 // knownNamesShown is how many registered names an unknown-function error
@@ -95,27 +96,28 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 		return fail(cancelled(call.Name, ctx))
 	}
 
-	args := call.Args
-	if args == nil {
-		args = map[string]any{}
+	callArgs := call.Args
+	if callArgs == nil {
+		callArgs = map[string]any{}
 	}
-	if err := checkArgs(args); err != nil {
+	if err := args.Check(callArgs); err != nil {
 		return fail(&InvalidArgumentsError{Name: call.Name, Detail: err.Error()})
 	}
-	restored := tool.restorer().Restore(args)
-	raw, decoded, err := argsJSON(restored)
+	restored := tool.restorer().Restore(callArgs)
+	raw, decoded, err := args.Encode(restored)
 	if err != nil {
 		return fail(&InvalidArgumentsError{Name: call.Name, Detail: "not JSON: " + err.Error()})
 	}
-	if s := tool.def.val.compiled(tool.def, tool.Server, b.log); s != nil && !tool.def.quickValid(decoded) {
-		if err := s.Validate(decoded); err != nil {
-			return fail(&InvalidArgumentsError{Name: call.Name, Detail: validationDetail(err)})
-		}
+	if err := tool.def.args.Validate(decoded, func(err error) {
+		b.log.Warn("mcp tool arguments will not be validated: its input schema does not compile",
+			"server", tool.Server, "tool", tool.def.raw.Name, "err", err)
+	}); err != nil {
+		return fail(&InvalidArgumentsError{Name: call.Name, Detail: args.Detail(err)})
 	}
 
 	reqArgs, _ := restored.(map[string]any)
 	if reqArgs == nil {
-		reqArgs = args
+		reqArgs = callArgs
 	}
 	d, err := b.policy.Decide(ctx, confirm.Request{
 		Server:      tool.Server,

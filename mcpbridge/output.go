@@ -10,6 +10,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/args"
 	"github.com/mcpgenai/bridge/schema"
 )
 
@@ -60,7 +61,7 @@ func (o *outputDef) check(tool *Tool, raw json.RawMessage, log *slog.Logger) err
 		return nil
 	}
 	o.once.Do(func() {
-		s, err := compileSchema(o.raw)
+		s, err := args.Compile(o.raw)
 		if err != nil {
 			log.Warn("mcp tool results will not be validated: its output schema does not compile",
 				"server", tool.Server, "tool", tool.ServerTool, "err", err)
@@ -85,7 +86,7 @@ func (o *outputDef) check(tool *Tool, raw json.RawMessage, log *slog.Logger) err
 		return fmt.Errorf("mcp tool %q: %w: %w", tool.ServerTool, ErrOutputSchema, err)
 	}
 	if err := o.val.Validate(v); err != nil {
-		return fmt.Errorf("mcp tool %q: %w: %s", tool.ServerTool, ErrOutputSchema, validationDetail(err))
+		return fmt.Errorf("mcp tool %q: %w: %s", tool.ServerTool, ErrOutputSchema, args.Detail(err))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/args"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -53,6 +54,7 @@ func resourceTools(target schema.Target) (*server, error) {
 			raw: mcpconn.Tool{Name: spec.name, Description: spec.description, InputSchema: json.RawMessage(spec.schema),
 				Annotations: mcpconn.Annotations{ReadOnlyHint: &readOnly}},
 			conv:    res,
+			args:    args.NewSchema(json.RawMessage(spec.schema), res.Restorer),
 			builtin: true,
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/confirm"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/args"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
@@ -69,10 +70,8 @@ func (t *Tool) restorer() *schema.Restorer { return t.def.conv.Restorer }
 type toolDef struct {
 	raw  mcpconn.Tool
 	conv *schema.Result
-	val  validator // the original schema, compiled on first call
-	// quick is the original schema's quick check (see quickSchema), built
-	// on first call.
-	quick quickOnce
+	// args validates arguments against the original input schema.
+	args *args.Schema
 	// out is the tool's outputSchema; nil when it has none.
 	out *outputDef
 	// builtin marks a built-in resource tool, answered by the Bridge.
@@ -107,7 +106,7 @@ func convertTools(cfg *ServerConfig, listed []mcpconn.Tool, target schema.Target
 		// memory to what calls need.
 		out := newOutputDef(cfg, t.Name, t.OutputSchema, target, log)
 		t.Raw, t.OutputSchema = nil, nil
-		defs = append(defs, &toolDef{raw: t, conv: res, out: out})
+		defs = append(defs, &toolDef{raw: t, conv: res, out: out, args: args.NewSchema(t.InputSchema, res.Restorer)})
 	}
 	warnUnmatchedIncludes(cfg, listed, log)
 	return defs

@@ -1,11 +1,8 @@
-package mcpbridge
+package args
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,11 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
-	"google.golang.org/genai"
-
-	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -61,46 +54,56 @@ func TestValidator(t *testing.T) {
 			`{"x":1}`, true, "not loading file://", ""},
 		{"unknown metaschema", `{"$schema":"https://example.com/meta","type":"object"}`, `{}`, true, "not loading", ""},
 		{"not valid against the metaschema", `{"type":"object","properties":{"x":{"type":"strin"}}}`, `{}`, true, "metaschema", ""},
-		{"not JSON", `{"type":`, `{}`, true, "does not compile", ""},
+		{"not JSON", `{"type":`, `{}`, true, "unexpected EOF", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var logs bytes.Buffer
-			log := slog.New(slog.NewTextHandler(&logs, nil))
-			d := &toolDef{raw: mcpconn.Tool{Name: "t", InputSchema: json.RawMessage(tc.schema)}}
+			var (
+				mu       sync.Mutex
+				warnings []string
+			)
+			disabled := func(err error) {
+				mu.Lock()
+				defer mu.Unlock()
+				warnings = append(warnings, err.Error())
+			}
+			sch := NewSchema(json.RawMessage(tc.schema), nil)
 			var wg sync.WaitGroup
 			for range 4 { // compiled once, whoever asks first
-				wg.Go(func() { d.val.compiled(d, "srv", log) })
+				wg.Go(func() { _ = sch.Validate(map[string]any{}, disabled) })
 			}
 			wg.Wait()
-			s := d.val.compiled(d, "srv", log)
+			s := sch.compiled(disabled)
 			if (s == nil) != tc.wantOff {
-				t.Fatalf("compiled(%s) = %v, want disabled %v; log: %s", tc.schema, s, tc.wantOff, logs.String())
+				t.Fatalf("compiled(%s) = %v, want disabled %v; warnings: %q", tc.schema, s, tc.wantOff, warnings)
 			}
-			if n := strings.Count(logs.String(), "level=WARN"); (tc.wantWarn != "") != (n == 1) || n > 1 {
-				t.Errorf("compiled(%s) logged %d warnings, want %v:\n%s", tc.schema, n, tc.wantWarn != "", logs.String())
+			if n := len(warnings); (tc.wantWarn != "") != (n == 1) || n > 1 {
+				t.Errorf("compiled(%s) warned %d times, want %v: %q", tc.schema, n, tc.wantWarn != "", warnings)
 			}
-			if !strings.Contains(logs.String(), tc.wantWarn) || (tc.wantWarn != "" && !strings.Contains(logs.String(), "server=srv tool=t")) {
-				t.Errorf("compiled(%s) log = %q, want it to contain %q and name the tool", tc.schema, logs.String(), tc.wantWarn)
+			if tc.wantWarn != "" && len(warnings) == 1 && !strings.Contains(warnings[0], tc.wantWarn) {
+				t.Errorf("compiled(%s) warning = %q, want it to contain %q", tc.schema, warnings[0], tc.wantWarn)
 			}
 			if s == nil {
+				if err := sch.Validate(map[string]any{"x": 1}, disabled); err != nil {
+					t.Errorf("Validate with validation disabled = %v, want nil", err)
+				}
 				return
 			}
-			if again := d.val.compiled(d, "srv", log); again != s {
+			if again := sch.compiled(nil); again != s {
 				t.Errorf("compiled twice = %p then %p, want the cached schema", s, again)
 			}
 			var args map[string]any
 			if err := json.Unmarshal([]byte(tc.args), &args); err != nil {
 				t.Fatal(err)
 			}
-			_, v, err := encodeArgs(args)
+			_, v, err := Encode(args)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for range 20 { // the validator finds errors in map order; the message must not vary
 				got := ""
-				if err := s.Validate(v); err != nil {
-					got = validationDetail(err)
+				if err := sch.Validate(v, nil); err != nil {
+					got = Detail(err)
 				}
 				if got != tc.want {
 					t.Fatalf("Validate(%s, %s) = %q, want %q", tc.schema, tc.args, got, tc.want)
@@ -114,7 +117,7 @@ func TestValidator(t *testing.T) {
 }
 
 func TestEncodeArgsKeepsNumbers(t *testing.T) {
-	raw, v, err := encodeArgs(map[string]any{"big": json.Number("12345678901234567890"), "f": 2.0, "s": "2"})
+	raw, v, err := encodeJSON(map[string]any{"big": json.Number("12345678901234567890"), "f": 2.0, "s": "2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,8 +128,8 @@ func TestEncodeArgsKeepsNumbers(t *testing.T) {
 	if m["big"] != json.Number("12345678901234567890") || m["f"] != json.Number("2") || m["s"] != "2" {
 		t.Errorf("encodeArgs decoded = %#v, want json.Numbers and the string", m)
 	}
-	if _, _, err := encodeArgs(map[string]any{"ch": make(chan int)}); err == nil {
-		t.Error("encodeArgs(channel) = nil error, want one")
+	if _, _, err := encodeJSON(map[string]any{"ch": make(chan int)}); err == nil {
+		t.Error("encodeJSON(channel) = nil error, want one")
 	}
 }
 
@@ -179,8 +182,7 @@ func TestValidationDetailNamesEnumsAsTheModelSawThem(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := &toolDef{raw: mcpconn.Tool{Name: "t", InputSchema: json.RawMessage(tc.schema)}, conv: res}
-			s := d.val.compiled(d, "srv", slog.New(slog.DiscardHandler))
+			s := NewSchema(json.RawMessage(tc.schema), res.Restorer).compiled(nil)
 			if s == nil {
 				t.Fatalf("compiled(%s) = nil, want a schema", tc.schema)
 			}
@@ -188,65 +190,20 @@ func TestValidationDetailNamesEnumsAsTheModelSawThem(t *testing.T) {
 			if err := json.Unmarshal([]byte(tc.args), &args); err != nil {
 				t.Fatal(err)
 			}
-			_, v, err := encodeArgs(res.Restorer.Restore(args))
+			_, v, err := Encode(res.Restorer.Restore(args))
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := ""
 			if err := s.Validate(v); err != nil {
-				got = validationDetail(err)
+				got = Detail(err)
 				var ae *argsError
 				if e := err.Error(); errors.As(err, &ae) && e != got {
 					t.Errorf("Validate(%s).Error() = %q, want the detail %q", tc.args, e, got)
 				}
 			}
 			if got != tc.want {
-				t.Errorf("validationDetail(Validate(%s)) against %s = %q, want %q", tc.args, tc.schema, got, tc.want)
-			}
-		})
-	}
-}
-
-// TestExecuteAmbiguousAndInvalid: arguments whose union choice is
-// ambiguous and that are also invalid below it reach the model as one
-// error naming both, and the server is not called.
-func TestExecuteAmbiguousAndInvalid(t *testing.T) {
-	cfg := serverFor(t, "p", TransportStdio, testserver.Options{Offers: true})
-	cfg.Trust = true
-	b := newBridge(t, nil, cfg)
-	discover(t, b)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	tests := []struct {
-		name     string
-		args     map[string]any
-		wantErr  bool
-		contains []string
-	}{
-		{"ambiguous and invalid below", map[string]any{"v": map[string]any{"n": "1", "m": 3}}, true, []string{
-			`invalid arguments for function "tied": `,
-			`at '/v': fits anyOf[0] and anyOf[1] equally, which restore it differently: restored by anyOf[0]`,
-			`at '/v/m': minimum: got 3, want 10`,
-		}},
-		{"ambiguous only: the call runs", map[string]any{"v": map[string]any{"n": "1", "m": 30}}, false, []string{
-			`{"v":{"m":30,"n":1}}`,
-		}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			r := b.Execute(ctx, &genai.FunctionCall{Name: "tied", Args: tc.args})
-			if got := errors.Is(r.Err, ErrInvalidArguments); got != tc.wantErr {
-				t.Fatalf("Execute(tied, %v).Err = %v, want invalid arguments: %v", tc.args, r.Err, tc.wantErr)
-			}
-			resp := responseOf(r)
-			msg, _ := resp["output"].(string)
-			if tc.wantErr {
-				msg, _ = resp["error"].(string)
-			}
-			for _, want := range tc.contains {
-				if !strings.Contains(msg, want) {
-					t.Errorf("Execute(tied, %v) response = %v, want it to contain %q", tc.args, resp, want)
-				}
+				t.Errorf("Detail(Validate(%s)) against %s = %q, want %q", tc.args, tc.schema, got, tc.want)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package mcpbridge
+package args
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // validator's error.
 func quickAgainstFull(t testing.TB, schema, instance string) (quick, inSubset bool, full error) {
 	t.Helper()
-	s, err := compileSchema([]byte(schema))
+	s, err := Compile([]byte(schema))
 	if err != nil {
 		t.Skipf("schema %s does not compile: %v", schema, err)
 	}
@@ -23,8 +23,7 @@ func quickAgainstFull(t testing.TB, schema, instance string) (quick, inSubset bo
 	if err != nil {
 		t.Skipf("instance %s is not JSON: %v", instance, err)
 	}
-	var o quickOnce
-	q := o.get(json.RawMessage(schema))
+	q := quickOf(json.RawMessage(schema))
 	if q == nil {
 		return false, false, s.Validate(v)
 	}
@@ -89,7 +88,7 @@ func FuzzQuickSchema(f *testing.F) {
 		if !json.Valid([]byte(schema)) || !json.Valid([]byte(instance)) {
 			return
 		}
-		s, err := compileSchema([]byte(schema))
+		s, err := Compile([]byte(schema))
 		if err != nil {
 			return
 		}
@@ -97,8 +96,7 @@ func FuzzQuickSchema(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var o quickOnce
-		if q := o.get(json.RawMessage(schema)); q != nil && q.valid(v) {
+		if q := quickOf(json.RawMessage(schema)); q != nil && q.valid(v) {
 			if err := s.Validate(v); err != nil {
 				t.Errorf("quick check accepted %s under %s, but the validator says %v", instance, schema, err)
 			}

@@ -1,4 +1,12 @@
-package mcpbridge
+// Package args prepares a model's function-call arguments before they are
+// sent to an MCP server: [Check] refuses values that cannot be encoded (a
+// cycle, nesting too deep), [Encode] gives the JSON to send together with
+// the value a JSON Schema validator reads, and [Schema] validates that
+// value against the tool's original input schema, with a quick check for
+// the plain schemas most tools have and the full validator
+// (github.com/santhosh-tekuri/jsonschema/v6) for the rest. [Detail] words a
+// validation failure for the model.
+package args
 
 import (
 	"fmt"
@@ -11,12 +19,12 @@ import (
 // pass; deeper ones can only come from host code.
 const maxArgsDepth = 10000
 
-// checkArgs reports why v cannot be a call's arguments: a map, slice or
+// Check reports why v cannot be a call's arguments: a map, slice or
 // pointer that contains itself (host code can build one; walking it would
 // never end), or nesting deeper than maxArgsDepth. It returns nil for
 // everything else, leaving other problems to the JSON encoder. v is not
 // modified.
-func checkArgs(v any) error {
+func Check(v any) error {
 	var w argsWalker
 	if w.walk(v, 0) {
 		return nil

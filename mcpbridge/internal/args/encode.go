@@ -1,22 +1,25 @@
-package mcpbridge
+package args
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// argsJSON returns what encodeArgs returns, the JSON sent to the server
-// for args and the same JSON as the validator reads it, without decoding
+// Encode returns the JSON sent to the server for args and the same JSON as
+// the validator reads it (numbers as json.Number), without decoding
 // that JSON again when args holds only what a JSON decoder produces (maps,
 // slices, strings, json.Number, float64, int, bool, nil): the value is then copied with its
 // numbers as the json.Number that decoding would give. Anything else goes
-// through encodeArgs.
-func argsJSON(args any) (json.RawMessage, any, error) {
+// through an encoding and a decoding. args is not modified.
+func Encode(args any) (json.RawMessage, any, error) {
 	v, ok := instance(args)
 	if !ok {
-		return encodeArgs(args)
+		return encodeJSON(args)
 	}
 	raw, err := json.Marshal(args)
 	if err != nil {
@@ -96,4 +99,18 @@ func floatNumber(f float64) (json.Number, bool) {
 		}
 	}
 	return json.Number(b), true
+}
+
+// encodeJSON returns the JSON that is sent to the server for args, and the
+// same JSON decoded as the validator reads it (numbers as json.Number).
+func encodeJSON(args any) (json.RawMessage, any, error) {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, v, nil
 }

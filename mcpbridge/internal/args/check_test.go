@@ -1,12 +1,8 @@
-package mcpbridge
+package args
 
 import (
-	"context"
-	"errors"
 	"strings"
 	"testing"
-
-	"google.golang.org/genai"
 )
 
 func TestCheckArgs(t *testing.T) {
@@ -45,34 +41,15 @@ func TestCheckArgs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := checkArgs(tt.args)
+			err := Check(tt.args)
 			got := ""
 			if err != nil {
 				got = err.Error()
 			}
 			if tt.want == "" && got != "" || !strings.HasPrefix(got, tt.want) {
-				t.Errorf("checkArgs() = %q, want %q", got, tt.want)
+				t.Errorf("Check() = %q, want %q", got, tt.want)
 			}
 		})
-	}
-}
-
-// TestExecuteCyclicArgs: host code that hands Execute arguments containing
-// themselves gets an invalid-arguments result, not a stack overflow.
-func TestExecuteCyclicArgs(t *testing.T) {
-	cfg := stdioServer("s")
-	cfg.Trust = true
-	b := newBridge(t, nil, cfg)
-	discover(t, b)
-	m := map[string]any{"text": "hi"}
-	m["again"] = m
-	s := []any{"x", nil}
-	s[1] = s
-	for name, args := range map[string]map[string]any{"map": m, "slice": {"text": s}} {
-		r := b.Execute(context.Background(), &genai.FunctionCall{Name: "echo", Args: args})
-		if !errors.Is(r.Err, ErrInvalidArguments) || !strings.Contains(r.Err.Error(), "contains itself") {
-			t.Errorf("Execute(cyclic %s) Err = %v, want ErrInvalidArguments naming the cycle", name, r.Err)
-		}
 	}
 }
 
@@ -81,10 +58,10 @@ func TestExecuteCyclicArgs(t *testing.T) {
 func TestCheckArgsFlatAllocs(t *testing.T) {
 	args := map[string]any{"s": "x", "f": 2.0, "b": true, "n": nil, "i": 3}
 	if n := testing.AllocsPerRun(100, func() {
-		if err := checkArgs(args); err != nil {
+		if err := Check(args); err != nil {
 			t.Fatal(err)
 		}
 	}); n != 0 {
-		t.Errorf("checkArgs(flat) = %v allocations, want 0", n)
+		t.Errorf("Check(flat) = %v allocations, want 0", n)
 	}
 }

@@ -1,4 +1,4 @@
-package mcpbridge
+package args
 
 import (
 	"bytes"
@@ -29,9 +29,9 @@ func TestArgsJSON(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			raw, got, err := argsJSON(tc.args)
+			raw, got, err := Encode(tc.args)
 			if err != nil {
-				t.Fatalf("argsJSON(%v) error: %v", tc.args, err)
+				t.Fatalf("Encode(%v) error: %v", tc.args, err)
 			}
 			wantRaw, err := json.Marshal(tc.args)
 			if err != nil {
@@ -42,10 +42,10 @@ func TestArgsJSON(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(raw, wantRaw) {
-				t.Errorf("argsJSON(%v) raw = %s, want %s", tc.args, raw, wantRaw)
+				t.Errorf("Encode(%v) raw = %s, want %s", tc.args, raw, wantRaw)
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("argsJSON(%v) value mismatch (-want +got):\n%s", tc.args, diff)
+				t.Errorf("Encode(%v) value mismatch (-want +got):\n%s", tc.args, diff)
 			}
 		})
 	}
@@ -58,8 +58,8 @@ func TestArgsJSONErrors(t *testing.T) {
 		"channel": map[string]any{"ch": make(chan int)},
 		"number":  map[string]any{"n": json.Number("12a")},
 	} {
-		if _, _, err := argsJSON(args); err == nil {
-			t.Errorf("argsJSON(%s) = nil error, want one", name)
+		if _, _, err := Encode(args); err == nil {
+			t.Errorf("Encode(%s) = nil error, want one", name)
 		}
 	}
 }

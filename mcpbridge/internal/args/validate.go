@@ -1,33 +1,73 @@
-package mcpbridge
+package args
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcpgenai/bridge/schema"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// schemaURL is the location a tool's input schema is compiled under. It
+// schemaURL is the location a tool's schema is compiled under. It
 // names no real resource: relative references resolve against it (or the
 // schema's own $id) and are found inside the schema or nowhere.
 const schemaURL = "mcpbridge:///inputSchema.json"
 
-// maxDetail bounds the validator's message in an [InvalidArgumentsError],
-// in bytes, so that wildly wrong arguments give a readable answer.
+// maxDetail bounds [Detail]'s message, in bytes, so that wildly wrong
+// arguments give a readable answer.
 const maxDetail = 2000
 
-// validator checks arguments against one tool's original input schema. The
-// schema is compiled on first use, once per listing of the tool.
-type validator struct {
-	once   sync.Once
-	schema *argsSchema // nil: no validation (no schema, or it did not compile)
+// Schema is a tool's original input schema, checked quickly when it is
+// plain and compiled for the full validator on first need. The zero value
+// and a Schema without a schema accept anything. A Schema is safe for
+// concurrent use.
+type Schema struct {
+	raw      json.RawMessage
+	restorer *schema.Restorer
+
+	quickOnce sync.Once
+	quick     *quickSchema // nil: the schema is not in the quick subset
+
+	fullOnce sync.Once
+	full     *argsSchema // nil: no validation (no schema, or it did not compile)
+}
+
+// NewSchema returns the Schema of raw, a tool's inputSchema as the server
+// sent it (empty or null: no schema), whose declaration was converted with
+// restorer (nil when nothing was converted); errors then name enum members
+// as the model saw them. raw must not be modified afterwards.
+func NewSchema(raw json.RawMessage, restorer *schema.Restorer) *Schema {
+	return &Schema{raw: raw, restorer: restorer}
+}
+
+// Validate reports whether v, arguments as [Encode] decoded them, is valid
+// against the schema: nil when it is, when there is no schema, or when the
+// schema does not compile; then the first call of Validate calls disabled
+// (when not nil) with the compiler's error, so that the caller can say once
+// that the tool's arguments are not validated. [Detail] words the error.
+func (s *Schema) Validate(v any, disabled func(error)) error {
+	if s == nil {
+		return nil
+	}
+	full := s.compiled(disabled)
+	if full == nil || s.quickValid(v) {
+		return nil
+	}
+	return full.Validate(v)
+}
+
+// quickValid reports whether the quick check of the schema accepts v;
+// false when it rejects v, is unsure, or the schema is outside its subset.
+func (s *Schema) quickValid(v any) bool {
+	s.quickOnce.Do(func() { s.quick = quickOf(s.raw) })
+	return s.quick != nil && s.quick.valid(v)
 }
 
 // argsSchema is a tool's compiled input schema with the restorer of its
@@ -39,9 +79,9 @@ type argsSchema struct {
 }
 
 // Validate validates v, arguments as the Restorer returned them and
-// encodeArgs decoded them. A failure where the model sent a string outside
+// Encode decoded them. A failure where the model sent a string outside
 // an enum it was shown as strings (1, 2, 3 shown as "1", "2", "3") is an
-// *argsError naming the allowed strings; [validationDetail] formats it.
+// *argsError naming the allowed strings; [Detail] formats it.
 func (s *argsSchema) Validate(v any) error {
 	err := s.schema.Validate(v)
 	if err == nil {
@@ -60,36 +100,34 @@ type argsError struct {
 	mismatches []schema.Mismatch
 }
 
-func (e *argsError) Error() string { return validationDetail(e) }
+func (e *argsError) Error() string { return Detail(e) }
 func (e *argsError) Unwrap() error { return e.err }
 
-// compiled returns the compiled schema of d, compiling it on the first
-// call. A schema that does not compile disables validation for the tool
-// with one warning; a tool without a schema is not validated.
-func (v *validator) compiled(d *toolDef, server string, log *slog.Logger) *argsSchema {
-	v.once.Do(func() {
-		raw := d.raw.InputSchema
-		if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+// compiled returns the compiled schema, compiling it on the first call,
+// which calls disabled with the error when it does not compile.
+func (s *Schema) compiled(disabled func(error)) *argsSchema {
+	s.fullOnce.Do(func() {
+		raw := bytes.TrimSpace(s.raw)
+		if len(raw) == 0 || string(raw) == "null" {
 			return
 		}
-		s, err := compileSchema(raw)
+		c, err := Compile(raw)
 		if err != nil {
-			log.Warn("mcp tool arguments will not be validated: its input schema does not compile",
-				"server", server, "tool", d.raw.Name, "err", err)
+			if disabled != nil {
+				disabled(err)
+			}
 			return
 		}
-		v.schema = &argsSchema{schema: s}
-		if d.conv != nil {
-			v.schema.restorer = d.conv.Restorer
-		}
+		s.full = &argsSchema{schema: c, restorer: s.restorer}
 	})
-	return v.schema
+	return s.full
 }
 
-// compileSchema compiles raw (JSON Schema, any draft the validator knows;
+// Compile compiles raw (JSON Schema, any draft the validator knows;
 // 2020-12 when $schema is absent) without reading anything outside it:
-// references to other documents, local files included, are errors.
-func compileSchema(raw []byte) (*jsonschema.Schema, error) {
+// references to other documents, local files included, are errors. raw is
+// not retained.
+func Compile(raw []byte) (*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, err
@@ -110,28 +148,14 @@ func (refuseLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("not loading %s: only references inside the tool's schema are followed", url)
 }
 
-// encodeArgs returns the JSON that is sent to the server for args, and the
-// same JSON decoded as the validator reads it (numbers as json.Number).
-func encodeArgs(args any) (json.RawMessage, any, error) {
-	b, err := json.Marshal(args)
-	if err != nil {
-		return nil, nil, err
-	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		return nil, nil, err
-	}
-	return b, v, nil
-}
-
-// validationDetail returns the validator's error as one line: each failed
+// Detail returns a validation error as one line: each failed
 // keyword as "at '/path': message", joined by "; ", at most maxDetail bytes.
 // For an *argsError, each enum mismatch comes first, in the model's terms
 // (`at '/priority': "7" is not one of "1", "2", "3"`), and the validator's
 // complaints at or below its location are left out. An ambiguous union
 // choice comes first too, but hides nothing: it says which branch restored
 // the value, not what is wrong with it.
-func validationDetail(err error) string {
+func Detail(err error) string {
 	var parts []string
 	var ae *argsError
 	if errors.As(err, &ae) {
@@ -232,10 +256,8 @@ func cutDetail(s string, limit int) string {
 		return s
 	}
 	cut := limit - len(" ...")
-	for cut > 0 && !isRuneStart(s[cut]) {
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
 	return s[:cut] + " ..."
 }
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -1,9 +1,8 @@
-package mcpbridge
+package args
 
 import (
 	"bytes"
 	"encoding/json"
-	"sync"
 )
 
 // Validating a call's arguments with the full JSON Schema validator costs
@@ -46,35 +45,19 @@ var typeNames = map[string]typeSet{
 	"number": tNumber, "integer": tInteger, "string": tString,
 }
 
-// quickOnce builds a tool's quickSchema on first use.
-type quickOnce struct {
-	once sync.Once
-	q    *quickSchema // nil: the schema is not in the quick subset
-}
-
-// get returns the quickSchema of raw, or nil when raw is outside the
-// subset.
-func (o *quickOnce) get(raw json.RawMessage) *quickSchema {
-	o.once.Do(func() {
-		d := json.NewDecoder(bytes.NewReader(raw))
-		d.UseNumber()
-		var v any
-		if d.Decode(&v) != nil {
-			return
-		}
-		if q, ok := quickFrom(v); ok {
-			o.q = q
-		}
-	})
-	return o.q
-}
-
-// quickValid reports whether the quick check of d's original schema
-// accepts v; false when it rejects v, is unsure, or the schema is outside
-// its subset.
-func (d *toolDef) quickValid(v any) bool {
-	q := d.quick.get(d.raw.InputSchema)
-	return q != nil && q.valid(v)
+// quickOf returns the quickSchema of raw, or nil when raw is outside the
+// subset or not JSON.
+func quickOf(raw json.RawMessage) *quickSchema {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return nil
+	}
+	if q, ok := quickFrom(v); ok {
+		return q
+	}
+	return nil
 }
 
 // annotations are keywords with no effect on validation.
