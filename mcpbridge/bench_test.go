@@ -18,6 +18,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
 
@@ -87,7 +88,7 @@ func checkResult(b *testing.B, bc benchCall, r *CallResult) {
 	if r.Err != nil {
 		b.Fatalf("Execute(%s) error: %v", bc.call.Name, r.Err)
 	}
-	if got := joinText(r.LLMContent); got != bc.want {
+	if got := result.JoinText(r.LLMContent); got != bc.want {
 		b.Fatalf("Execute(%s) text = %q, want %q", bc.call.Name, got, bc.want)
 	}
 }

@@ -9,8 +9,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
 
 // TestBadToolSkipped: a server listing a tool whose schema nests 5,000

@@ -17,6 +17,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -453,8 +454,8 @@ func TestStderrTail(t *testing.T) {
 // TestDefaults checks that each exported default is what its option's zero
 // value means.
 func TestDefaults(t *testing.T) {
-	if got := textLimit(0); got != DefaultTextLimit {
-		t.Errorf("textLimit(0) = %d, want DefaultTextLimit %d", got, DefaultTextLimit)
+	if got := result.TextLimit(0); got != DefaultTextLimit {
+		t.Errorf("result.TextLimit(0) = %d, want DefaultTextLimit %d", got, DefaultTextLimit)
 	}
 	// A zero Options.MaxMessageBytes reaches the connection as zero, where
 	// mcpconn's own default applies.

@@ -1,11 +1,6 @@
 package mcpbridge
 
-import (
-	"fmt"
-	"unicode/utf8"
-
-	"google.golang.org/genai"
-)
+import "github.com/mcpgenai/bridge/mcpbridge/internal/result"
 
 // Default caps of one call's result beside [Options.TextLimit].
 const (
@@ -23,26 +18,6 @@ const (
 // a text part saying what was left out. It also cuts ReturnDisplay to
 // displayLimit bytes at a UTF-8 boundary.
 func capResult(r *CallResult, limit int) {
-	if limit >= 0 {
-		used := 0
-		for i, p := range r.LLMContent {
-			if p == nil || p.InlineData == nil {
-				continue
-			}
-			n := len(p.InlineData.Data)
-			if used+n > limit {
-				r.LLMContent[i] = &genai.Part{Text: fmt.Sprintf("[%s content of %d bytes left out: the result's binary content is limited to %d bytes]",
-					p.InlineData.MIMEType, n, limit)}
-				continue
-			}
-			used += n
-		}
-	}
-	if d := r.ReturnDisplay; len(d) > displayLimit {
-		cut := displayLimit
-		for cut > 0 && !utf8.RuneStart(d[cut]) {
-			cut--
-		}
-		r.ReturnDisplay = d[:cut] + fmt.Sprintf("\n[... %d more bytes not shown]", len(d)-cut)
-	}
+	r.LLMContent = result.CapBinary(r.LLMContent, limit)
+	r.ReturnDisplay = result.CapDisplay(r.ReturnDisplay, displayLimit)
 }

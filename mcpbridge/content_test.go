@@ -9,6 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgenai/bridge/internal/golden"
 	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 )
 
 // goldenContent compares got with testdata/content/name.golden, or rewrites
@@ -378,7 +380,7 @@ func TestConvertResultTruncates(t *testing.T) {
 	}
 
 	opts.TextLimit = -1
-	big := strings.Repeat("x", 2*defaultTextLimit)
+	big := strings.Repeat("x", 2*result.DefaultTextLimit)
 	r, err = convertResult(json.RawMessage(`{"content":[{"type":"text","text":"`+big+`"}]}`), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -391,8 +393,8 @@ func TestConvertResultTruncates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(joinText(r.LLMContent)); n > defaultTextLimit+100 {
-		t.Errorf("with TextLimit 0, text of %d characters became %d, want about %d", len(big), n, defaultTextLimit)
+	if n := len(result.JoinText(r.LLMContent)); n > result.DefaultTextLimit+100 {
+		t.Errorf("with TextLimit 0, text of %d characters became %d, want about %d", len(big), n, result.DefaultTextLimit)
 	}
 }
 

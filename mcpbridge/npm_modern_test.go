@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 	"github.com/mcpgenai/bridge/registry"
 )
 
@@ -140,8 +141,8 @@ func checkModernServer(t *testing.T, srv ServerConfig, tr Transport, want string
 		{&genai.FunctionCall{Name: "pick", Args: map[string]any{"size": "2"}}, "size=2 (number)"},
 	} {
 		r := b.Execute(ctx, tc.call)
-		if r.Err != nil || joinText(r.LLMContent) != tc.want {
-			t.Errorf("Execute(%s %v) = %q, %v, want %q", tc.call.Name, tc.call.Args, joinText(r.LLMContent), r.Err, tc.want)
+		if r.Err != nil || result.JoinText(r.LLMContent) != tc.want {
+			t.Errorf("Execute(%s %v) = %q, %v, want %q", tc.call.Name, tc.call.Args, result.JoinText(r.LLMContent), r.Err, tc.want)
 		}
 	}
 

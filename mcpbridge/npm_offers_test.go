@@ -10,6 +10,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/confirm"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 )
 
 // TestNPMEverythingOffers checks instructions, prompts, resources through
@@ -40,7 +41,7 @@ func TestNPMEverythingOffers(t *testing.T) {
 	}
 
 	r := b.Execute(ctx, &genai.FunctionCall{Name: listResourcesTool, Args: map[string]any{"server": "everything"}})
-	if r.Err != nil || !strings.Contains(joinText(r.LLMContent)+r.ReturnDisplay, "demo://resource/dynamic/text/{resourceId}") {
+	if r.Err != nil || !strings.Contains(result.JoinText(r.LLMContent)+r.ReturnDisplay, "demo://resource/dynamic/text/{resourceId}") {
 		t.Errorf("Execute(%s) = %v, %.300s; want the dynamic text template", listResourcesTool, r.Err, r.ReturnDisplay)
 	}
 	r = b.Execute(ctx, &genai.FunctionCall{Name: readResourceTool, Args: map[string]any{"server": "everything", "uri": "demo://resource/dynamic/text/1"}})

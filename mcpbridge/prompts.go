@@ -12,6 +12,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 )
 
 // Prompt is one prompt (a message template) a server offers.
@@ -168,7 +169,7 @@ func (b *Bridge) GetPrompt(ctx context.Context, server, name string, args map[st
 	if err != nil {
 		return nil, err
 	}
-	contents, err := promptContents(raw, textLimit(b.textLimit))
+	contents, err := promptContents(raw, result.TextLimit(b.textLimit))
 	if err != nil {
 		return nil, fmt.Errorf("mcp server %q: prompts/get %q: %w", server, name, err)
 	}
@@ -230,7 +231,7 @@ func promptContents(raw json.RawMessage, limit int) ([]*genai.Content, error) {
 		default:
 			return nil, fmt.Errorf("messages[%d]: unknown role %q", i, m.Role)
 		}
-		part, _ := convertBlock(m.Content, limit)
+		part, _ := result.Block(m.Content, limit)
 		out = append(out, &genai.Content{Role: string(role), Parts: []*genai.Part{part}})
 	}
 	return out, nil

@@ -2,13 +2,13 @@ package mcpbridge
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"strings"
+
+	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
-	"google.golang.org/genai"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 )
 
 // Resource is one resource a server lists.
@@ -64,54 +64,9 @@ func (b *Bridge) ReadResource(ctx context.Context, server, uri string) ([]*genai
 	if err != nil {
 		return nil, err
 	}
-	parts, err := resourceParts(raw)
+	parts, err := result.ResourceParts(raw)
 	if err != nil {
 		return nil, b.redact.redactErr(fmt.Errorf("mcp server %q: resources/read %q: %w", server, uri, err))
 	}
 	return b.redact.redactParts(parts), nil
-}
-
-// resourceParts converts a raw ReadResourceResult into parts.
-func resourceParts(raw []byte) ([]*genai.Part, error) {
-	var res struct {
-		Contents []struct {
-			MIMEType string  `json:"mimeType"`
-			Text     *string `json:"text"`
-			Blob     *string `json:"blob"`
-		} `json:"contents"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("decoding result: %w", err)
-	}
-	parts := make([]*genai.Part, 0, len(res.Contents))
-	for i, c := range res.Contents {
-		switch {
-		case c.Text != nil:
-			parts = append(parts, genai.NewPartFromText(*c.Text))
-		case c.Blob != nil:
-			data, err := decodeBlob(*c.Blob)
-			if err != nil {
-				return nil, fmt.Errorf("contents[%d]: blob: %w", i, err)
-			}
-			mime := c.MIMEType
-			if mime == "" {
-				mime = "application/octet-stream"
-			}
-			parts = append(parts, genai.NewPartFromBytes(data, mime))
-		default:
-			return nil, fmt.Errorf("contents[%d]: neither text nor blob", i)
-		}
-	}
-	return parts, nil
-}
-
-// decodeBlob decodes standard base64, padded or not, ignoring line breaks.
-func decodeBlob(s string) ([]byte, error) {
-	s = strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' {
-			return -1
-		}
-		return r
-	}, s)
-	return base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "="))
 }

@@ -55,33 +55,3 @@ func TestResources(t *testing.T) {
 		})
 	}
 }
-
-func TestResourceParts(t *testing.T) {
-	tests := []struct {
-		name    string
-		raw     string
-		want    []*genai.Part
-		wantErr bool
-	}{
-		{"text and blob in order", `{"contents":[{"uri":"a","text":"x"},{"uri":"b","mimeType":"audio/wav","blob":"AAE="}]}`,
-			[]*genai.Part{genai.NewPartFromText("x"), genai.NewPartFromBytes([]byte{0, 1}, "audio/wav")}, false},
-		{"unpadded blob without mime type", `{"contents":[{"uri":"b","blob":"AAE"}]}`,
-			[]*genai.Part{genai.NewPartFromBytes([]byte{0, 1}, "application/octet-stream")}, false},
-		{"empty text is text", `{"contents":[{"uri":"a","text":""}]}`, []*genai.Part{genai.NewPartFromText("")}, false},
-		{"no contents", `{}`, []*genai.Part{}, false},
-		{"neither text nor blob", `{"contents":[{"uri":"a"}]}`, nil, true},
-		{"bad base64", `{"contents":[{"uri":"a","blob":"!!"}]}`, nil, true},
-		{"not an object", `[1]`, nil, true},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := resourceParts([]byte(tc.raw))
-			if (err != nil) != tc.wantErr {
-				t.Fatalf("resourceParts(%s) error = %v, want error %v", tc.raw, err, tc.wantErr)
-			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("resourceParts(%s) (-want +got):\n%s", tc.raw, diff)
-			}
-		})
-	}
-}

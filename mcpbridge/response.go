@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 )
 
 // CallResult is what one function call produced: what the model reads, what
@@ -77,7 +79,7 @@ func (r *CallResult) FunctionResponse() *genai.FunctionResponse {
 			}})
 		}
 	}
-	text := joinText(r.LLMContent)
+	text := result.JoinText(r.LLMContent)
 	structured := escapeRefs(r.structured)
 
 	if r.Err != nil {
@@ -176,3 +178,35 @@ func escapeRefs(v any) any {
 
 // isRefKey reports whether k is "$ref" after zero or more leading "_".
 func isRefKey(k string) bool { return strings.TrimLeft(k, "_") == "$ref" }
+
+// convertOptions says how convertResult labels and limits what it builds.
+type convertOptions struct {
+	Name   string // registered function name, as the model called it
+	ID     string // the call's ID, echoed as is ("" stays "")
+	Server string // server the tool ran on
+	Tool   string // original MCP tool name, used in messages
+	// TextLimit is how many characters of text the model reads; 0 means
+	// the default, negative means no limit.
+	TextLimit int
+}
+
+// convertResult turns the raw JSON of an MCP tools/call result into a
+// CallResult labelled by opts (see [result.Convert] for the conversion).
+// raw is not modified or retained. The error is non-nil only when raw is
+// not a JSON object or its content is not an array.
+func convertResult(raw json.RawMessage, opts convertOptions) (*CallResult, error) {
+	res, err := result.Convert(raw, result.Options{Tool: opts.Tool, TextLimit: opts.TextLimit})
+	if err != nil {
+		return nil, err
+	}
+	return &CallResult{
+		Name: opts.Name, ID: opts.ID, Server: opts.Server, ServerTool: opts.Tool,
+		LLMContent:       res.Parts,
+		ReturnDisplay:    res.Display,
+		Err:              res.Err,
+		structured:       res.Structured,
+		serverStructured: res.ServerStructured,
+		textIsStructured: res.TextIsStructured,
+		serverError:      res.IsError,
+	}, nil
+}

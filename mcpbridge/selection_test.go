@@ -14,6 +14,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/geminitest"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -125,8 +126,8 @@ func TestRunSelectsAmongThousands(t *testing.T) {
 			t.Errorf("request %d: %d declared, %d omitted, want at most 128 of 2001", i+1, r.Declared, len(r.Omitted))
 		}
 	}
-	if r := res.Results[0]; r.Err != nil || r.Server != "s00" || joinText(r.LLMContent) != "convert_currency" {
-		t.Errorf("convert_currency ran on %q with %v: %q", r.Server, r.Err, joinText(r.LLMContent))
+	if r := res.Results[0]; r.Err != nil || r.Server != "s00" || result.JoinText(r.LLMContent) != "convert_currency" {
+		t.Errorf("convert_currency ran on %q with %v: %q", r.Server, r.Err, result.JoinText(r.LLMContent))
 	}
 	if reqs := srv.Requests(); len(reqs) != 2 {
 		t.Errorf("sent %d requests, want 2", len(reqs))
@@ -209,8 +210,8 @@ func TestRunCallsToolNotSent(t *testing.T) {
 	if diff := cmp.Diff([][]string{{"echo"}, {"echo"}}, sent); diff != "" {
 		t.Errorf("declared (-want +got):\n%s", diff)
 	}
-	if r := res.Results[0]; r.Err != nil || joinText(r.LLMContent) != `{"id":"u-3"}` {
-		t.Errorf("lookup (not sent) = %v %q, want it run", r.Err, joinText(r.LLMContent))
+	if r := res.Results[0]; r.Err != nil || result.JoinText(r.LLMContent) != `{"id":"u-3"}` {
+		t.Errorf("lookup (not sent) = %v %q, want it run", r.Err, result.JoinText(r.LLMContent))
 	}
 }
 

@@ -71,7 +71,7 @@ func shortDescription(d string, limit int) string {
 	if limit == 0 {
 		return ""
 	}
-	cut := d[:runeOffset(d, limit-1)]
+	cut := string([]rune(d)[:limit-1]) // d is valid UTF-8: FieldsFunc split at every RuneError
 	if i := strings.LastIndexByte(cut, ' '); i > 0 && utf8.RuneCountInString(cut[:i]) >= (limit-1)/2 {
 		cut = cut[:i]
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/args"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -124,14 +125,14 @@ func toolNames(defs []*toolDef) []string {
 // newTool builds the registered view of def under e.
 func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 	a := def.raw.Annotations
-	decl := def.conv.Declaration(e.Name, cleanText(def.raw.Description))
+	decl := def.conv.Declaration(e.Name, result.CleanText(def.raw.Description))
 	def.out.declare(decl)
 	return &Tool{
 		Entry:       e,
-		Title:       cleanText(def.raw.Title),
-		Description: cleanText(def.raw.Description),
+		Title:       result.CleanText(def.raw.Title),
+		Description: result.CleanText(def.raw.Description),
 		Annotations: confirm.Annotations{
-			Title:           cleanText(a.Title),
+			Title:           result.CleanText(a.Title),
 			ReadOnlyHint:    a.ReadOnlyHint,
 			DestructiveHint: a.DestructiveHint,
 			IdempotentHint:  a.IdempotentHint,

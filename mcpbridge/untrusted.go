@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 )
 
 // untrustedNote is the wording of the opening marker, a format taking
@@ -17,7 +19,7 @@ const (
 // markUntrusted wraps the text of r, the result of tool on server, in the
 // markers. A result without text or structured content is left alone.
 func markUntrusted(r *CallResult, server, tool string) {
-	if joinText(r.LLMContent) == "" && r.structured == nil {
+	if result.JoinText(r.LLMContent) == "" && r.structured == nil {
 		return
 	}
 	parts := make([]*genai.Part, 0, len(r.LLMContent)+2)

@@ -1,8 +1,15 @@
-package mcpbridge
+// Package result turns what an MCP server returns into what Gemini and a
+// person read: a tools/call result ([Convert]) or a resources/read result
+// ([ResourceParts]) into genai parts and a display text, with one base64
+// decoder for both ([DecodeBase64]), the text limit ([TextLimit],
+// [TruncateParts]), the binary and display caps ([CapBinary],
+// [CapDisplay]), and the cleaning of a server's text ([CleanText]). It
+// works on raw JSON, so that nothing a client library would drop or
+// reject is lost on the way.
+package result
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,23 +20,43 @@ import (
 	"google.golang.org/genai"
 )
 
-// convertOptions says how convertResult labels and limits what it builds.
-type convertOptions struct {
-	Name   string // registered function name, as the model called it
-	ID     string // the call's ID, echoed as is ("" stays "")
-	Server string // server the tool ran on
-	Tool   string // original MCP tool name, used in messages
+// Options say how [Convert] words and limits what it builds.
+type Options struct {
+	// Tool is the tool's name as the server knows it, used in messages.
+	Tool string
 	// TextLimit is how many characters of text the model reads (see
-	// truncateParts); 0 means defaultTextLimit, negative means no limit.
-	// In the display each text or JSON block is cut to the same limit on
-	// its own (a fence is never cut), with no limit on the whole.
+	// [TruncateParts]); 0 means [DefaultTextLimit], negative means no
+	// limit. In the display each text or JSON block is cut to the same
+	// limit on its own (a fence is never cut), with no limit on the whole.
 	TextLimit int
 }
 
+// octetStream is the MIME type of a block that names none.
 const octetStream = "application/octet-stream"
 
-// convertResult turns the raw JSON of an MCP tools/call result into a
-// CallResult, following SPEC §6:
+// Result is a tool's result converted for the model and for a person.
+type Result struct {
+	// Parts are what the model reads, in the order of the content blocks.
+	Parts []*genai.Part
+	// Display is the text a person sees; never empty.
+	Display string
+	// Structured is the decoded structuredContent (numbers as
+	// json.Number) that the function response carries; nil when there is
+	// none or when it was too long and went to Parts as text instead.
+	Structured any
+	// ServerStructured is the decoded structuredContent as the server
+	// sent it, whatever its length; nil when none.
+	ServerStructured any
+	// TextIsStructured reports whether a text block already carries
+	// Structured.
+	TextIsStructured bool
+	// IsError reports whether the server flagged the result as an error;
+	// Err then says so with the result's text.
+	IsError bool
+	Err     error
+}
+
+// Convert turns the raw JSON of an MCP tools/call result into a Result:
 //
 //   - text: a text part; the display shows the text, or a pretty ```json
 //     block when the text is a JSON object or array.
@@ -45,20 +72,19 @@ const octetStream = "application/octet-stream"
 //     "[Unknown content type: X]".
 //
 // Parts keep the order of the blocks; display lines are joined by "\n". The
-// text parts are cut together to opts.TextLimit (truncateParts).
-// structuredContent is kept for the response (see CallResult.FunctionResponse)
-// and shown as pretty JSON unless a text block already carries it; when its
+// text parts are cut together to opts.TextLimit ([TruncateParts]).
+// structuredContent is kept for the function response and shown as pretty JSON unless a text block already carries it; when its
 // compact JSON is longer than the limit it is sent as text instead (added
 // after the other text unless a text block already carries it) and cut like
 // the rest, since cut JSON is no longer JSON. isError (only the JSON value
-// true) sets Err and prefixes the display with "Error: MCP tool 'x' reported
+// true) sets IsError and Err and prefixes the display with "Error: MCP tool 'x' reported
 // an error.". An empty result shows "(no output)". _meta and unknown keys
 // are ignored.
 //
 // raw is not modified or retained. The error is non-nil only when raw is not
 // a JSON object or its content is not an array; a bad block never fails the
 // whole result.
-func convertResult(raw json.RawMessage, opts convertOptions) (*CallResult, error) {
+func Convert(raw json.RawMessage, opts Options) (*Result, error) {
 	fields, err := decodeObject(raw)
 	if err != nil {
 		return nil, fmt.Errorf("decoding result of tool %q: %w", opts.Tool, err)
@@ -71,23 +97,23 @@ func convertResult(raw json.RawMessage, opts convertOptions) (*CallResult, error
 				opts.Tool, jsonKind(c))
 		}
 	}
-	limit := textLimit(opts.TextLimit)
+	limit := TextLimit(opts.TextLimit)
 
-	r := &CallResult{Name: opts.Name, ID: opts.ID, Server: opts.Server, ServerTool: opts.Tool}
+	r := &Result{}
 	var display []string
 	for _, b := range blocks {
-		part, shown := convertValidBlock(b, limit)
-		r.LLMContent = append(r.LLMContent, part)
+		part, shown := validBlock(b, limit)
+		r.Parts = append(r.Parts, part)
 		display = append(display, shown)
 	}
-	fullText := joinText(r.LLMContent)
+	fullText := JoinText(r.Parts)
 	if s := fields["structuredContent"]; len(s) > 0 && !isNull(s) {
 		dec := json.NewDecoder(bytes.NewReader(s))
 		dec.UseNumber() // keep numbers exactly as the server wrote them
-		if err := dec.Decode(&r.structured); err == nil {
-			r.serverStructured = r.structured
-			r.textIsStructured = sameJSON(fullText, s)
-			if !r.textIsStructured {
+		if err := dec.Decode(&r.Structured); err == nil {
+			r.ServerStructured = r.Structured
+			r.TextIsStructured = sameJSON(fullText, s)
+			if !r.TextIsStructured {
 				display = append(display, jsonBlock(s, limit))
 			}
 			// JSON cannot be cut and stay JSON: structured content over the
@@ -95,25 +121,25 @@ func convertResult(raw json.RawMessage, opts convertOptions) (*CallResult, error
 			var compact bytes.Buffer
 			_ = json.Compact(&compact, s) // s is valid: it was just decoded
 			if limit >= 0 && utf8.RuneCount(compact.Bytes()) > limit {
-				if !r.textIsStructured {
-					r.LLMContent = append(r.LLMContent, &genai.Part{Text: compact.String()})
+				if !r.TextIsStructured {
+					r.Parts = append(r.Parts, &genai.Part{Text: compact.String()})
 				}
-				r.structured, r.textIsStructured = nil, false
+				r.Structured, r.TextIsStructured = nil, false
 			}
 		}
 	}
-	r.LLMContent = truncateParts(r.LLMContent, limit)
+	r.Parts = TruncateParts(r.Parts, limit)
 
 	shown := strings.Join(display, "\n")
 	if string(bytes.TrimSpace(fields["isError"])) == "true" {
-		r.serverError = true
+		r.IsError = true
 		header := fmt.Sprintf("Error: MCP tool '%s' reported an error.", opts.Tool)
 		if shown == "" {
 			shown = header
 		} else {
 			shown = header + "\n" + shown
 		}
-		if msg := joinText(r.LLMContent); msg == "" {
+		if msg := JoinText(r.Parts); msg == "" {
 			r.Err = fmt.Errorf("mcp tool %q reported an error", opts.Tool)
 		} else {
 			r.Err = fmt.Errorf("mcp tool %q reported an error: %s", opts.Tool, msg)
@@ -122,21 +148,23 @@ func convertResult(raw json.RawMessage, opts convertOptions) (*CallResult, error
 	if shown == "" {
 		shown = "(no output)"
 	}
-	r.ReturnDisplay = shown
+	r.Display = shown
 	return r, nil
 }
 
-// convertBlock converts one content block into the part the model reads and
-// the line a person sees. Text in the display is cut to limit.
-func convertBlock(raw json.RawMessage, limit int) (*genai.Part, string) {
+// Block converts one MCP content block (of a tool result or a prompt
+// message) into the part the model reads and the line a person sees, as
+// [Convert] describes. Text in the display is cut to limit characters
+// (negative: no limit); the part is not cut.
+func Block(raw json.RawMessage, limit int) (*genai.Part, string) {
 	if !json.Valid(raw) {
 		return unknownBlock("(invalid JSON)")
 	}
-	return convertValidBlock(raw, limit)
+	return validBlock(raw, limit)
 }
 
-// convertValidBlock is convertBlock for a block known to be valid JSON.
-func convertValidBlock(raw json.RawMessage, limit int) (*genai.Part, string) {
+// validBlock is Block for a block known to be valid JSON.
+func validBlock(raw json.RawMessage, limit int) (*genai.Part, string) {
 	f, err := validFields(raw)
 	if err != nil || f == nil {
 		return unknownBlock("(" + jsonKind(raw) + ")")
@@ -148,7 +176,7 @@ func convertValidBlock(raw json.RawMessage, limit int) (*genai.Part, string) {
 		if looksLikeJSON(text) {
 			return &genai.Part{Text: text}, jsonBlock([]byte(text), limit)
 		}
-		return &genai.Part{Text: text}, truncateText(text, limit)
+		return &genai.Part{Text: text}, Truncate(text, limit)
 	case "image", "audio":
 		label := "Image"
 		if typ == "audio" {
@@ -156,7 +184,7 @@ func convertValidBlock(raw json.RawMessage, limit int) (*genai.Part, string) {
 		}
 		mime := mimeType(f["mimeType"])
 		shown := fmt.Sprintf("[%s: %s]", label, mime)
-		data, err := decodeBase64(jsonString(f["data"]))
+		data, err := DecodeBase64(jsonString(f["data"]))
 		if err != nil {
 			return &genai.Part{Text: fmt.Sprintf("[%s %s dropped: %v]", typ, mime, err)},
 				fmt.Sprintf("%s (%v)", shown, err)
@@ -184,7 +212,7 @@ func resourceBlock(raw json.RawMessage, limit int) (*genai.Part, string) {
 	uri := jsonString(f["uri"])
 	if t, ok := f["text"]; ok && !isNull(t) {
 		text := jsonString(t)
-		return &genai.Part{Text: text}, truncateText(text, limit)
+		return &genai.Part{Text: text}, Truncate(text, limit)
 	}
 	mime := mimeType(f["mimeType"])
 	shown := fmt.Sprintf("[Embedded Resource: %s]", mime)
@@ -193,7 +221,7 @@ func resourceBlock(raw json.RawMessage, limit int) (*genai.Part, string) {
 		return &genai.Part{Text: fmt.Sprintf("[embedded resource %q dropped: it has neither text nor blob]", uri)},
 			shown + " (no contents)"
 	}
-	data, err := decodeBase64(jsonString(b))
+	data, err := DecodeBase64(jsonString(b))
 	if err != nil {
 		return &genai.Part{Text: fmt.Sprintf("[embedded resource %q (%s) dropped: %v]", uri, mime, err)},
 			fmt.Sprintf("%s (%v)", shown, err)
@@ -289,30 +317,6 @@ func mimeType(raw json.RawMessage) string {
 	return octetStream
 }
 
-// decodeBase64 decodes s in the standard or URL alphabet, padded or not,
-// ignoring ASCII whitespace (servers wrap long lines). Empty data is an
-// error: an empty inline part is of no use to the model.
-func decodeBase64(s string) ([]byte, error) {
-	s = strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '\t', '\n', '\r', '\f', '\v':
-			return -1
-		}
-		return r
-	}, s)
-	if s == "" {
-		return nil, errors.New("no data")
-	}
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
-		if d, err := enc.DecodeString(s); err == nil {
-			return d, nil
-		}
-	}
-	// The decoder's byte offset would count from the stripped text, which
-	// misleads more than it helps.
-	return nil, errors.New("data is not valid base64")
-}
-
 // looksLikeJSON reports whether s is a JSON object or array (scalars such
 // as "42" are shown as plain text).
 func looksLikeJSON(s string) bool {
@@ -328,7 +332,7 @@ func jsonBlock(raw []byte, limit int) string {
 		b.Reset()
 		b.Write(raw)
 	}
-	return "```json\n" + truncateText(b.String(), limit) + "\n```"
+	return "```json\n" + Truncate(b.String(), limit) + "\n```"
 }
 
 // sameJSON reports whether text is a JSON document equal in value to the

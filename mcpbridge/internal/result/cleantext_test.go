@@ -1,4 +1,4 @@
-package mcpbridge
+package result
 
 import "testing"
 
@@ -12,12 +12,12 @@ func TestCleanText(t *testing.T) {
 		{"\u009b31mcsi", "csi"},
 	}
 	for _, tt := range tests {
-		got := cleanText(tt.in)
+		got := CleanText(tt.in)
 		if got != tt.want {
-			t.Errorf("cleanText(%q) = %q, want %q", tt.in, got, tt.want)
+			t.Errorf("CleanText(%q) = %q, want %q", tt.in, got, tt.want)
 		}
-		if again := cleanText(got); again != got {
-			t.Errorf("cleanText(cleanText(%q)) = %q, want %q", tt.in, again, got)
+		if again := CleanText(got); again != got {
+			t.Errorf("CleanText(CleanText(%q)) = %q, want %q", tt.in, again, got)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package mcpbridge
+package result
 
 import (
 	"encoding/json"

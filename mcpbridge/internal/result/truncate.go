@@ -1,4 +1,4 @@
-package mcpbridge
+package result
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"google.golang.org/genai"
 )
 
-// defaultTextLimit is how many characters (Unicode code points) of a tool's
+// DefaultTextLimit is how many characters (Unicode code points) of a tool's
 // text the model reads when no limit is configured.
 //
 // 100,000 characters is about 25,000 tokens: large enough for a long file,
@@ -16,38 +16,38 @@ import (
 // calls of one turn (they run in parallel) together stay a small share of a
 // 1M-token context, and that one runaway tool (a recursive listing, a binary
 // file read as text) cannot blow the request up on its own.
-const defaultTextLimit = 100_000
+const DefaultTextLimit = 100_000
 
-// textLimit resolves a configured limit: 0 means defaultTextLimit, a
+// TextLimit resolves a configured limit: 0 means [DefaultTextLimit], a
 // negative value means no limit (returned as -1).
-func textLimit(n int) int {
+func TextLimit(n int) int {
 	switch {
 	case n == 0:
-		return defaultTextLimit
+		return DefaultTextLimit
 	case n < 0:
 		return -1
 	}
 	return n
 }
 
-// truncateText cuts s to at most limit characters by keeping its head and
+// Truncate cuts s to at most limit characters by keeping its head and
 // its tail (the head gets the odd character) and putting a note between
 // them, on its own line, that says how much was cut. Cuts fall on UTF-8
 // boundaries (each invalid byte counts as one character). A negative limit,
 // or an s of at most limit characters, returns s unchanged.
 //
-// It is the single-string case of truncateParts, so
-// truncateText(s, n) == join(truncateParts([s], n)) for the same n.
-func truncateText(s string, limit int) string {
-	parts := truncateParts([]*genai.Part{{Text: s}}, limit)
+// It is the single-string case of [TruncateParts], so
+// Truncate(s, n) == JoinText(TruncateParts([s], n)) for the same n.
+func Truncate(s string, limit int) string {
+	parts := TruncateParts([]*genai.Part{{Text: s}}, limit)
 	if len(parts) == 1 {
 		return parts[0].Text
 	}
-	return joinText(parts)
+	return JoinText(parts)
 }
 
-// truncateParts applies limit to the text parts of parts taken together:
-// their texts joined by "\n" (see joinText), each separator counting as one
+// TruncateParts applies limit to the text parts of parts taken together:
+// their texts joined by "\n" (see [JoinText]), each separator counting as one
 // character. When the joined text is longer than limit, the first
 // limit-limit/2 and the last limit/2 characters are kept, text parts wholly
 // inside the cut are dropped, parts straddling a cut edge are shortened, and
@@ -56,9 +56,9 @@ func truncateText(s string, limit int) string {
 // returns parts unchanged.
 //
 // parts is not modified; shortened parts are new. The result joined with
-// joinText is the joined text cut in its middle with the note on a line of
+// [JoinText] is the joined text cut in its middle with the note on a line of
 // its own (a separator that falls on a cut edge goes with the cut).
-func truncateParts(parts []*genai.Part, limit int) []*genai.Part {
+func TruncateParts(parts []*genai.Part, limit int) []*genai.Part {
 	if limit < 0 {
 		return parts
 	}
@@ -134,9 +134,9 @@ func isTextPart(p *genai.Part) bool {
 		p.FunctionResponse == nil
 }
 
-// joinText joins the texts of the text parts of parts with "\n", in order;
+// JoinText joins the texts of the text parts of parts with "\n", in order;
 // other parts are skipped.
-func joinText(parts []*genai.Part) string {
+func JoinText(parts []*genai.Part) string {
 	var b strings.Builder
 	first := true
 	for _, p := range parts {

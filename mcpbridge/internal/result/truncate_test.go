@@ -1,4 +1,4 @@
-package mcpbridge
+package result
 
 import (
 	"fmt"
@@ -15,9 +15,9 @@ func cutNote(cut, total, bytes int) string {
 }
 
 func TestTextLimit(t *testing.T) {
-	for _, tt := range []struct{ in, want int }{{0, defaultTextLimit}, {-1, -1}, {-500, -1}, {1, 1}, {7, 7}} {
-		if got := textLimit(tt.in); got != tt.want {
-			t.Errorf("textLimit(%d) = %d, want %d", tt.in, got, tt.want)
+	for _, tt := range []struct{ in, want int }{{0, DefaultTextLimit}, {-1, -1}, {-500, -1}, {1, 1}, {7, 7}} {
+		if got := TextLimit(tt.in); got != tt.want {
+			t.Errorf("TextLimit(%d) = %d, want %d", tt.in, got, tt.want)
 		}
 	}
 }
@@ -47,8 +47,8 @@ func TestTruncateText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := truncateText(tt.in, tt.limit); got != tt.want {
-				t.Errorf("truncateText(%q, %d) = %q, want %q", tt.in, tt.limit, got, tt.want)
+			if got := Truncate(tt.in, tt.limit); got != tt.want {
+				t.Errorf("Truncate(%q, %d) = %q, want %q", tt.in, tt.limit, got, tt.want)
 			}
 		})
 	}
@@ -62,23 +62,23 @@ func TestTruncateTextKeepsLimit(t *testing.T) {
 	s := "aé日😀bç本🎉cdë語x"
 	n := utf8.RuneCountInString(s)
 	for limit := 1; limit <= n+1; limit++ {
-		got := truncateText(s, limit)
+		got := Truncate(s, limit)
 		if !utf8.ValidString(got) {
-			t.Errorf("truncateText(%q, %d) = %q, not valid UTF-8", s, limit, got)
+			t.Errorf("Truncate(%q, %d) = %q, not valid UTF-8", s, limit, got)
 		}
 		if limit >= n {
 			if got != s {
-				t.Errorf("truncateText(%q, %d) = %q, want it unchanged", s, limit, got)
+				t.Errorf("Truncate(%q, %d) = %q, want it unchanged", s, limit, got)
 			}
 			continue
 		}
 		head, rest, _ := strings.Cut(got, "\n")
 		_, tail, _ := strings.Cut(rest, "\n")
 		if k := utf8.RuneCountInString(head) + utf8.RuneCountInString(tail); k != limit {
-			t.Errorf("truncateText(%q, %d) kept %d characters (%q + %q), want %d", s, limit, k, head, tail, limit)
+			t.Errorf("Truncate(%q, %d) kept %d characters (%q + %q), want %d", s, limit, k, head, tail, limit)
 		}
 		if !strings.HasPrefix(s, head) || !strings.HasSuffix(s, tail) {
-			t.Errorf("truncateText(%q, %d) = %q, head/tail not taken from the input", s, limit, got)
+			t.Errorf("Truncate(%q, %d) = %q, head/tail not taken from the input", s, limit, got)
 		}
 	}
 }
@@ -134,9 +134,9 @@ func TestTruncateParts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := cloneParts(tt.in)
-			got := truncateParts(tt.in, tt.limit)
+			got := TruncateParts(tt.in, tt.limit)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("truncateParts(%d) (-want +got):\n%s", tt.limit, diff)
+				t.Errorf("TruncateParts(%d) (-want +got):\n%s", tt.limit, diff)
 			}
 			if diff := cmp.Diff(before, tt.in); diff != "" {
 				t.Errorf("truncateParts modified its input (-before +after):\n%s", diff)
@@ -155,7 +155,7 @@ func cloneParts(ps []*genai.Part) []*genai.Part {
 }
 
 func TestJoinText(t *testing.T) {
-	got := joinText([]*genai.Part{nil, text("a"), blob("x/y"), text(""), {FunctionCall: &genai.FunctionCall{}}, text("b")})
+	got := JoinText([]*genai.Part{nil, text("a"), blob("x/y"), text(""), {FunctionCall: &genai.FunctionCall{}}, text("b")})
 	if want := "a\n\nb"; got != want {
 		t.Errorf("joinText = %q, want %q", got, want)
 	}
@@ -164,7 +164,7 @@ func TestJoinText(t *testing.T) {
 func BenchmarkTruncateText(b *testing.B) {
 	s := strings.Repeat("línea de registro número 12345\n", 20_000) // ~640k characters
 	for b.Loop() {
-		truncateText(s, defaultTextLimit)
+		Truncate(s, DefaultTextLimit)
 	}
 }
 
@@ -175,21 +175,21 @@ func FuzzTruncateText(f *testing.F) {
 	f.Add("\xff\xfeabc", 2)
 	f.Fuzz(func(t *testing.T, s string, limit int) {
 		limit %= 64
-		got := truncateText(s, limit)
+		got := Truncate(s, limit)
 		n := utf8.RuneCountInString(s)
 		if limit < 0 || n <= limit {
 			if got != s {
-				t.Fatalf("truncateText(%q, %d) = %q, want it unchanged", s, limit, got)
+				t.Fatalf("Truncate(%q, %d) = %q, want it unchanged", s, limit, got)
 			}
 			return
 		}
 		if utf8.ValidString(s) && !utf8.ValidString(got) {
-			t.Fatalf("truncateText(%q, %d) = %q, not valid UTF-8", s, limit, got)
+			t.Fatalf("Truncate(%q, %d) = %q, not valid UTF-8", s, limit, got)
 		}
 		note := fmt.Sprintf("[... %d of %d characters", n-limit, n)
 		i := strings.Index(got, note)
 		if i < 0 || (i > 0 && got[i-1] != '\n') {
-			t.Fatalf("truncateText(%q, %d) = %q, no note %q on a line of its own", s, limit, got, note)
+			t.Fatalf("Truncate(%q, %d) = %q, no note %q on a line of its own", s, limit, got, note)
 		}
 		head := strings.TrimSuffix(got[:i], "\n") // no head (and no line break) when limit is 0
 		tail := ""
@@ -198,7 +198,7 @@ func FuzzTruncateText(f *testing.F) {
 		}
 		if !strings.HasPrefix(s, head) || !strings.HasSuffix(s, tail) ||
 			utf8.RuneCountInString(head)+utf8.RuneCountInString(tail) != limit {
-			t.Fatalf("truncateText(%q, %d) = %q: head %q + tail %q, want %d characters of the input", s, limit, got, head, tail, limit)
+			t.Fatalf("Truncate(%q, %d) = %q: head %q + tail %q, want %d characters of the input", s, limit, got, head, tail, limit)
 		}
 	})
 }

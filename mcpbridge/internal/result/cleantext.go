@@ -1,4 +1,4 @@
-package mcpbridge
+package result
 
 import (
 	"regexp"
@@ -10,11 +10,11 @@ import (
 // OSC (ESC ] ... BEL or ESC \) and two-byte escapes.
 var ansiPattern = regexp.MustCompile("\x1b\\[[0-?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(?:\x07|\x1b\\\\)?|\x1b[@-Z\\\\-_]|\u009b[0-?]*[ -/]*[@-~]")
 
-// cleanText returns s without terminal escape sequences and control
+// CleanText returns s without terminal escape sequences and control
 // characters other than newline and tab, so that a server's text (a tool's
 // description) can neither drive a terminal nor hide words from a person
 // reading it. "\r\n" becomes "\n". It is idempotent.
-func cleanText(s string) string {
+func CleanText(s string) string {
 	if strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }) < 0 {
 		return s
 	}
