@@ -8,60 +8,46 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/registry"
 )
 
+// TestLexicalRanker: Rank scores a tool by its name, the server's name for
+// it, its title, its description, and the names and descriptions of its
+// parameters, whether declared as a genai.Schema or as JSON Schema. (The
+// weighing itself is tested in internal/lexical.)
 func TestLexicalRanker(t *testing.T) {
-	tool := func(name, desc string, params ...string) *Tool {
-		p := &genai.Schema{Type: genai.TypeObject, Properties: map[string]*genai.Schema{}}
-		for _, n := range params {
-			p.Properties[n] = &genai.Schema{Type: genai.TypeString}
-		}
-		return &Tool{Entry: registry.Entry{Name: name, ServerTool: name}, Description: desc, Declaration: &genai.FunctionDeclaration{Name: name, Parameters: p}}
+	plain := func(name string) *Tool {
+		return &Tool{Entry: registry.Entry{Name: name, ServerTool: name}, Description: "does things",
+			Declaration: &genai.FunctionDeclaration{Name: name}}
 	}
-	tools := []*Tool{
-		tool("send_email", "Sends an email message", "recipient", "subject"),
-		tool("get_weather", "Current weather for a city", "city"),
-		tool("convert_currency", "Converts money between currencies", "amount"),
-		tool("search", "Searches", "ticker"),
-	}
-	user := func(s string) *genai.Content { return genai.NewContentFromText(s, genai.RoleUser) }
 	tests := []struct {
-		name string
-		conv []*genai.Content
-		want string // the best tool
+		name  string
+		tool  *Tool
+		query string
 	}{
-		{"by description", []*genai.Content{user("what's the weather in Oslo?")}, "get_weather"},
-		{"by name", []*genai.Content{user("convert 5 dollars")}, "convert_currency"},
-		{"by parameter name", []*genai.Content{user("price of ticker GOOG")}, "search"},
-		{"the latest message weighs most", []*genai.Content{user("email Bob about the weather"), user("actually, just the weather")}, "get_weather"},
-		{"a called function counts", []*genai.Content{
-			user("go on"),
-			{Role: genai.RoleModel, Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{Name: "send_email"}}}},
-		}, "send_email"},
+		{"name", plain("zebra_tool"), "zebra"},
+		{"server's name", &Tool{Entry: registry.Entry{Name: "s__x", ServerTool: "walrus"}, Declaration: &genai.FunctionDeclaration{Name: "s__x"}}, "walrus"},
+		{"title", &Tool{Entry: registry.Entry{Name: "x", ServerTool: "x"}, Title: "Giraffe finder", Declaration: &genai.FunctionDeclaration{Name: "x"}}, "giraffe"},
+		{"description", &Tool{Entry: registry.Entry{Name: "x", ServerTool: "x"}, Description: "Counts penguins", Declaration: &genai.FunctionDeclaration{Name: "x"}}, "penguin"},
+		{"parameter of a genai schema", &Tool{Entry: registry.Entry{Name: "x", ServerTool: "x"}, Declaration: &genai.FunctionDeclaration{Name: "x",
+			Parameters: &genai.Schema{Type: genai.TypeObject, Properties: map[string]*genai.Schema{"otter": {Type: genai.TypeString, Description: "a lynx"}}}}}, "otter lynx"},
+		{"parameter of a JSON schema", &Tool{Entry: registry.Entry{Name: "x", ServerTool: "x"}, Declaration: &genai.FunctionDeclaration{Name: "x",
+			ParametersJsonSchema: map[string]any{"properties": map[string]any{"badger": map[string]any{"description": "a heron"}}}}}, "badger heron"},
 	}
 	for _, tc := range tests {
-		scores, err := LexicalRanker{}.Rank(context.Background(), tc.conv, tools)
-		if err != nil {
-			t.Fatal(err)
-		}
-		best := 0
-		for i, s := range scores {
-			if s > scores[best] {
-				best = i
+		t.Run(tc.name, func(t *testing.T) {
+			tools := []*Tool{plain("other_one"), tc.tool, plain("other_two")}
+			conv := []*genai.Content{genai.NewContentFromText(tc.query, genai.RoleUser)}
+			scores, err := LexicalRanker{}.Rank(context.Background(), conv, tools)
+			if err != nil || len(scores) != len(tools) {
+				t.Fatalf("Rank() = %v, %v", scores, err)
 			}
-		}
-		if tools[best].Name != tc.want || scores[best] <= 0 {
-			t.Errorf("%s: best = %s (scores %v), want %s", tc.name, tools[best].Name, scores, tc.want)
-		}
-	}
-	// Nothing in common, or nothing to rank: all zero, no failure.
-	scores, err := LexicalRanker{}.Rank(context.Background(), []*genai.Content{user("the")}, tools)
-	if err != nil || !cmp.Equal(scores, make([]float64, len(tools))) {
-		t.Errorf("Rank(stop words only) = %v, %v, want zeros", scores, err)
+			if scores[1] <= 0 || scores[0] != 0 || scores[2] != 0 {
+				t.Errorf("Rank(%q) = %v, want only the tool found by its %s to score", tc.query, scores, tc.name)
+			}
+		})
 	}
 	if scores, err := (LexicalRanker{}).Rank(context.Background(), nil, nil); err != nil || len(scores) != 0 {
 		t.Errorf("Rank(nil, nil) = %v, %v", scores, err)
