@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 	"github.com/mcpgenai/bridge/registry"
@@ -414,7 +414,7 @@ func (b *Bridge) Status() Status {
 			ss.Protocol = s.link.conn.ProtocolVersion()
 			ss.Transport = transportOf(s.link.conn.Kind())
 		}
-		ss.Stderr = b.redact.Text(stderrTail(stderr, statusStderrLimit))
+		ss.Stderr = b.redact.Text(mcpconn.Tail(stderr, 0, statusStderrLimit))
 		ss.Skipped = slices.Clone(s.skipped)
 		for _, rt := range b.rejectedLocked(s.cfg.Name) {
 			rt.Message = b.redact.Text(rt.Message)
@@ -428,19 +428,6 @@ func (b *Bridge) Status() Status {
 
 // statusStderrLimit bounds the stderr tail in a [ServerStatus].
 const statusStderrLimit = 4096
-
-// stderrTail returns the end of s, at most limit bytes, starting at a line
-// boundary when it had to cut.
-func stderrTail(s string, limit int) string {
-	if len(s) <= limit {
-		return s
-	}
-	s = s[len(s)-limit:]
-	if i := strings.IndexByte(s, '\n'); i >= 0 && i < len(s)-1 {
-		s = s[i+1:]
-	}
-	return s
-}
 
 // Close ends every connection (a stdio server's process is stopped), stops
 // every goroutine the Bridge started, and closes every Subscribe channel.

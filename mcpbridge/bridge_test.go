@@ -431,26 +431,6 @@ func TestDiscoverCancelled(t *testing.T) {
 	}
 }
 
-func TestStderrTail(t *testing.T) {
-	tests := []struct {
-		name, in string
-		limit    int
-		want     string
-	}{
-		{"short", "a\nb\n", 10, "a\nb\n"},
-		{"cut at a line", "first line\nsecond\nthird\n", 12, "third\n"},
-		{"one long line", strings.Repeat("x", 20), 5, "xxxxx"},
-		{"empty", "", 5, ""},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := stderrTail(tc.in, tc.limit); got != tc.want {
-				t.Errorf("stderrTail(%q, %d) = %q, want %q", tc.in, tc.limit, got, tc.want)
-			}
-		})
-	}
-}
-
 // TestDefaults checks that each exported default is what its option's zero
 // value means.
 func TestDefaults(t *testing.T) {

@@ -268,7 +268,8 @@ func (st Status) WriteText(w io.Writer, opts *TextOptions) error {
 		}
 		if s.State == Disconnected && strings.TrimSpace(s.Stderr) != "" {
 			b.WriteString("  Stderr:\n")
-			for _, l := range lastLines(s.Stderr, stderrLines) {
+			tail := mcpconn.Tail(strings.TrimRight(strings.ReplaceAll(s.Stderr, "\r", ""), "\n \t"), stderrLines, 0)
+			for _, l := range strings.Split(tail, "\n") {
 				fmt.Fprintf(&b, "    %s\n", l)
 			}
 		}
@@ -284,17 +285,6 @@ func (st Status) String() string {
 	var b strings.Builder
 	_ = st.WriteText(&b, nil)
 	return b.String()
-}
-
-// lastLines returns the last n lines of s, ignoring trailing blank lines
-// and carriage returns.
-func lastLines(s string, n int) []string {
-	s = strings.ReplaceAll(s, "\r", "")
-	lines := strings.Split(strings.TrimRight(s, "\n \t"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return lines
 }
 
 // transportOf returns the Transport of a connection's kind.

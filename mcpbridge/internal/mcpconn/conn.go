@@ -397,7 +397,7 @@ func (c *Conn) dialError(ctx, dctx context.Context, err, exit error) error {
 	}
 	if c.proc != nil {
 		if t := strings.TrimSpace(c.stderr.String()); t != "" {
-			err = &StderrError{Err: err, Stderr: lastLines(t, 10, 2000)}
+			err = &StderrError{Err: err, Stderr: Tail(t, 10, 2000)}
 		}
 	}
 	return fmt.Errorf("%s: %w", msg, err)
@@ -429,19 +429,6 @@ func (c *Conn) exitBeforeStop() error {
 	default:
 		return nil
 	}
-}
-
-// lastLines returns at most n lines and max bytes from the end of s.
-func lastLines(s string, n, max int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	s = strings.Join(lines, "\n")
-	if len(s) > max {
-		s = "…" + s[len(s)-max:]
-	}
-	return s
 }
 
 // lost records that the network connection to an HTTP server is gone.

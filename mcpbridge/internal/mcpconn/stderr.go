@@ -2,7 +2,6 @@ package mcpconn
 
 import (
 	"bufio"
-	"bytes"
 	"io"
 	"log/slog"
 	"sync"
@@ -39,22 +38,11 @@ func (t *tail) Write(p []byte) (int, error) {
 }
 
 // String returns at most limit bytes: the most recent output. When older
-// output was dropped, a partial first line is dropped too.
+// output was dropped, a partial first line is dropped too (see [Tail]).
 func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	b := t.buf
-	if len(b) <= t.limit {
-		return string(b)
-	}
-	cutAtLine := b[len(b)-t.limit-1] == '\n'
-	b = b[len(b)-t.limit:]
-	if !cutAtLine {
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			b = b[i+1:]
-		}
-	}
-	return string(b)
+	return Tail(string(t.buf), 0, t.limit)
 }
 
 // drainStderr reads r until it fails, keeping everything in t and logging
