@@ -125,19 +125,14 @@ func toolNames(defs []*toolDef) []string {
 // newTool builds the registered view of def under e.
 func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 	a := def.raw.Annotations
+	a.Title = result.CleanText(a.Title)
 	decl := def.conv.Declaration(e.Name, result.CleanText(def.raw.Description))
 	def.out.declare(decl)
 	return &Tool{
 		Entry:       e,
 		Title:       result.CleanText(def.raw.Title),
 		Description: result.CleanText(def.raw.Description),
-		Annotations: confirm.Annotations{
-			Title:           result.CleanText(a.Title),
-			ReadOnlyHint:    a.ReadOnlyHint,
-			DestructiveHint: a.DestructiveHint,
-			IdempotentHint:  a.IdempotentHint,
-			OpenWorldHint:   a.OpenWorldHint,
-		},
+		Annotations: a,
 		Declaration: decl,
 		Changes:     def.conv.Changes,
 		Trust:       cfg.Trust,

@@ -13,6 +13,8 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"go.opentelemetry.io/otel/attribute"
+
+	"github.com/mcpgenai/bridge/confirm"
 )
 
 // MaxPages bounds how many pages one list reads.
@@ -34,14 +36,9 @@ type Tool struct {
 	Raw json.RawMessage
 }
 
-// Annotations are the tool's behaviour hints; nil means not given.
-type Annotations struct {
-	Title           string `json:"title,omitempty"`
-	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
-	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
-	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
-	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
-}
+// Annotations are the tool's behaviour hints; nil means not given. They are
+// the confirmation policy's own type, so that the hints reach it as read.
+type Annotations = confirm.Annotations
 
 // SkippedTool is a tool the server listed that ListTools left out.
 type SkippedTool struct {
