@@ -55,10 +55,10 @@ func (b *Bridge) withProgress(ctx context.Context, tool *Tool, name, id string) 
 		s = b.builtins // the built-in resource tools
 	}
 	redac := s.redac
-	return mcpconn.WithProgress(ctx, func(p mcpconn.Progress) {
+	return mcpconn.WithProgress(ctx, func(progress, total float64, message string) {
 		fn(Progress{
 			Name: name, ID: id, Server: tool.Server, ServerTool: tool.ServerTool,
-			Progress: p.Progress, Total: p.Total, Message: redac.Text(p.Message),
+			Progress: progress, Total: total, Message: redac.Text(message),
 		})
 	})
 }

@@ -8,32 +8,27 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// Progress is one notifications/progress a server sent about a request.
-type Progress struct {
-	// Progress is the progress so far; it should grow with each
-	// notification.
-	Progress float64
-	// Total is the total to reach; 0 when the server does not know it.
-	Total float64
-	// Message is the server's human-readable note, if any.
-	Message string
-}
+// ProgressFunc receives one notifications/progress of a request: the
+// progress so far (it grows with each call), the total to reach (0 when
+// the server does not know it) and the server's note ("" when none).
+type ProgressFunc func(progress, total float64, message string)
 
 type progressKey struct{}
 
 // WithProgress returns a context whose tools/call requests carry a progress
-// token; fn receives the server's notifications for that request in the
-// order they arrive, on the goroutine reading the connection, until the
+// token; fn receives the server's notifications for that request (the
+// progress so far, the total to reach or 0 when unknown, and the server's
+// note, if any) in the order they arrive, on the goroutine reading the connection, until the
 // request returns; a notification whose progress does not exceed the last
 // one's is dropped. fn must return quickly.
-func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
+func WithProgress(ctx context.Context, fn ProgressFunc) context.Context {
 	return context.WithValue(ctx, progressKey{}, fn)
 }
 
 // progressWaiter is one request that asked for progress.
 type progressWaiter struct {
 	conn *Conn // a notification counts only from this connection
-	fn   func(Progress)
+	fn   ProgressFunc
 	mu   sync.Mutex // one notification at a time, none after done
 	done bool
 	last float64 // the last progress handed on
@@ -47,7 +42,7 @@ var progressWaiters sync.Map // string -> *progressWaiter
 // askProgress returns the progress token for a request sent with ctx ("" when
 // ctx asks for none) and a function to call when the request has returned.
 func (c *Conn) askProgress(ctx context.Context) (token string, done func()) {
-	fn, _ := ctx.Value(progressKey{}).(func(Progress))
+	fn, _ := ctx.Value(progressKey{}).(ProgressFunc)
 	if fn == nil {
 		return "", func() {}
 	}
@@ -94,5 +89,5 @@ func (c *Conn) onProgress(n mcp.JSONRPCNotification) {
 		return
 	}
 	w.last, w.any = p, true
-	w.fn(Progress{Progress: p, Total: total, Message: msg})
+	w.fn(p, total, msg)
 }

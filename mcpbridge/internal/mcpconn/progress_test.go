@@ -20,8 +20,8 @@ func progressNote(fields map[string]any) mcp.JSONRPCNotification {
 // only until the request returns.
 func TestOnProgress(t *testing.T) {
 	c, other := &Conn{}, &Conn{}
-	var got []Progress
-	token, done := c.askProgress(WithProgress(context.Background(), func(p Progress) { got = append(got, p) }))
+	var got []report
+	token, done := c.askProgress(WithProgress(context.Background(), func(p, total float64, msg string) { got = append(got, report{p, total, msg}) }))
 	if token == "" {
 		t.Fatal("askProgress() gave no token for a context asking for progress")
 	}
@@ -46,8 +46,14 @@ func TestOnProgress(t *testing.T) {
 	}
 	done()
 	c.onProgress(progressNote(map[string]any{"progressToken": token, "progress": 3.0}))
-	want := []Progress{{Progress: 1, Total: 4, Message: "one"}, {Progress: 2.5, Total: 4}}
+	want := []report{{Progress: 1, Total: 4, Message: "one"}, {Progress: 2.5, Total: 4}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("progress handed on (-want +got):\n%s", diff)
 	}
+}
+
+// report is one call of a ProgressFunc.
+type report struct {
+	Progress, Total float64
+	Message         string
 }
