@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -279,7 +280,7 @@ func (s ServerConfig) Validate() error {
 	if err := s.validateAuth(); err != nil {
 		return err
 	}
-	for _, name := range sortedKeys(s.Env) {
+	for _, name := range slices.Sorted(maps.Keys(s.Env)) {
 		if name == "" || strings.ContainsAny(name, "=\x00") {
 			return bad("env", "invalid variable name %q", name)
 		}
@@ -287,7 +288,7 @@ func (s ServerConfig) Validate() error {
 			return bad("env."+name, "value must not contain NUL")
 		}
 	}
-	for _, name := range sortedKeys(s.Headers) {
+	for _, name := range slices.Sorted(maps.Keys(s.Headers)) {
 		if !httpguts.ValidHeaderFieldName(name) {
 			return bad("headers", "invalid header name %q", name)
 		}
@@ -348,13 +349,4 @@ func (c *Config) merge(servers []ServerConfig) (replaced []string) {
 		replaced = append(replaced, s.Name)
 	}
 	return replaced
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -514,7 +515,7 @@ func (p *settingsParser) stringMap(dst *map[string]string, v any, server, key st
 		return false
 	}
 	out := make(map[string]string, len(m))
-	for _, name := range sortedKeys(m) {
+	for _, name := range slices.Sorted(maps.Keys(m)) {
 		field := key + "." + name
 		x, isString := m[name].(string)
 		if !isString {

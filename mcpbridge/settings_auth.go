@@ -1,5 +1,10 @@
 package mcpbridge
 
+import (
+	"maps"
+	"slices"
+)
+
 // oauth reads the oauth entry of a server. Gemini CLI's keys are read;
 // unknown ones are warned about. Variables are expanded in every string
 // value but the scopes and audiences.
@@ -10,7 +15,7 @@ func (p *settingsParser) oauth(s *ServerConfig, v any, off int) bool {
 		return false
 	}
 	o := &OAuthConfig{Enabled: true}
-	for _, key := range sortedKeys(m) {
+	for _, key := range slices.Sorted(maps.Keys(m)) {
 		field := "oauth." + key
 		val := m[key]
 		if val == nil {

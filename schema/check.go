@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math"
 	"net/url"
 	"reflect"
@@ -147,7 +146,7 @@ func (c *genaiChecker) node(s *genai.Schema, path string, depth int) {
 			c.node(s.Items, chkJoin(path, "items"), depth+1)
 		}
 	}
-	for _, name := range chkKeys(s.Properties) {
+	for _, name := range sortedKeys(s.Properties) {
 		c.node(s.Properties[name], chkJoin(path, "properties."+name), depth+1)
 	}
 }
@@ -412,14 +411,13 @@ func chkPrefixed(prefix string, vs []Violation) []Violation {
 	return vs
 }
 
+// chkJoin is join, except that an empty elem (a violation at the root of
+// what was checked) adds nothing.
 func chkJoin(path, elem string) string {
-	if path == "" {
-		return elem
-	}
 	if elem == "" {
 		return path
 	}
-	return path + "." + elem
+	return join(path, elem)
 }
 
 func chkSort(vs []Violation) []Violation {
@@ -431,8 +429,6 @@ func chkSort(vs []Violation) []Violation {
 	})
 	return slices.Compact(vs)
 }
-
-func chkKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // chkJSONValue returns v as the API receives it: marshaled and decoded back
 // with numbers kept exact, so any Go value (structs, typed maps,
@@ -526,7 +522,7 @@ func (c *jsonChecker) schema(v any, path string, depth int) {
 	}
 	if ref, has := s["$ref"]; has {
 		var extra []string
-		for _, k := range chkKeys(s) {
+		for _, k := range sortedKeys(s) {
 			if k != "$ref" && k != "description" && k != "default" {
 				extra = append(extra, k)
 			}
@@ -544,7 +540,7 @@ func (c *jsonChecker) schema(v any, path string, depth int) {
 	if t, has := s["type"]; has {
 		c.typ(t, path)
 	}
-	for _, k := range chkKeys(s) {
+	for _, k := range sortedKeys(s) {
 		sub := s[k]
 		list, isList := sub.([]any)
 		switch {
@@ -553,7 +549,7 @@ func (c *jsonChecker) schema(v any, path string, depth int) {
 			if !isMap {
 				c.add(path, "%s: must be an object of schemas", k)
 			}
-			for _, name := range chkKeys(m) {
+			for _, name := range sortedKeys(m) {
 				c.schema(m[name], chkJoin(path, k+"."+name), depth+1)
 			}
 		case slices.Contains(chkSchemaList, k) || k == "items" && isList: // items: draft-04 tuple

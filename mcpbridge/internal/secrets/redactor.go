@@ -92,10 +92,10 @@ func New(cfg Config) *Redactor {
 		}
 		secrets = append(secrets, urlSecrets(value)...)
 	}
-	for _, name := range sortedKeys(cfg.Env) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Env)) {
 		add(name, cfg.Env[name], secretName(name))
 	}
-	for _, name := range sortedKeys(cfg.Headers) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Headers)) {
 		add(name, cfg.Headers[name], secretHeader(name))
 	}
 	add("clientSecret", cfg.ClientSecret, true)
@@ -156,7 +156,7 @@ func urlSecrets(raw string) []string {
 	}
 	for _, part := range []string{u.RawQuery, u.Fragment} {
 		q, _ := url.ParseQuery(part)
-		for _, name := range sortedKeys(q) {
+		for _, name := range slices.Sorted(maps.Keys(q)) {
 			for _, v := range q[name] {
 				if v != "" && (secretParam(name) || mayBeSecret(v)) {
 					out = append(out, v)
@@ -504,11 +504,6 @@ func (r *Redactor) ReplaceConfigured(s string) string {
 		}
 	}
 	return s
-}
-
-// sortedKeys returns the keys of m in sorted order.
-func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
 }
 
 // Expanded returns the secrets in value, the value of the environment
