@@ -121,18 +121,6 @@ func (b *Bridge) Login(ctx context.Context, name string) error {
 	b.mu.Lock()
 	b.setStateLocked(s, Connecting, nil)
 	b.mu.Unlock()
-	a := b.dial(ctx, s)
-	b.mu.Lock()
-	closeLink, relist := b.installLocked(s, a)
-	b.mu.Unlock()
-	if closeLink != nil {
-		_ = closeLink.conn.Close()
-	}
-	if a.err != nil {
-		return a.err
-	}
-	if relist {
-		b.relist(s, a.link)
-	}
-	return nil
+	_, err = b.redial(ctx, s)
+	return err
 }

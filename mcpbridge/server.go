@@ -314,6 +314,14 @@ func (b *Bridge) ready(ctx context.Context, s *server) (*mcpconn.Conn, error) {
 	b.mu.Unlock()
 
 	b.log.Info("mcp server reconnecting", "server", s.cfg.Name)
+	return b.redial(ctx, s)
+}
+
+// redial connects s again for [Bridge.ready] and [Bridge.Login], which
+// hold s.dialMu and have set s [Connecting]: it dials, installs the new
+// link (closing the one it replaces), and re-lists the tools when the
+// listing of the new connection says to.
+func (b *Bridge) redial(ctx context.Context, s *server) (*mcpconn.Conn, error) {
 	a := b.dial(ctx, s)
 	b.mu.Lock()
 	closeLink, relist := b.installLocked(s, a)
