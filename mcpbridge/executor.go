@@ -217,9 +217,16 @@ func (b *Bridge) callError(ctx context.Context, tool *Tool, name string, timedOu
 // call. Confirmations are still asked one at a time. It returns when every
 // call has ended. See [Bridge.Execute].
 func (b *Bridge) ExecuteAll(ctx context.Context, calls []*genai.FunctionCall) []*CallResult {
+	return runAll(calls, func(c *genai.FunctionCall) *CallResult { return b.Execute(ctx, c) })
+}
+
+// runAll runs run on every call concurrently, at most maxParallelCalls at a
+// time (a single call on the caller's goroutine), and returns the results
+// in the order of calls once every run has returned.
+func runAll(calls []*genai.FunctionCall, run func(*genai.FunctionCall) *CallResult) []*CallResult {
 	results := make([]*CallResult, len(calls))
 	if len(calls) == 1 {
-		results[0] = b.Execute(ctx, calls[0])
+		results[0] = run(calls[0])
 		return results
 	}
 	var wg sync.WaitGroup
@@ -228,7 +235,7 @@ func (b *Bridge) ExecuteAll(ctx context.Context, calls []*genai.FunctionCall) []
 		slots <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			results[i] = b.Execute(ctx, c)
+			results[i] = run(c)
 		})
 	}
 	wg.Wait()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 
 	"google.golang.org/genai"
 
@@ -94,18 +93,7 @@ func (h *hostSet) has(name string) bool { return h.names[name] }
 // request did not carry), and otherwise to the fallback; with no fallback
 // it is an unknown function.
 func (b *Bridge) runCalls(ctx context.Context, h *hostSet, req *request, calls []*genai.FunctionCall) []*CallResult {
-	results := make([]*CallResult, len(calls))
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, maxParallelCalls)
-	for i, c := range calls {
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			results[i] = b.dispatch(ctx, h, req, c)
-		})
-	}
-	wg.Wait()
-	return results
+	return runAll(calls, func(c *genai.FunctionCall) *CallResult { return b.dispatch(ctx, h, req, c) })
 }
 
 // dispatch runs one call; see runCalls.
