@@ -15,51 +15,40 @@ func (p *settingsParser) oauth(s *ServerConfig, v any, off int) bool {
 		return false
 	}
 	o := &OAuthConfig{Enabled: true}
+	// Every key but enabled is a string (expanded) or a list of strings.
+	strs := map[string]*string{
+		"clientId": &o.ClientID, "clientSecret": &o.ClientSecret,
+		"authorizationUrl": &o.AuthorizationURL, "tokenUrl": &o.TokenURL,
+		"registrationUrl": &o.RegistrationURL, "redirectUri": &o.RedirectURI,
+		"tokenParamName": &o.TokenParamName,
+	}
+	lists := map[string]*[]string{"scopes": &o.Scopes, "audiences": &o.Audiences}
 	for _, key := range slices.Sorted(maps.Keys(m)) {
 		field := "oauth." + key
 		val := m[key]
 		if val == nil {
 			continue
 		}
-		str := func(dst *string) bool {
-			x, isString := val.(string)
-			if !isString {
-				p.fail(off, s.Name, field, "want string, got %s", valueKind(val))
-				return false
-			}
-			*dst = p.expand(x, s.Name, field, off)
-			return true
-		}
-		var ok bool
-		switch key {
-		case "enabled":
+		ok := true
+		switch {
+		case key == "enabled":
 			b, isBool := val.(bool)
 			if !isBool {
 				p.fail(off, s.Name, field, "want boolean, got %s", valueKind(val))
 				return false
 			}
-			o.Enabled, ok = b, true
-		case "clientId":
-			ok = str(&o.ClientID)
-		case "clientSecret":
-			ok = str(&o.ClientSecret)
-		case "authorizationUrl":
-			ok = str(&o.AuthorizationURL)
-		case "tokenUrl":
-			ok = str(&o.TokenURL)
-		case "registrationUrl":
-			ok = str(&o.RegistrationURL)
-		case "redirectUri":
-			ok = str(&o.RedirectURI)
-		case "tokenParamName":
-			ok = str(&o.TokenParamName)
-		case "scopes":
-			ok = p.strings(&o.Scopes, val, s.Name, field, off, false)
-		case "audiences":
-			ok = p.strings(&o.Audiences, val, s.Name, field, off, false)
+			o.Enabled = b
+		case strs[key] != nil:
+			x, isString := val.(string)
+			if !isString {
+				p.fail(off, s.Name, field, "want string, got %s", valueKind(val))
+				return false
+			}
+			*strs[key] = p.expand(x, s.Name, field, off)
+		case lists[key] != nil:
+			ok = p.strings(lists[key], val, s.Name, field, off, false)
 		default:
 			p.warnAt(off, "server %q: ignoring unknown key %q", s.Name, field)
-			ok = true
 		}
 		if !ok {
 			return false
