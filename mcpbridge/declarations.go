@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/clone"
 )
 
 // GenAITools returns the tools to put in a request's
@@ -41,7 +43,7 @@ func (b *Bridge) GenAITools() ([]*genai.Tool, error) {
 	}
 	decls := make([]*genai.FunctionDeclaration, len(tools))
 	for i, t := range tools {
-		decls[i] = cloneDeclaration(t.Declaration)
+		decls[i] = clone.Declaration(t.Declaration)
 	}
 	return []*genai.Tool{{FunctionDeclarations: decls}}, nil
 }

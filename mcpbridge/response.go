@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/clone"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 )
 
@@ -122,7 +123,7 @@ func (r *CallResult) StructuredContent() any {
 	if r == nil {
 		return nil
 	}
-	return cloneJSON(r.serverStructured)
+	return clone.JSON(r.serverStructured)
 }
 
 // Part returns a genai.Part holding FunctionResponse, ready to go into the

@@ -10,6 +10,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/clone"
 	"github.com/mcpgenai/bridge/registry"
 )
 
@@ -114,7 +115,7 @@ func (b *Bridge) buildRequest(ctx context.Context, history []*genai.Content, con
 
 	decls := make([]*genai.FunctionDeclaration, 0, len(h.decls)+len(cands))
 	for _, d := range h.decls {
-		decls = append(decls, cloneDeclaration(d))
+		decls = append(decls, clone.Declaration(d))
 	}
 	var taken map[string]bool // every name in use, built on the first conflict
 	for _, t := range cands {
@@ -130,7 +131,7 @@ func (b *Bridge) buildRequest(ctx context.Context, history []*genai.Content, con
 			}
 			req.report.Renamed[name] = t.Name
 		}
-		d := cloneDeclaration(t.Declaration)
+		d := clone.Declaration(t.Declaration)
 		d.Name = name
 		decls = append(decls, d)
 		req.mcp[name] = t

@@ -1,4 +1,8 @@
-package mcpbridge
+// Package clone makes deep copies of what the Bridge hands out, so that a
+// caller who edits a function declaration or a decoded JSON value never
+// changes the Bridge's own: [Declaration] for genai function declarations
+// and their schemas, [JSON] for values decoded from JSON.
+package clone
 
 import (
 	"maps"
@@ -7,19 +11,19 @@ import (
 	"google.golang.org/genai"
 )
 
-// cloneDeclaration returns a deep copy of d: its schemas and JSON Schema
+// Declaration returns a deep copy of d: its schemas and JSON Schema
 // values are copied too, so editing the copy never reaches d. Values the
 // API reads as plain data (Default, Example) are copied when they are JSON
 // maps or slices and shared otherwise. A nil d gives nil.
-func cloneDeclaration(d *genai.FunctionDeclaration) *genai.FunctionDeclaration {
+func Declaration(d *genai.FunctionDeclaration) *genai.FunctionDeclaration {
 	if d == nil {
 		return nil
 	}
 	c := *d
 	c.Parameters = cloneSchema(d.Parameters)
 	c.Response = cloneSchema(d.Response)
-	c.ParametersJsonSchema = cloneJSON(d.ParametersJsonSchema)
-	c.ResponseJsonSchema = cloneJSON(d.ResponseJsonSchema)
+	c.ParametersJsonSchema = JSON(d.ParametersJsonSchema)
+	c.ResponseJsonSchema = JSON(d.ResponseJsonSchema)
 	return &c
 }
 
@@ -45,8 +49,8 @@ func cloneSchema(s *genai.Schema) *genai.Schema {
 	c.Enum = slices.Clone(s.Enum)
 	c.Required = slices.Clone(s.Required)
 	c.PropertyOrdering = slices.Clone(s.PropertyOrdering)
-	c.Default = cloneJSON(s.Default)
-	c.Example = cloneJSON(s.Example)
+	c.Default = JSON(s.Default)
+	c.Example = JSON(s.Example)
 	c.MaxItems, c.MinItems = clonePtr(s.MaxItems), clonePtr(s.MinItems)
 	c.MaxLength, c.MinLength = clonePtr(s.MaxLength), clonePtr(s.MinLength)
 	c.MaxProperties, c.MinProperties = clonePtr(s.MaxProperties), clonePtr(s.MinProperties)
@@ -63,20 +67,20 @@ func clonePtr[T any](p *T) *T {
 	return &v
 }
 
-// cloneJSON copies the maps and slices of a decoded JSON value; other
+// JSON copies the maps and slices of a decoded JSON value; other
 // values are immutable or opaque and are shared.
-func cloneJSON(v any) any {
+func JSON(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := maps.Clone(v)
 		for k, e := range out {
-			out[k] = cloneJSON(e)
+			out[k] = JSON(e)
 		}
 		return out
 	case []any:
 		out := slices.Clone(v)
 		for i, e := range out {
-			out[i] = cloneJSON(e)
+			out[i] = JSON(e)
 		}
 		return out
 	}
