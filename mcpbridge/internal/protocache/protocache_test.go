@@ -27,8 +27,8 @@ func TestKey(t *testing.T) {
 			}
 		})
 	}
-	if Key("x", "y") != Key("x", "y") {
-		t.Error("Key is not deterministic")
+	if a, b := Key("x", "y"), Key("x", "y"); a != b {
+		t.Errorf("Key is not deterministic: %s then %s", a, b)
 	}
 }
 
