@@ -3,7 +3,6 @@ package mcpbridge
 import (
 	"encoding/json"
 	"errors"
-	"strings"
 
 	"google.golang.org/genai"
 
@@ -81,7 +80,7 @@ func (r *CallResult) FunctionResponse() *genai.FunctionResponse {
 		}
 	}
 	text := result.JoinText(r.LLMContent)
-	structured := escapeRefs(r.structured)
+	structured := result.EscapeRefs(r.structured)
 
 	if r.Err != nil {
 		msg := ""
@@ -152,33 +151,6 @@ func errorResult(name, id string, err error) *CallResult {
 		Err:           err,
 	}
 }
-
-// escapeRefs returns a copy of the decoded JSON v in which every object key
-// made of zero or more "_" followed by "$ref" gets one more leading "_", at
-// any depth. v is not modified; values other than maps and slices are shared.
-func escapeRefs(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			if isRefKey(k) {
-				k = "_" + k
-			}
-			out[k] = escapeRefs(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = escapeRefs(e)
-		}
-		return out
-	}
-	return v
-}
-
-// isRefKey reports whether k is "$ref" after zero or more leading "_".
-func isRefKey(k string) bool { return strings.TrimLeft(k, "_") == "$ref" }
 
 // convertOptions says how convertResult labels and limits what it builds.
 type convertOptions struct {

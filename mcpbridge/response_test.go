@@ -180,36 +180,6 @@ func TestFunctionResponseBuiltByHand(t *testing.T) {
 	}
 }
 
-func TestEscapeRefs(t *testing.T) {
-	tests := []struct {
-		name, in, want string
-	}{
-		{"scalar", `"$ref"`, `"$ref"`},
-		{"top", `{"$ref":"#/x"}`, `{"_$ref":"#/x"}`},
-		{"family", `{"$ref":1,"_$ref":2,"__$ref":3}`, `{"_$ref":1,"__$ref":2,"___$ref":3}`},
-		{"lookalikes", `{"$refs":1,"x$ref":2,"$REF":3,"_$ref_":4,"ref":5}`, `{"$refs":1,"x$ref":2,"$REF":3,"_$ref_":4,"ref":5}`},
-		{"in array", `[{"$ref":1},[{"$ref":2}]]`, `[{"_$ref":1},[{"_$ref":2}]]`},
-		{"deep", `{"a":{"b":[{"c":{"d":[[{"$ref":{"$ref":null}}]]}}]}}`, `{"a":{"b":[{"c":{"d":[[{"_$ref":{"_$ref":null}}]]}}]}}`},
-		{"value untouched", `{"k":"$ref","l":["$ref"]}`, `{"k":"$ref","l":["$ref"]}`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			in := decodeJSON(t, tt.in)
-			before := decodeJSON(t, tt.in)
-			got := escapeRefs(in)
-			if diff := cmp.Diff(decodeJSON(t, tt.want), got); diff != "" {
-				t.Errorf("escapeRefs(%s) (-want +got):\n%s", tt.in, diff)
-			}
-			if diff := cmp.Diff(before, in); diff != "" {
-				t.Errorf("escapeRefs(%s) modified its input (-before +after):\n%s", tt.in, diff)
-			}
-			if p, ok := findRefKey(got, "$"); ok {
-				t.Errorf("escapeRefs(%s) left a $ref key at %s", tt.in, p)
-			}
-		})
-	}
-}
-
 // TestFunctionResponseRepeatable checks that FunctionResponse does not
 // modify the result: a second call gives the same response.
 func TestFunctionResponseRepeatable(t *testing.T) {
