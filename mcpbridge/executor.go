@@ -108,10 +108,7 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 	if err != nil {
 		return fail(&InvalidArgumentsError{Name: call.Name, Detail: "not JSON: " + err.Error()})
 	}
-	if err := tool.def.args.Validate(decoded, func(err error) {
-		b.log.Warn("mcp tool arguments will not be validated: its input schema does not compile",
-			"server", tool.Server, "tool", tool.def.raw.Name, "err", err)
-	}); err != nil {
+	if err := tool.def.args.Validate(decoded); err != nil {
 		return fail(&InvalidArgumentsError{Name: call.Name, Detail: args.Detail(err)})
 	}
 

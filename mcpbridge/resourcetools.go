@@ -54,7 +54,7 @@ func resourceTools(target schema.Target) (*server, error) {
 			raw: mcpconn.Tool{Name: spec.name, Description: spec.description, InputSchema: json.RawMessage(spec.schema),
 				Annotations: mcpconn.Annotations{ReadOnlyHint: &readOnly}},
 			conv:    res,
-			args:    args.NewSchema(json.RawMessage(spec.schema), res.Restorer),
+			args:    args.NewSchema(json.RawMessage(spec.schema), res.Restorer, nil), // fixed schemas: they compile
 			builtin: true,
 		})
 	}

@@ -107,7 +107,12 @@ func convertTools(cfg *ServerConfig, listed []mcpconn.Tool, target schema.Target
 		// memory to what calls need.
 		out := newOutputDef(cfg, t.Name, t.OutputSchema, target, log)
 		t.Raw, t.OutputSchema = nil, nil
-		defs = append(defs, &toolDef{raw: t, conv: res, out: out, args: args.NewSchema(t.InputSchema, res.Restorer)})
+		name := t.Name
+		disabled := func(err error) {
+			log.Warn("mcp tool arguments will not be validated: its input schema does not compile",
+				"server", cfg.Name, "tool", name, "err", err)
+		}
+		defs = append(defs, &toolDef{raw: t, conv: res, out: out, args: args.NewSchema(t.InputSchema, res.Restorer, disabled)})
 	}
 	warnUnmatchedIncludes(cfg, listed, log)
 	return defs

@@ -3,8 +3,8 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
 	"slices"
+	"sort"
 )
 
 // node is one schema of the working tree built from the input. The tree is
@@ -46,7 +46,12 @@ var (
 
 // sortedKeys returns the keys of m in increasing order.
 func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // join appends a path element to a dotted path.

@@ -31,6 +31,7 @@ const maxDetail = 2000
 type Schema struct {
 	raw      json.RawMessage
 	restorer *schema.Restorer
+	disabled func(error) // nil: say nothing
 
 	quickOnce sync.Once
 	quick     *quickSchema // nil: the schema is not in the quick subset
@@ -42,21 +43,22 @@ type Schema struct {
 // NewSchema returns the Schema of raw, a tool's inputSchema as the server
 // sent it (empty or null: no schema), whose declaration was converted with
 // restorer (nil when nothing was converted); errors then name enum members
-// as the model saw them. raw must not be modified afterwards.
-func NewSchema(raw json.RawMessage, restorer *schema.Restorer) *Schema {
-	return &Schema{raw: raw, restorer: restorer}
+// as the model saw them. When raw does not compile, validation is off and
+// disabled (when not nil) is called once, on the first validation, with the
+// compiler's error, so that the caller can say that the tool's arguments
+// are not validated. raw must not be modified afterwards.
+func NewSchema(raw json.RawMessage, restorer *schema.Restorer, disabled func(error)) *Schema {
+	return &Schema{raw: raw, restorer: restorer, disabled: disabled}
 }
 
 // Validate reports whether v, arguments as [Encode] decoded them, is valid
 // against the schema: nil when it is, when there is no schema, or when the
-// schema does not compile; then the first call of Validate calls disabled
-// (when not nil) with the compiler's error, so that the caller can say once
-// that the tool's arguments are not validated. [Detail] words the error.
-func (s *Schema) Validate(v any, disabled func(error)) error {
+// schema does not compile. [Detail] words the error.
+func (s *Schema) Validate(v any) error {
 	if s == nil {
 		return nil
 	}
-	full := s.compiled(disabled)
+	full := s.compiled()
 	if full == nil || s.quickValid(v) {
 		return nil
 	}
@@ -104,8 +106,8 @@ func (e *argsError) Error() string { return Detail(e) }
 func (e *argsError) Unwrap() error { return e.err }
 
 // compiled returns the compiled schema, compiling it on the first call,
-// which calls disabled with the error when it does not compile.
-func (s *Schema) compiled(disabled func(error)) *argsSchema {
+// which calls s.disabled with the error when it does not compile.
+func (s *Schema) compiled() *argsSchema {
 	s.fullOnce.Do(func() {
 		raw := bytes.TrimSpace(s.raw)
 		if len(raw) == 0 || string(raw) == "null" {
@@ -113,8 +115,8 @@ func (s *Schema) compiled(disabled func(error)) *argsSchema {
 		}
 		c, err := Compile(raw)
 		if err != nil {
-			if disabled != nil {
-				disabled(err)
+			if s.disabled != nil {
+				s.disabled(err)
 			}
 			return
 		}

@@ -67,13 +67,13 @@ func TestValidator(t *testing.T) {
 				defer mu.Unlock()
 				warnings = append(warnings, err.Error())
 			}
-			sch := NewSchema(json.RawMessage(tc.schema), nil)
+			sch := NewSchema(json.RawMessage(tc.schema), nil, disabled)
 			var wg sync.WaitGroup
 			for range 4 { // compiled once, whoever asks first
-				wg.Go(func() { _ = sch.Validate(map[string]any{}, disabled) })
+				wg.Go(func() { _ = sch.Validate(map[string]any{}) })
 			}
 			wg.Wait()
-			s := sch.compiled(disabled)
+			s := sch.compiled()
 			if (s == nil) != tc.wantOff {
 				t.Fatalf("compiled(%s) = %v, want disabled %v; warnings: %q", tc.schema, s, tc.wantOff, warnings)
 			}
@@ -84,12 +84,12 @@ func TestValidator(t *testing.T) {
 				t.Errorf("compiled(%s) warning = %q, want it to contain %q", tc.schema, warnings[0], tc.wantWarn)
 			}
 			if s == nil {
-				if err := sch.Validate(map[string]any{"x": 1}, disabled); err != nil {
+				if err := sch.Validate(map[string]any{"x": 1}); err != nil {
 					t.Errorf("Validate with validation disabled = %v, want nil", err)
 				}
 				return
 			}
-			if again := sch.compiled(nil); again != s {
+			if again := sch.compiled(); again != s {
 				t.Errorf("compiled twice = %p then %p, want the cached schema", s, again)
 			}
 			var args map[string]any
@@ -102,7 +102,7 @@ func TestValidator(t *testing.T) {
 			}
 			for range 20 { // the validator finds errors in map order; the message must not vary
 				got := ""
-				if err := sch.Validate(v, nil); err != nil {
+				if err := sch.Validate(v); err != nil {
 					got = Detail(err)
 				}
 				if got != tc.want {
@@ -182,7 +182,7 @@ func TestValidationDetailNamesEnumsAsTheModelSawThem(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := NewSchema(json.RawMessage(tc.schema), res.Restorer).compiled(nil)
+			s := NewSchema(json.RawMessage(tc.schema), res.Restorer, nil).compiled()
 			if s == nil {
 				t.Fatalf("compiled(%s) = nil, want a schema", tc.schema)
 			}

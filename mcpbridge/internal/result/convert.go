@@ -84,22 +84,22 @@ type Result struct {
 // raw is not modified or retained. The error is non-nil only when raw is not
 // a JSON object or its content is not an array; a bad block never fails the
 // whole result.
-func Convert(raw json.RawMessage, opts Options) (*Result, error) {
+func Convert(raw json.RawMessage, opts Options) (Result, error) {
 	fields, err := decodeObject(raw)
 	if err != nil {
-		return nil, fmt.Errorf("decoding result of tool %q: %w", opts.Tool, err)
+		return Result{}, fmt.Errorf("decoding result of tool %q: %w", opts.Tool, err)
 	}
 	var blocks []json.RawMessage
 	if c := fields["content"]; len(c) > 0 && !isNull(c) {
 		// raw was checked whole by decodeObject: its parts are valid JSON.
 		if blocks, err = validElems(c); err != nil {
-			return nil, fmt.Errorf("decoding result of tool %q: content: want an array, got %s",
+			return Result{}, fmt.Errorf("decoding result of tool %q: content: want an array, got %s",
 				opts.Tool, jsonKind(c))
 		}
 	}
 	limit := TextLimit(opts.TextLimit)
 
-	r := &Result{}
+	var r Result
 	var display []string
 	for _, b := range blocks {
 		part, shown := validBlock(b, limit)
@@ -109,9 +109,10 @@ func Convert(raw json.RawMessage, opts Options) (*Result, error) {
 	fullText := JoinText(r.Parts)
 	if s := fields["structuredContent"]; len(s) > 0 && !isNull(s) {
 		dec := json.NewDecoder(bytes.NewReader(s))
-		dec.UseNumber() // keep numbers exactly as the server wrote them
-		if err := dec.Decode(&r.Structured); err == nil {
-			r.ServerStructured = r.Structured
+		dec.UseNumber()    // keep numbers exactly as the server wrote them
+		var structured any // not &r.Structured: that would move r to the heap
+		if err := dec.Decode(&structured); err == nil {
+			r.Structured, r.ServerStructured = structured, structured
 			r.TextIsStructured = sameJSON(fullText, s)
 			if !r.TextIsStructured {
 				display = append(display, jsonBlock(s, limit))
