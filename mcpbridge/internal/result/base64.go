@@ -6,9 +6,11 @@ import (
 	"strings"
 )
 
-// decodeBase64 decodes s in the standard or URL alphabet, padded or not,
-// ignoring ASCII whitespace (servers wrap long lines). Empty data is an
-// error: an empty inline part is of no use to the model.
+// DecodeBase64 decodes the data of an image, audio or embedded-resource
+// content block and the blob of a resource: s in the standard or URL
+// alphabet, padded or not, ignoring ASCII white space (servers wrap long
+// lines). Empty data is an error: an empty inline part is of no use to the
+// model.
 func DecodeBase64(s string) ([]byte, error) {
 	s = strings.Map(func(r rune) rune {
 		switch r {
