@@ -48,8 +48,9 @@ func blob(mime string, data ...byte) *genai.Part {
 
 var testOpts = convertOptions{Name: "files__read", ID: "call-1", Server: "files", Tool: "read"}
 
-// TestConvertResult has one row per row of SPEC §6's table and per edge
-// case; each row's ReturnDisplay is in testdata/content/<name>.golden.
+// TestConvertResult has one row per kind of content block (text, image,
+// audio, resource, resource link, unknown) and per edge case; each row's
+// ReturnDisplay is in testdata/content/<name>.golden.
 func TestConvertResult(t *testing.T) {
 	tests := []struct {
 		name     string

@@ -35,7 +35,7 @@ const maxParallelCalls = 16
 //  4. the server is called with the tool's original name, within ctx and
 //     the server's timeout, reconnecting a dead server first (a call is
 //     never sent twice);
-//  5. the result is converted (SPEC §6): text for the model cut to
+//  5. the result is converted: text for the model cut to
 //     [Options.TextLimit], images and other binary content as inline data,
 //     a display text for a person.
 //

@@ -81,7 +81,7 @@ type RunResult struct {
 }
 
 // Run lets the model use the Bridge's tools until it answers without
-// calling any (the loop of seed 004): it sends history to model through
+// calling any (the usual agent loop): it sends history to model through
 // gen, runs the function calls of the model's answer ([Bridge.ExecuteAll]),
 // appends the model's turn (exactly as returned, thought signatures
 // included) and one user turn holding the function responses in call

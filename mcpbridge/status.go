@@ -190,8 +190,8 @@ type Status struct {
 	Discovery DiscoveryState `json:"discovery"`
 }
 
-// Icons per state, after seed 000's /mcp output (📡 connected, 🔌
-// disconnected) and Gemini CLI's own 🔄 for a server that is starting.
+// Icons per state, as Gemini CLI's /mcp command shows them (📡 connected,
+// 🔌 disconnected, 🔄 starting).
 var stateIcons = []string{"🔌", "🔄", "📡"}
 
 // stderrLines is how many trailing stderr lines the text shows.

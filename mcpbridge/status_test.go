@@ -175,8 +175,8 @@ func TestStatusJSON(t *testing.T) {
 	}
 }
 
-// TestStatusTextSeed checks the layout against the /mcp example of SPEC §8
-// and seed 003, character for character.
+// TestStatusTextSeed checks the layout against the /mcp output of Gemini
+// CLI's MCP guide, character for character.
 func TestStatusTextSeed(t *testing.T) {
 	python := mcpbridge.NewServerStatus(mcpbridge.ServerConfig{
 		Name: "pythonTools", Command: "python", Args: []string{"-m", "my_mcp_server", "--port", "8080"},
