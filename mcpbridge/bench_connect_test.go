@@ -12,9 +12,11 @@ import (
 )
 
 // BenchmarkConnect measures connecting to one stdio server (the mcptest
-// program, which speaks both protocol eras: start the process, then
-// server/discover or the initialize handshake), closing not counted. All
-// variants run alternately in one loop:
+// program, which speaks both protocol eras) as a Bridge does before the
+// server's tools can be used: start the process, server/discover or the
+// initialize handshake, then the first tools/list (on 2026-07-28 beside the
+// subscriptions/listen request); closing is not counted. All variants run
+// alternately in one loop:
 //
 //   - raw-legacy, raw-modern: mcp-go's own client, initialized with the
 //     handshake or with server/discover;
@@ -44,6 +46,9 @@ func BenchmarkConnect(b *testing.B) {
 			if _, err := c.Initialize(ctx, req); err != nil {
 				b.Fatalf("Initialize() error: %v", err)
 			}
+			if _, err := c.ListTools(ctx, mcp.ListToolsRequest{}); err != nil {
+				b.Fatalf("ListTools() error: %v", err)
+			}
 			d := time.Since(t0)
 			if c.ProtocolVersion() != version {
 				b.Fatalf("raw protocol = %q, want %q", c.ProtocolVersion(), version)
@@ -60,6 +65,9 @@ func BenchmarkConnect(b *testing.B) {
 			c, err := mcpconn.Dial(ctx, s)
 			if err != nil {
 				b.Fatalf("Dial() error: %v", err)
+			}
+			if _, err := c.ListTools(ctx); err != nil {
+				b.Fatalf("ListTools() error: %v", err)
 			}
 			d := time.Since(t0)
 			if c.ProtocolVersion() != want {

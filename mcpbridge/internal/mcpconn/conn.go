@@ -226,6 +226,7 @@ type Conn struct {
 	err     error
 	closing bool
 	skipped []SkippedTool // of the last ListTools that succeeded
+	earlies [2]earlyList  // the tools and prompts lists read before the acknowledgement
 
 	closeOnce sync.Once
 	wg        sync.WaitGroup
@@ -375,7 +376,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	c.init = init
-	c.startListen(dctx)
+	c.startListen()
 	return nil
 }
 

@@ -124,14 +124,10 @@ func (c *Conn) procEnded() bool {
 	return c.proc != nil && (isClosed(c.proc.exited) || isClosed(c.proc.outEOF))
 }
 
-// listenAckWait bounds how long Dial waits for the server to acknowledge
-// the subscriptions/listen stream.
-const listenAckWait = 2 * time.Second
-
-// startListen starts listen, if the connection wants it, and waits (within
-// dctx and listenAckWait) until the server acknowledged the stream: from
-// then on no list_changed is missed.
-func (c *Conn) startListen(dctx context.Context) {
+// startListen starts listen, if the connection wants it. It does not wait
+// for the server's acknowledgement: the lists read meanwhile are read again
+// once it has come (see [Conn.recheck]).
+func (c *Conn) startListen() {
 	if !c.wantsListen() {
 		return
 	}
@@ -139,15 +135,6 @@ func (c *Conn) startListen(dctx context.Context) {
 	c.stopListen, c.listenDone = stop, make(chan struct{})
 	c.wg.Add(1)
 	go c.listen(ctx)
-	t := time.NewTimer(listenAckWait)
-	defer t.Stop()
-	select {
-	case <-c.acked:
-	case <-c.listenDone:
-	case <-dctx.Done():
-	case <-t.C:
-		c.log.Debug("mcp server did not acknowledge subscriptions/listen in time")
-	}
 }
 
 // listen keeps a subscriptions/listen stream open on a 2026-07-28

@@ -26,6 +26,15 @@ func (c *Conn) Offers() Offers {
 // ListPrompts reads prompts/list page by page and returns each prompt's raw
 // JSON object.
 func (c *Conn) ListPrompts(ctx context.Context) ([]json.RawMessage, error) {
+	out, _, err := c.listPrompts(ctx, false)
+	return out, err
+}
+
+// listPrompts is ListPrompts, with the digest of a second reading as for
+// listTools.
+func (c *Conn) listPrompts(ctx context.Context, again bool) ([]json.RawMessage, digest, error) {
+	early := !again && c.early()
+	sum := newListSum(early || again)
 	var out []json.RawMessage
 	err := c.pages(ctx, string(mcp.MethodPromptsList), func(rctx context.Context, cursor string) error {
 		req := mcp.ListPromptsRequest{}
@@ -40,10 +49,21 @@ func (c *Conn) ListPrompts(ctx context.Context) ([]json.RawMessage, error) {
 		if err := json.Unmarshal(raw, &page); err != nil {
 			return "", fmt.Errorf("decode prompts/list result: %w", err)
 		}
+		for _, p := range page.Prompts {
+			sum.add(p)
+		}
 		out = append(out, page.Prompts...)
 		return page.NextCursor, nil
 	})
-	return out, err
+	switch {
+	case err != nil:
+		return nil, digest{}, err
+	case again:
+		return out, sum.sum(), nil
+	case early:
+		c.recheck(promptsList, sum.sum())
+	}
+	return out, digest{}, nil
 }
 
 // GetPrompt gets one prompt filled with args and returns the raw

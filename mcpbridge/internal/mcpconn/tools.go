@@ -52,11 +52,24 @@ type SkippedTool struct {
 // MaxDepth, are skipped; a name listed again is kept once (the first); all
 // three are logged and, after a successful listing, reported by Skipped.
 func (c *Conn) ListTools(ctx context.Context) ([]Tool, error) {
+	tools, _, err := c.listTools(ctx, false)
+	return tools, err
+}
+
+// listTools is ListTools. A second reading (again, see [Conn.recheck]) returns
+// the digest of the listed items and neither logs nor records the skipped
+// tools; a first reading that may predate the subscription has its digest
+// recorded for the second.
+func (c *Conn) listTools(ctx context.Context, again bool) ([]Tool, digest, error) {
+	early := !again && c.early()
+	sum := newListSum(early || again)
 	var tools []Tool
 	var skipped []SkippedTool
 	skip := func(name, reason string) {
 		skipped = append(skipped, SkippedTool{Name: name, Reason: reason})
-		c.log.Warn("mcp server listed a tool mcpbridge cannot use; skipped", "tool", name, "reason", reason)
+		if !again {
+			c.log.Warn("mcp server listed a tool mcpbridge cannot use; skipped", "tool", name, "reason", reason)
+		}
 	}
 	seenName := map[string]bool{}
 	err := c.pages(ctx, string(mcp.MethodToolsList), func(rctx context.Context, cursor string) error {
@@ -73,6 +86,7 @@ func (c *Conn) ListTools(ctx context.Context) ([]Tool, error) {
 			return "", fmt.Errorf("decode tools/list result: %w", err)
 		}
 		for _, r := range page.Tools {
+			sum.add(r)
 			if name, deep := tooDeep(r); deep {
 				skip(name, fmt.Sprintf("schema nests deeper than %d levels", MaxDepth))
 				continue
@@ -95,12 +109,18 @@ func (c *Conn) ListTools(ctx context.Context) ([]Tool, error) {
 		return page.NextCursor, nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, digest{}, err
+	}
+	if again {
+		return tools, sum.sum(), nil
 	}
 	c.mu.Lock()
 	c.skipped = skipped
 	c.mu.Unlock()
-	return tools, nil
+	if early {
+		c.recheck(toolsList, sum.sum())
+	}
+	return tools, digest{}, nil
 }
 
 // Skipped returns the tools the last successful ListTools left out, in the

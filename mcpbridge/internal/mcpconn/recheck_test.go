@@ -1,0 +1,150 @@
+package mcpconn
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// gapServer is a 2026-07-28 streamable-HTTP server whose tools can change
+// in the gap a list_changed subscription cannot cover: it holds each
+// subscriptions/listen request for hold, and when change is set, reveals
+// the tool "late" just before passing the request on, without any
+// notification. It counts the tools/list requests it answers.
+type gapServer struct {
+	url    string
+	lists  atomic.Int32
+	listen atomic.Int32
+}
+
+func newGapServer(t *testing.T, hold time.Duration, change bool) *gapServer {
+	t.Helper()
+	g := &gapServer{}
+	var revealed atomic.Bool
+	srv := server.NewMCPServer("gap", "1.0",
+		server.WithToolCapabilities(true),
+		server.WithToolFilter(func(_ context.Context, tools []mcp.Tool) []mcp.Tool {
+			if revealed.Load() {
+				return tools
+			}
+			return slices.DeleteFunc(slices.Clone(tools), func(tl mcp.Tool) bool { return tl.Name == "late" })
+		}))
+	for _, name := range []string{"early", "late"} {
+		srv.AddTool(mcp.NewTool(name), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(name), nil
+		})
+	}
+	h := server.NewStreamableHTTPServer(srv)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			switch {
+			case bytes.Contains(body, []byte(`"method":"tools/list"`)):
+				g.lists.Add(1)
+			case bytes.Contains(body, []byte(`"method":"subscriptions/listen"`)):
+				g.listen.Add(1)
+				time.Sleep(hold)
+				if change {
+					revealed.Store(true)
+				}
+			}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		hs.CloseClientConnections()
+		hs.Close()
+		_ = h.Shutdown(context.Background())
+	})
+	g.url = hs.URL
+	return g
+}
+
+// TestRecheck: Dial does not wait for the subscription's acknowledgement;
+// a tools/list that ran before it is read again afterwards, and a change
+// made in the gap, which no notification reports, still reaches
+// OnToolsChanged. When nothing changed, the second reading stays silent.
+func TestRecheck(t *testing.T) {
+	for _, change := range []bool{true, false} {
+		t.Run(map[bool]string{true: "changed", false: "unchanged"}[change], func(t *testing.T) {
+			g := newGapServer(t, 300*time.Millisecond, change)
+			var mu sync.Mutex
+			changed := 0
+			s := Spec{Name: "gap", Kind: StreamableHTTP, URL: g.url, Timeout: testTimeout,
+				OnToolsChanged: func() { mu.Lock(); changed++; mu.Unlock() }}
+			c := dialT(t, s)
+			if !IsModern(c.ProtocolVersion()) {
+				t.Fatalf("ProtocolVersion() = %q, want 2026-07-28", c.ProtocolVersion())
+			}
+			tools, err := c.ListTools(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := toolNames(tools); !slices.Equal(got, []string{"early"}) {
+				t.Fatalf("first ListTools() = %v, want [early]: it must run before the held subscription", got)
+			}
+			// The second reading comes after the acknowledgement (300 ms)
+			// and recheckDelay.
+			deadline := time.Now().Add(10 * time.Second)
+			for g.lists.Load() < 2 && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if n := g.lists.Load(); n != 2 {
+				t.Fatalf("server answered %d tools/list requests, want 2 (the first and the second reading)", n)
+			}
+			// A reported change reaches OnToolsChanged after the
+			// coalescing window.
+			time.Sleep(listChangedWindow + 200*time.Millisecond)
+			mu.Lock()
+			got := changed
+			mu.Unlock()
+			want := map[bool]int{true: 1, false: 0}[change]
+			if got != want {
+				t.Fatalf("OnToolsChanged ran %d times, want %d", got, want)
+			}
+			if change {
+				tools, err := c.ListTools(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := toolNames(tools); !slices.Equal(got, []string{"early", "late"}) {
+					t.Fatalf("ListTools() after the change = %v, want [early late]", got)
+				}
+			}
+			if n := g.listen.Load(); n != 1 {
+				t.Errorf("server got %d subscriptions/listen requests, want 1", n)
+			}
+		})
+	}
+}
+
+// TestRecheckAfterAck: a list requested after the acknowledgement is not
+// read again.
+func TestRecheckAfterAck(t *testing.T) {
+	g := newGapServer(t, 0, false)
+	s := Spec{Name: "gap", Kind: StreamableHTTP, URL: g.url, Timeout: testTimeout}
+	c := dialT(t, s)
+	select {
+	case <-c.acked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no acknowledgement of subscriptions/listen")
+	}
+	if _, err := c.ListTools(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(recheckDelay + 300*time.Millisecond)
+	if n := g.lists.Load(); n != 1 {
+		t.Fatalf("server answered %d tools/list requests, want 1", n)
+	}
+}
