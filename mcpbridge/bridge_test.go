@@ -290,23 +290,23 @@ func TestStdioCwdAndEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		name   string
-		policy EnvPolicy
-		env    map[string]string
-		want   map[string]any // variable -> value seen (nil: unset)
+		name    string
+		inherit bool // Config.InheritSecretEnv
+		env     map[string]string
+		want    map[string]any // variable -> value seen (nil: unset)
 	}{
-		{"secrets withheld", EnvWithholdSecrets, map[string]string{"CONFIGURED": "yes"},
+		{"secrets withheld", false, map[string]string{"CONFIGURED": "yes"},
 			map[string]any{"FOO_TOKEN": nil, "PLAIN_SETTING": "plain", "CONFIGURED": "yes"}},
-		{"configured secret passed", EnvWithholdSecrets, map[string]string{"FOO_TOKEN": "given"},
+		{"configured secret passed", false, map[string]string{"FOO_TOKEN": "given"},
 			map[string]any{"FOO_TOKEN": "given"}},
-		{"pass all", EnvPassAll, nil,
+		{"inherit secrets", true, nil,
 			map[string]any{"FOO_TOKEN": "parent-secret", "PLAIN_SETTING": "plain"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := stdioServer("envsrv")
 			cfg.Cwd, cfg.Env = dir, tc.env
-			b, err := New(&Config{Servers: []ServerConfig{cfg}, EnvPolicy: tc.policy}, &Options{Logger: quiet()})
+			b, err := New(&Config{Servers: []ServerConfig{cfg}, InheritSecretEnv: tc.inherit}, &Options{Logger: quiet()})
 			if err != nil {
 				t.Fatal(err)
 			}

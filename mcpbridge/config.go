@@ -34,7 +34,7 @@ type ServerConfig struct {
 	// resolved by the operating system against the host program's working
 	// directory when the process starts, as Gemini CLI does; an empty Cwd
 	// means the host's working directory. Env adds to (and overrides) the
-	// inherited environment, and always wins (see [EnvPolicy]).
+	// inherited environment, and always wins (see [Config.InheritSecretEnv]).
 	Command string
 	Args    []string
 	Cwd     string
@@ -305,11 +305,23 @@ type Config struct {
 	// Servers in configuration order, which decides who keeps a bare tool
 	// name when two servers offer the same one. Names are unique.
 	Servers []ServerConfig
-	// EnvPolicy says what stdio servers inherit; the zero value,
-	// [EnvWithholdSecrets], withholds secret-looking
-	// variables. Settings files never set it: passing secrets is the host
-	// program's decision.
-	EnvPolicy EnvPolicy
+	// InheritSecretEnv, if set, passes the parent's environment to stdio
+	// servers unchanged. The zero value withholds every variable that looks
+	// secret, by its value (a private key; a token with a well-known prefix
+	// such as "ghp_", "sk-" or "AKIA"; a JSON Web Token; a URL with a
+	// password or a secret-looking query parameter; a DSN with a password; a
+	// webhook URL) or by its name (split at '_', '-', '.' and case changes,
+	// it contains TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL,
+	// APIKEY or PRIVATEKEY, or has a part KEY, KEYS, AUTH, OAUTH,
+	// AUTHORIZATION, CREDS, PRIVATE, SESSION, COOKIE, COOKIES, PAT, PASS or
+	// BEARER, or a part PWD among others). The variables a process needs to
+	// run (PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG, LANGUAGE, TZ, TMPDIR,
+	// TMP, TEMP, PWD, DBUS_SESSION_BUS_ADDRESS, LC_* and XDG_*) always pass.
+	// The rule errs on the side of withholding; a withheld variable a server
+	// needs can be given to it through [ServerConfig.Env], which always wins
+	// either way. Settings files never set this field: passing secrets is
+	// the host program's decision.
+	InheritSecretEnv bool
 	// Files lists the settings files that were read, in order. LoadSettings
 	// fills it; ParseSettings and a Config built in Go leave it empty.
 	Files []string

@@ -33,7 +33,7 @@
 //
 // A stdio server's process inherits the parent environment minus variables
 // whose names or values look secret, plus its configured env, which always
-// wins ([EnvPolicy]).
+// wins ([Config.InheritSecretEnv]).
 //
 // # Discovery
 //

@@ -94,7 +94,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 	case TransportStdio:
 		sp.Kind = mcpconn.Stdio
 		sp.Command, sp.Args, sp.Dir = cfg.Command, cfg.Args, cfg.Cwd
-		sp.Env = cfg.childEnv(os.Environ(), b.cfg.EnvPolicy)
+		sp.Env = cfg.childEnv(os.Environ(), b.cfg.InheritSecretEnv)
 	case TransportSSE:
 		sp.Kind = mcpconn.SSE
 		if cfg.allowsHTTPFallback() {
