@@ -175,7 +175,7 @@ func TestReadmeStatusBlock(t *testing.T) {
 	}
 	defer b.Close()
 	st := b.Status()
-	st.Discovery = mcpbridge.DiscoveryCompleted
+	st.Discovered = true
 	tracker, notes := &st.Servers[0], &st.Servers[1]
 	tracker.State, tracker.Tools = mcpbridge.Connected, []string{"search_issues", "set_priority"}
 	notes.Error = `mcp server "notes" (stdio): connect: exec: "node": executable file not found in $PATH`

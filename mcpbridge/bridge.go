@@ -178,14 +178,14 @@ type Bridge struct {
 	bg         sync.WaitGroup // discovery attempts, background closes
 	ops        sync.WaitGroup // calls and resource reads in flight
 
-	mu        sync.Mutex
-	closed    bool
-	discovery DiscoveryState
-	tools     map[string]*Tool // by registered name
-	sorted    []*Tool          // by registered name
-	subs      map[*subscriber]struct{}
-	closeOnce sync.Once
-	rejected  map[rejectKey]RejectedTool // tools the API refused (see heal.go)
+	mu                      sync.Mutex
+	closed                  bool
+	discovering, discovered bool             // see Status
+	tools                   map[string]*Tool // by registered name
+	sorted                  []*Tool          // by registered name
+	subs                    map[*subscriber]struct{}
+	closeOnce               sync.Once
+	rejected                map[rejectKey]RejectedTool // tools the API refused (see heal.go)
 }
 
 // New returns a Bridge for cfg, validated with [Config.Validate]. It does
@@ -387,7 +387,7 @@ func (b *Bridge) rebuildLocked() {
 func (b *Bridge) Status() Status {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	st := Status{Discovery: b.discovery, Servers: make([]ServerStatus, 0, len(b.servers))}
+	st := Status{Discovering: b.discovering, Discovered: b.discovered, Servers: make([]ServerStatus, 0, len(b.servers))}
 	for _, s := range b.servers {
 		ss := newServerStatus(s.cfg)
 		ss.State = s.state

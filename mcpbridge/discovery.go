@@ -21,8 +21,9 @@ import (
 // Discover returns when every attempt has ended, with nil even when some
 // servers failed; it returns ctx's error when ctx ended first (the
 // attempts still under way fail with it) and [ErrClosed] when the Bridge
-// is closed. The discovery state is [DiscoveryInProgress] meanwhile and
-// [DiscoveryCompleted] afterwards. Calling Discover again retries the
+// is closed. [Status.Discovering] is true meanwhile and [Status.Discovered]
+// afterwards; [EventDiscoveryStarted] and [EventDiscoveryCompleted] mark
+// both moments. Calling Discover again retries the
 // servers that are not connected; concurrent calls run one after the
 // other.
 func (b *Bridge) Discover(ctx context.Context) error {
@@ -33,7 +34,7 @@ func (b *Bridge) Discover(ctx context.Context) error {
 		b.mu.Unlock()
 		return ErrClosed
 	}
-	b.setDiscoveryLocked(DiscoveryInProgress)
+	b.setDiscoveringLocked(true)
 	var todo []*server
 	for _, s := range b.servers {
 		if s.link == nil {
@@ -87,7 +88,7 @@ func (b *Bridge) Discover(ctx context.Context) error {
 	}
 
 	b.mu.Lock()
-	b.setDiscoveryLocked(DiscoveryCompleted)
+	b.setDiscoveringLocked(false)
 	closed := b.closed
 	b.mu.Unlock()
 	if closed {
@@ -96,9 +97,15 @@ func (b *Bridge) Discover(ctx context.Context) error {
 	return context.Cause(ctx)
 }
 
-// setDiscoveryLocked changes the discovery state and emits the event.
-func (b *Bridge) setDiscoveryLocked(d DiscoveryState) {
-	b.discovery = d
-	b.log.Debug("mcp discovery state", "state", d)
-	b.emitLocked(Event{Kind: EventDiscoveryState, Discovery: d})
+// setDiscoveringLocked starts (true) or completes (false) a discovery and
+// emits the event.
+func (b *Bridge) setDiscoveringLocked(on bool) {
+	b.discovering = on
+	kind := EventDiscoveryStarted
+	if !on {
+		b.discovered = true
+		kind = EventDiscoveryCompleted
+	}
+	b.log.Debug("mcp discovery", "event", kind)
+	b.emitLocked(Event{Kind: kind})
 }

@@ -48,8 +48,8 @@ func TestStatusAfterDiscovery(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Status() servers (-want +got):\n%s", diff)
 	}
-	if st.Discovery != DiscoveryCompleted {
-		t.Errorf("Discovery = %v, want COMPLETED", st.Discovery)
+	if st.Discovering || !st.Discovered {
+		t.Errorf("after Discover: Discovering = %v, Discovered = %v; want false, true", st.Discovering, st.Discovered)
 	}
 	// Web's tools clash with good's: they are listed under their registered
 	// (prefixed) names, in the server's order.

@@ -14,8 +14,11 @@ const (
 	// EventServerState: a server's connection state changed (Server, State,
 	// and Err when it became Disconnected because of an error).
 	EventServerState EventKind = iota + 1
-	// EventDiscoveryState: the discovery state changed (Discovery).
-	EventDiscoveryState
+	// EventDiscoveryStarted: a [Bridge.Discover] began.
+	EventDiscoveryStarted
+	// EventDiscoveryCompleted: a Discover ended, every server tried with
+	// or without errors.
+	EventDiscoveryCompleted
 	// EventToolsChanged: registered tools changed (Server is the server
 	// whose tool list changed; Update lists every added, removed and
 	// renamed tool of any server).
@@ -32,14 +35,17 @@ const (
 	EventToolSkipped
 )
 
-// String returns "server-state", "discovery-state", "tools-changed",
-// "tool-rejected" or "tool-skipped".
+// String returns "server-state", "discovery-started",
+// "discovery-completed", "tools-changed", "tool-rejected" or
+// "tool-skipped".
 func (k EventKind) String() string {
 	switch k {
 	case EventServerState:
 		return "server-state"
-	case EventDiscoveryState:
-		return "discovery-state"
+	case EventDiscoveryStarted:
+		return "discovery-started"
+	case EventDiscoveryCompleted:
+		return "discovery-completed"
 	case EventToolsChanged:
 		return "tools-changed"
 	case EventToolRejected:
@@ -55,7 +61,6 @@ type Event struct {
 	Kind       EventKind
 	Server     string          // the server concerned; "" for discovery events
 	State      ServerState     // EventServerState: the new state
-	Discovery  DiscoveryState  // EventDiscoveryState: the new state
 	Err        error           // EventServerState to Disconnected: why, if it failed (redacted, see [Bridge.Status])
 	Update     registry.Update // EventToolsChanged: what changed
 	ServerTool string          // EventToolRejected, EventToolSkipped: the server's name of the tool

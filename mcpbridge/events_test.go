@@ -45,10 +45,10 @@ func TestSubscribeCancel(t *testing.T) {
 	b := newBridge(t, nil)
 	events, cancel := b.Subscribe()
 	b.mu.Lock()
-	b.emitLocked(Event{Kind: EventDiscoveryState, Discovery: DiscoveryInProgress})
+	b.emitLocked(Event{Kind: EventDiscoveryStarted})
 	b.mu.Unlock()
-	if e := <-events; e.Discovery != DiscoveryInProgress {
-		t.Errorf("first event = %+v, want IN_PROGRESS", e)
+	if e := <-events; e.Kind != EventDiscoveryStarted {
+		t.Errorf("first event = %+v, want %v", e, EventDiscoveryStarted)
 	}
 	cancel()
 	cancel() // twice is fine
@@ -56,7 +56,7 @@ func TestSubscribeCancel(t *testing.T) {
 		t.Error("receive after cancel succeeded, want a closed channel")
 	}
 	b.mu.Lock()
-	b.emitLocked(Event{Kind: EventDiscoveryState}) // no subscriber left: nothing blocks
+	b.emitLocked(Event{Kind: EventDiscoveryCompleted}) // no subscriber left: nothing blocks
 	n := len(b.subs)
 	b.mu.Unlock()
 	if n != 0 {
@@ -78,20 +78,20 @@ func TestDiscoveryEventSequence(t *testing.T) {
 	var got []Event
 	for e := range events {
 		got = append(got, e)
-		if e.Kind == EventDiscoveryState && e.Discovery == DiscoveryCompleted {
+		if e.Kind == EventDiscoveryCompleted {
 			break
 		}
 	}
 	// Connecting events of the two servers may come in either order; the
 	// rest follows configuration order.
 	want := []Event{
-		{Kind: EventDiscoveryState, Discovery: DiscoveryInProgress},
+		{Kind: EventDiscoveryStarted},
 		{Kind: EventServerState, Server: "one", State: Connecting},
 		{Kind: EventServerState, Server: "two", State: Connecting},
 		{Kind: EventToolsChanged, Server: "one"},
 		{Kind: EventServerState, Server: "one", State: Connected},
 		{Kind: EventServerState, Server: "two", State: Disconnected},
-		{Kind: EventDiscoveryState, Discovery: DiscoveryCompleted},
+		{Kind: EventDiscoveryCompleted},
 	}
 	if len(got) == len(want) && got[1].Server == "two" {
 		got[1], got[2] = got[2], got[1]

@@ -65,8 +65,8 @@ func TestDiscoveryFaults(t *testing.T) {
 			b := newBridge(t, nil, tc.bad, withTimeout(stdioServer("good"), generous))
 			discover(t, b)
 			st := b.Status()
-			if st.Discovery != DiscoveryCompleted {
-				t.Errorf("Discovery = %v, want COMPLETED", st.Discovery)
+			if st.Discovering || !st.Discovered {
+				t.Errorf("after Discover: Discovering = %v, Discovered = %v; want false, true", st.Discovering, st.Discovered)
 			}
 			bad, good := st.Servers[0], st.Servers[1]
 			if good.State != Connected || len(good.Tools) == 0 {
@@ -141,7 +141,7 @@ func TestDiscoverNamesDeterministic(t *testing.T) {
 			if len(e.Update.Changed) > 0 {
 				t.Errorf("run %d (delays %v, %v): discovery renamed tools %+v, want each name given once", run, d1, d2, e.Update.Changed)
 			}
-			if e.Kind == EventDiscoveryState && e.Discovery == DiscoveryCompleted {
+			if e.Kind == EventDiscoveryCompleted {
 				break
 			}
 		}
@@ -185,7 +185,7 @@ func TestDiscoverFiltersAndAgain(t *testing.T) {
 		if e.Kind == EventServerState && e.State == Connecting {
 			retried = append(retried, e.Server)
 		}
-		if e.Kind == EventDiscoveryState && e.Discovery == DiscoveryCompleted {
+		if e.Kind == EventDiscoveryCompleted {
 			break
 		}
 	}

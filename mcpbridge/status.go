@@ -40,37 +40,6 @@ func (s *ServerState) UnmarshalText(b []byte) error {
 	return enumUnmarshal(serverStateNames, b, "server state", (*int)(s))
 }
 
-// DiscoveryState is the state of discovery over all servers, as Gemini
-// CLI's MCPDiscoveryState. The zero value is [DiscoveryNotStarted].
-type DiscoveryState int
-
-const (
-	// DiscoveryNotStarted: discovery has not begun.
-	DiscoveryNotStarted DiscoveryState = iota
-	// DiscoveryInProgress: servers are being connected and listed.
-	DiscoveryInProgress
-	// DiscoveryCompleted: every server has been tried, with or without
-	// errors.
-	DiscoveryCompleted
-)
-
-var discoveryStateNames = []string{"NOT_STARTED", "IN_PROGRESS", "COMPLETED"}
-
-// String returns "NOT_STARTED", "IN_PROGRESS" or "COMPLETED".
-func (d DiscoveryState) String() string {
-	return enumString(discoveryStateNames, int(d), "DiscoveryState")
-}
-
-// MarshalText encodes d as its String.
-func (d DiscoveryState) MarshalText() ([]byte, error) {
-	return enumMarshal(discoveryStateNames, int(d), "DiscoveryState")
-}
-
-// UnmarshalText decodes a String.
-func (d *DiscoveryState) UnmarshalText(b []byte) error {
-	return enumUnmarshal(discoveryStateNames, b, "discovery state", (*int)(d))
-}
-
 func enumString(names []string, i int, typ string) string {
 	if i >= 0 && i < len(names) {
 		return names[i]
@@ -184,10 +153,29 @@ func newServerStatus(cfg ServerConfig) ServerStatus {
 
 // Status is the state of every server, in configuration order, and of
 // discovery as a whole. It encodes to JSON as
-// {"servers": [...], "discovery": "COMPLETED"}.
+// {"servers": [...], "discovering": false, "discovered": true}.
 type Status struct {
-	Servers   []ServerStatus `json:"servers"`
-	Discovery DiscoveryState `json:"discovery"`
+	Servers []ServerStatus `json:"servers"`
+	// Discovering reports whether a [Bridge.Discover] is under way: its
+	// servers are being connected and listed.
+	Discovering bool `json:"discovering"`
+	// Discovered reports whether a Discover has finished, every server
+	// tried with or without errors. It stays true while a later Discover
+	// retries the servers that are not connected.
+	Discovered bool `json:"discovered"`
+}
+
+// discoveryText is the discovery state as Gemini CLI's /mcp command names
+// it: "IN_PROGRESS" while discovering, else "COMPLETED" once discovered,
+// else "NOT_STARTED".
+func (st Status) discoveryText() string {
+	switch {
+	case st.Discovering:
+		return "IN_PROGRESS"
+	case st.Discovered:
+		return "COMPLETED"
+	}
+	return "NOT_STARTED"
 }
 
 // Icons per state, as Gemini CLI's /mcp command shows them (📡 connected,
@@ -213,7 +201,8 @@ const stderrLines = 5
 //
 //	Discovery State: COMPLETED
 //
-// Each line appears only when it has something to say; Timeout only when
+// The last line says IN_PROGRESS while [Status.Discovering], else COMPLETED
+// once [Status.Discovered], else NOT_STARTED. Each line appears only when it has something to say; Timeout only when
 // one is configured. Description, URL, Protocol (version and transport
 // while connected) and "Trusted: yes" lines appear in
 // the same way, and a disconnected server's last 5 lines of stderr follow
@@ -275,7 +264,7 @@ func (st Status) WriteText(w io.Writer, opts *TextOptions) error {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "Discovery State: %s\n", st.Discovery)
+	fmt.Fprintf(&b, "Discovery State: %s\n", st.discoveryText())
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -61,7 +61,7 @@ func statusFixture() mcpbridge.Status {
 	big := mcpbridge.ServerConfig{Name: "bigServer", HTTPURL: "http://localhost:3000/mcp", Description: "many tools"}
 	broken := mcpbridge.ServerConfig{Name: "broken", Command: "./crash.sh", Env: map[string]string{"DB_PASSWORD": "err-pass"}}
 
-	st := mcpbridge.Status{Discovery: mcpbridge.DiscoveryCompleted}
+	st := mcpbridge.Status{Discovered: true}
 	add := func(cfg mcpbridge.ServerConfig, state mcpbridge.ServerState, tools []string, err, stderr string) {
 		s := mcpbridge.NewServerStatus(cfg)
 		s.State = state
@@ -186,7 +186,7 @@ func TestStatusTextSeed(t *testing.T) {
 	python.Tools = []string{"calculate_sum", "file_analyzer", "data_processor"}
 	node := mcpbridge.NewServerStatus(mcpbridge.ServerConfig{Name: "nodeServer", Command: "node", Args: []string{"dist/server.js", "--verbose"}})
 	node.Error = "Connection refused"
-	st := mcpbridge.Status{Servers: []mcpbridge.ServerStatus{python, node}, Discovery: mcpbridge.DiscoveryCompleted}
+	st := mcpbridge.Status{Servers: []mcpbridge.ServerStatus{python, node}, Discovered: true}
 	want := `MCP Servers Status:
 
 📡 pythonTools (CONNECTED)
@@ -210,6 +210,31 @@ func TestStatusTextEmpty(t *testing.T) {
 	want := "MCP Servers Status:\n\nNo MCP servers configured.\n\nDiscovery State: NOT_STARTED\n"
 	if got := (mcpbridge.Status{}).String(); got != want {
 		t.Errorf("Status{}.String() = %q, want %q", got, want)
+	}
+}
+
+// TestStatusTextDiscovery: the last line names the discovery state as
+// Gemini CLI does; a Discover retrying after a completed one is in
+// progress.
+func TestStatusTextDiscovery(t *testing.T) {
+	tests := []struct {
+		name                    string
+		discovering, discovered bool
+		want                    string
+	}{
+		{"not started", false, false, "NOT_STARTED"},
+		{"first discovery", true, false, "IN_PROGRESS"},
+		{"completed", false, true, "COMPLETED"},
+		{"retrying", true, true, "IN_PROGRESS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := mcpbridge.Status{Discovering: tt.discovering, Discovered: tt.discovered}
+			want := "Discovery State: " + tt.want + "\n"
+			if got := st.String(); !strings.HasSuffix(got, want) {
+				t.Errorf("Status{Discovering: %v, Discovered: %v}.String() = %q, want it to end in %q", tt.discovering, tt.discovered, got, want)
+			}
+		})
 	}
 }
 
@@ -245,9 +270,6 @@ func TestStateText(t *testing.T) {
 		{mcpbridge.Disconnected, "DISCONNECTED"},
 		{mcpbridge.Connecting, "CONNECTING"},
 		{mcpbridge.Connected, "CONNECTED"},
-		{mcpbridge.DiscoveryNotStarted, "NOT_STARTED"},
-		{mcpbridge.DiscoveryInProgress, "IN_PROGRESS"},
-		{mcpbridge.DiscoveryCompleted, "COMPLETED"},
 	}
 	for _, tt := range tests {
 		b, err := tt.v.MarshalText()
@@ -262,18 +284,11 @@ func TestStateText(t *testing.T) {
 	if err := s.UnmarshalText([]byte("UP")); err == nil {
 		t.Errorf(`UnmarshalText("UP") = nil, want an error`)
 	}
-	var d mcpbridge.DiscoveryState
-	if err := d.UnmarshalText([]byte("IN_PROGRESS")); err != nil || d != mcpbridge.DiscoveryInProgress {
-		t.Errorf(`UnmarshalText("IN_PROGRESS") = %v, %v`, d, err)
-	}
 	if got := mcpbridge.ServerState(9).String(); got != "ServerState(9)" {
 		t.Errorf("ServerState(9).String() = %q", got)
 	}
 	if _, err := mcpbridge.ServerState(9).MarshalText(); err == nil {
 		t.Errorf("ServerState(9).MarshalText() = nil error, want one")
-	}
-	if got := mcpbridge.DiscoveryState(-1).String(); got != "DiscoveryState(-1)" {
-		t.Errorf("DiscoveryState(-1).String() = %q", got)
 	}
 }
 
@@ -296,7 +311,7 @@ func ExampleStatus() {
 	// Before discovery the status has every server's static fields; here
 	// the states, tools and error a discovery would add are filled in.
 	st := bridge.Status()
-	st.Discovery = mcpbridge.DiscoveryCompleted
+	st.Discovered = true
 	st.Servers[0].State = mcpbridge.Connected
 	st.Servers[0].Tools = []string{"search_issues", "create_issue"}
 	st.Servers[1].Error = "connection refused"
@@ -326,7 +341,7 @@ func ExampleStatus_WriteText() {
 	}
 	defer bridge.Close()
 	st := bridge.Status()
-	st.Discovery = mcpbridge.DiscoveryCompleted
+	st.Discovered = true
 	s := &st.Servers[0]
 	s.State = mcpbridge.Connected
 	s.Tools = []string{"search_issues", "set_priority", "export"}

@@ -59,7 +59,7 @@ func TestBridgeDiscoversChatTools(t *testing.T) {
 		t.Run(target.String(), func(t *testing.T) {
 			b := newBridge(t, inner, target)
 			st := b.Status()
-			if len(st.Servers) != 1 || st.Servers[0].State != mcpbridge.Connected || st.Discovery != mcpbridge.DiscoveryCompleted {
+			if len(st.Servers) != 1 || st.Servers[0].State != mcpbridge.Connected || !st.Discovered {
 				t.Fatalf("status:\n%s", st)
 			}
 			var names []string

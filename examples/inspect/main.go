@@ -220,9 +220,9 @@ func writeText(w io.Writer, b *mcpbridge.Bridge, source string, target schema.Ta
 // The -json document.
 type (
 	jsonDoc struct {
-		DiscoveryState string        `json:"discoveryState"`
-		Servers        []jsonServer  `json:"servers"`
-		Tools          []*genai.Tool `json:"tools"`
+		Discovered bool          `json:"discovered"`
+		Servers    []jsonServer  `json:"servers"`
+		Tools      []*genai.Tool `json:"tools"`
 	}
 	jsonServer struct {
 		Name   string     `json:"name"`
@@ -243,7 +243,7 @@ func writeJSON(w io.Writer, b *mcpbridge.Bridge) error {
 		return err
 	}
 	st := b.Status()
-	doc := jsonDoc{DiscoveryState: st.Discovery.String(), Servers: []jsonServer{}, Tools: tools}
+	doc := jsonDoc{Discovered: st.Discovered, Servers: []jsonServer{}, Tools: tools}
 	if doc.Tools == nil {
 		doc.Tools = []*genai.Tool{}
 	}

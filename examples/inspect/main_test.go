@@ -91,8 +91,8 @@ func TestDefaultRunDesc(t *testing.T) {
 
 // jsonDocument is the -json document as a consumer would decode it.
 type jsonDocument struct {
-	DiscoveryState string `json:"discoveryState"`
-	Servers        []struct {
+	Discovered bool `json:"discovered"`
+	Servers    []struct {
 		Name, Status, Error string
 		Tools               []struct{ Name, ServerToolName, Description string }
 	} `json:"servers"`
@@ -116,8 +116,8 @@ func TestDefaultRunJSONEveryTarget(t *testing.T) {
 			if dec.More() {
 				t.Fatalf("stdout has more than one JSON document")
 			}
-			if doc.DiscoveryState != "COMPLETED" || len(doc.Servers) != 2 {
-				t.Fatalf("discoveryState %q, %d servers; want COMPLETED, 2", doc.DiscoveryState, len(doc.Servers))
+			if !doc.Discovered || len(doc.Servers) != 2 {
+				t.Fatalf("discovered %v, %d servers; want true, 2", doc.Discovered, len(doc.Servers))
 			}
 			wantTools := map[string]int{"tracker": 5, "notes": 2}
 			for _, s := range doc.Servers {
