@@ -52,7 +52,7 @@ func TestDeepToolReported(t *testing.T) {
 			if got := strings.Join(toolNamesOf(b.Tools()), ","); got != "after,before" {
 				t.Errorf("Tools() = %s, want after,before", got)
 			}
-			want := []SkippedTool{{Name: "deep_tool", Reason: "schema nests deeper than 2000 levels"}}
+			want := []DroppedTool{{Server: "deep", ServerTool: "deep_tool", Reason: "schema nests deeper than 2000 levels"}}
 			st := b.Status()
 			if diff := cmp.Diff(want, st.Servers[0].Skipped); diff != "" {
 				t.Errorf("Status().Servers[0].Skipped (-want +got):\n%s", diff)
@@ -64,10 +64,10 @@ func TestDeepToolReported(t *testing.T) {
 			if err != nil {
 				t.Fatalf("json.Marshal(status) = %v", err)
 			}
-			if !strings.Contains(string(js), `"skipped":[{"name":"deep_tool","reason":"schema nests deeper than 2000 levels"}]`) {
+			if !strings.Contains(string(js), `"skipped":[{"server":"deep","tool":"deep_tool","reason":"schema nests deeper than 2000 levels"}]`) {
 				t.Errorf("the status JSON does not report the skipped tool:\n%s", js)
 			}
-			ev := waitEvent(t, events, "tool skipped", func(e Event) bool { return e.Kind == EventToolSkipped })
+			ev := waitEvent(t, events, "tool skipped", func(e Event) bool { return e.Kind == EventToolDropped })
 			if ev.Server != "deep" || ev.ServerTool != "deep_tool" || ev.Err == nil || !strings.Contains(ev.Err.Error(), "deeper than 2000 levels") {
 				t.Errorf("event = %+v, want deep_tool of deep, saying why", ev)
 			}

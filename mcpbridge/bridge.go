@@ -185,7 +185,7 @@ type Bridge struct {
 	sorted                  []*Tool          // by registered name
 	subs                    map[*subscriber]struct{}
 	closeOnce               sync.Once
-	rejected                map[rejectKey]RejectedTool // tools the API refused (see heal.go)
+	rejected                map[rejectKey]DroppedTool // tools the API refused (see heal.go)
 }
 
 // New returns a Bridge for cfg, validated with [Config.Validate]. It does
@@ -417,7 +417,7 @@ func (b *Bridge) Status() Status {
 		ss.Stderr = b.redact.Text(mcpconn.Tail(stderr, 0, statusStderrLimit))
 		ss.Skipped = slices.Clone(s.skipped)
 		for _, rt := range b.rejectedLocked(s.cfg.Name) {
-			rt.Message = b.redact.Text(rt.Message)
+			rt.Reason = b.redact.Text(rt.Reason)
 			ss.Rejected = append(ss.Rejected, rt)
 		}
 		ss.Instructions = b.redact.Text(s.instructions)

@@ -18,7 +18,7 @@ import (
 // the tools of each request instead (see [Selection]).
 //
 // Tools the API rejected in a [Bridge.Run] are left out (see
-// [RejectedTool]). Everything returned is new on each call, declarations
+// [DroppedTool]). Everything returned is new on each call, declarations
 // and their schemas included: the caller may modify it, and no later
 // request sees the change. After [Bridge.Close] it returns [ErrClosed].
 func (b *Bridge) GenAITools() ([]*genai.Tool, error) {

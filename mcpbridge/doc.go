@@ -90,7 +90,7 @@
 // tools than a request may carry, each request carries those that a
 // [Ranker] ([LexicalRanker] by default) finds closest to the conversation
 // ([Selection], [RequestReport]); a declaration the API rejects with a 400
-// is dropped and the request sent again ([RejectedTool]).
+// is dropped and the request sent again ([DroppedTool]).
 //
 //	client, err := genai.NewClient(ctx, nil)
 //	if err != nil {

@@ -23,21 +23,17 @@ const (
 	// whose tool list changed; Update lists every added, removed and
 	// renamed tool of any server).
 	EventToolsChanged
-	// EventToolRejected: the Gemini API refused a tool's declaration and
-	// the tool was dropped from requests (Server, Tool, and Err holding
-	// the API's error; see [RejectedTool]).
-	EventToolRejected
-	// EventToolSkipped: a server listed a tool the Bridge cannot use (its
-	// JSON nests too deeply, say) and the tool was left out while the
-	// server's other tools registered (Server, Tool, and Err saying why;
-	// see [SkippedTool]). It is sent once per tool and reason, when a
-	// listing first skips it.
-	EventToolSkipped
+	// EventToolDropped: a tool was left out while the server's other tools
+	// stay usable (Server, ServerTool, and Err saying why; see
+	// [DroppedTool]): a listing skipped it (its JSON nests too deeply,
+	// say), sent once per tool and reason when a listing first skips it;
+	// or the Gemini API refused its declaration, and Err wraps the API's
+	// [genai.APIError].
+	EventToolDropped
 )
 
 // String returns "server-state", "discovery-started",
-// "discovery-completed", "tools-changed", "tool-rejected" or
-// "tool-skipped".
+// "discovery-completed", "tools-changed" or "tool-dropped".
 func (k EventKind) String() string {
 	switch k {
 	case EventServerState:
@@ -48,10 +44,8 @@ func (k EventKind) String() string {
 		return "discovery-completed"
 	case EventToolsChanged:
 		return "tools-changed"
-	case EventToolRejected:
-		return "tool-rejected"
-	case EventToolSkipped:
-		return "tool-skipped"
+	case EventToolDropped:
+		return "tool-dropped"
 	}
 	return "EventKind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -63,7 +57,7 @@ type Event struct {
 	State      ServerState     // EventServerState: the new state
 	Err        error           // EventServerState to Disconnected: why, if it failed (redacted, see [Bridge.Status])
 	Update     registry.Update // EventToolsChanged: what changed
-	ServerTool string          // EventToolRejected, EventToolSkipped: the server's name of the tool
+	ServerTool string          // EventToolDropped: the server's name of the tool
 }
 
 // subscriber is one Subscribe channel fed from an unbounded queue, so that

@@ -12,22 +12,6 @@ import (
 	"google.golang.org/genai"
 )
 
-// RejectedTool is a tool that the Gemini API refused in a request: a 400
-// answer that blamed its declaration. [Bridge.Run] drops such a tool from
-// every later request of the Bridge (and [Bridge.GenAITools] leaves it
-// out), reports it in an [EventToolRejected] event and in
-// [ServerStatus.Rejected], and retries the request once without it.
-type RejectedTool struct {
-	// Name is the function name the tool was declared under.
-	Name string `json:"name"`
-	// Server and Tool are the server's name and the tool's original name.
-	Server     string `json:"server"`
-	ServerTool string `json:"tool"`
-	// Message is the API's error message, as it gave it (redacted in a
-	// status).
-	Message string `json:"message"`
-}
-
 // rejectKey identifies a rejected tool across renames.
 type rejectKey struct{ server, tool string }
 
@@ -94,8 +78,8 @@ func blamedDeclarations(msg string, tools []*genai.Tool) []string {
 // the Bridge's lifetime, and reports each one. It returns the rejected
 // tools; none means the 400 blamed only the host's declarations (or
 // nothing the Bridge sent), which cannot be healed.
-func (b *Bridge) reject(req *request, names []string, apiErr genai.APIError) []RejectedTool {
-	var out []RejectedTool
+func (b *Bridge) reject(req *request, names []string, apiErr genai.APIError) []DroppedTool {
+	var out []DroppedTool
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, n := range names {
@@ -105,17 +89,17 @@ func (b *Bridge) reject(req *request, names []string, apiErr genai.APIError) []R
 		}
 		k := rejectKey{t.Server, t.ServerTool}
 		if b.rejected == nil {
-			b.rejected = map[rejectKey]RejectedTool{}
+			b.rejected = map[rejectKey]DroppedTool{}
 		}
 		if _, dup := b.rejected[k]; dup {
 			continue
 		}
-		rt := RejectedTool{Name: n, Server: t.Server, ServerTool: t.ServerTool, Message: apiErr.Message}
+		rt := DroppedTool{Server: t.Server, ServerTool: t.ServerTool, Name: n, Reason: apiErr.Message}
 		b.rejected[k] = rt
 		out = append(out, rt)
 		b.log.Warn("mcp tool dropped: the Gemini API rejected its declaration",
 			"server", t.Server, "tool", t.ServerTool, "name", n, "err", apiErr.Message)
-		b.emitLocked(Event{Kind: EventToolRejected, Server: t.Server, ServerTool: t.ServerTool,
+		b.emitLocked(Event{Kind: EventToolDropped, Server: t.Server, ServerTool: t.ServerTool,
 			Err: fmt.Errorf("the Gemini API rejected the declaration of %q: %w", n, apiErr)})
 	}
 	return out
@@ -130,14 +114,14 @@ func (b *Bridge) isRejectedLocked(t *Tool) bool {
 
 // rejectedOf returns the rejected tools of server, sorted by tool. The
 // caller holds b.mu.
-func (b *Bridge) rejectedLocked(server string) []RejectedTool {
-	var out []RejectedTool
+func (b *Bridge) rejectedLocked(server string) []DroppedTool {
+	var out []DroppedTool
 	for k, rt := range b.rejected {
 		if k.server == server {
 			out = append(out, rt)
 		}
 	}
-	slices.SortFunc(out, func(a, b RejectedTool) int {
+	slices.SortFunc(out, func(a, b DroppedTool) int {
 		switch {
 		case a.ServerTool < b.ServerTool:
 			return -1
@@ -154,7 +138,7 @@ func (b *Bridge) rejectedLocked(server string) []RejectedTool {
 // them and sends it once more.
 func (b *Bridge) generate(ctx context.Context, gen ContentGenerator, model string, history []*genai.Content,
 	config *genai.GenerateContentConfig, h *hostSet, sel *Selection, turn int) (*genai.GenerateContentResponse, *request, error) {
-	var rejected []RejectedTool
+	var rejected []DroppedTool
 	for attempt := 0; ; attempt++ {
 		req, err := b.buildRequest(ctx, history, config, h, sel)
 		if err != nil {

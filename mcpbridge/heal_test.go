@@ -46,7 +46,7 @@ func TestRunHealsRejectedDeclaration(t *testing.T) {
 		t.Errorf("Run() = %q after %d turns, want \"found\" after 2", res.Response.Text(), res.Turns)
 	}
 	const wantMsg = "* GenerateContentRequest.tools[0].function_declarations[0].parameters: schema produces a constraint that has too many states for serving\n"
-	want := []RejectedTool{{Name: "echo", Server: "main", ServerTool: "echo", Message: wantMsg}}
+	want := []DroppedTool{{Server: "main", ServerTool: "echo", Name: "echo", Reason: wantMsg}}
 	if diff := cmp.Diff(want, res.Requests[0].Rejected); diff != "" {
 		t.Errorf("Requests[0].Rejected mismatch (-want +got):\n%s", diff)
 	}
@@ -57,7 +57,7 @@ func TestRunHealsRejectedDeclaration(t *testing.T) {
 	if reqs[1].Declaration("echo") != nil || reqs[1].Declaration("lookup") == nil {
 		t.Errorf("the retry still declares echo, or lost lookup")
 	}
-	ev := waitEvent(t, events, "tool rejected", func(e Event) bool { return e.Kind == EventToolRejected })
+	ev := waitEvent(t, events, "tool rejected", func(e Event) bool { return e.Kind == EventToolDropped })
 	if ev.Server != "main" || ev.ServerTool != "echo" || !strings.Contains(ev.Err.Error(), "too many states") {
 		t.Errorf("event = %+v, want main/echo with the API's message", ev)
 	}

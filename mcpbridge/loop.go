@@ -103,7 +103,7 @@ type RunResult struct {
 //
 // When the API answers 400 and its message points at declarations of
 // Bridge tools (by index or by name), those tools are dropped for the
-// Bridge's lifetime (see [RejectedTool]) and the request is sent once more;
+// Bridge's lifetime (see [DroppedTool]) and the request is sent once more;
 // a 400 that blames no Bridge tool is returned as it is.
 //
 // Run returns the result and nil when the model answered without function

@@ -72,8 +72,8 @@ type RequestReport struct {
 	// tool that a host function's name displaced for this request.
 	Renamed map[string]string
 	// Rejected are the tools that the API refused in this request; the
-	// request was sent again without them.
-	Rejected []RejectedTool
+	// request was sent again without them (see [DroppedTool]).
+	Rejected []DroppedTool
 }
 
 // request is what one model request declares.

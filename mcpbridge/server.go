@@ -34,8 +34,8 @@ type server struct {
 	// defs are the server's tools as last listed (after filters), in the
 	// server's order; they stay after the server dies.
 	defs []*toolDef
-	// skipped are the tools the last listing left out (see SkippedTool).
-	skipped []SkippedTool
+	// skipped are the tools the last listing left out (see DroppedTool).
+	skipped []DroppedTool
 	// lastReconnect is when the last reconnect on use began; zero before.
 	lastReconnect time.Time
 
@@ -127,7 +127,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 type attempt struct {
 	link    *link
 	defs    []*toolDef
-	skipped []SkippedTool
+	skipped []DroppedTool
 	err     error
 }
 

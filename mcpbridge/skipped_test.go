@@ -5,13 +5,13 @@ import "testing"
 func TestSkippedText(t *testing.T) {
 	tests := []struct {
 		name string
-		in   []SkippedTool
+		in   []DroppedTool
 		want string
 	}{
 		{"none", nil, ""},
-		{"one", []SkippedTool{{Name: "deep_tool", Reason: "schema nests deeper than 2000 levels"}},
+		{"one", []DroppedTool{{Server: "s", ServerTool: "deep_tool", Reason: "schema nests deeper than 2000 levels"}},
 			"deep_tool (schema nests deeper than 2000 levels)"},
-		{"no name", []SkippedTool{{Reason: "no name"}, {Name: "x", Reason: "listed twice; the first kept"}},
+		{"no name", []DroppedTool{{Server: "s", Reason: "no name"}, {Server: "s", ServerTool: "x", Reason: "listed twice; the first kept"}},
 			"(no name) (no name), x (listed twice; the first kept)"},
 	}
 	for _, tt := range tests {

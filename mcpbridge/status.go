@@ -87,11 +87,11 @@ type ServerStatus struct {
 	Error    string   `json:"error,omitempty"`  // the last error, if any
 	Stderr   string   `json:"stderr,omitempty"` // a bounded tail of a stdio server's stderr
 	// Rejected are the server's tools that the Gemini API refused and
-	// that requests no longer carry, sorted by tool.
-	Rejected []RejectedTool `json:"rejected,omitempty"`
+	// that requests no longer carry, sorted by tool (see [DroppedTool]).
+	Rejected []DroppedTool `json:"rejected,omitempty"`
 	// Skipped are the tools the server listed that the Bridge could not
-	// use and left out, in the server's order (see [SkippedTool]).
-	Skipped []SkippedTool `json:"skipped,omitempty"`
+	// use and left out, in the server's order (see [DroppedTool]).
+	Skipped []DroppedTool `json:"skipped,omitempty"`
 	// Auth is where the server's login stands; never a token.
 	Auth auth.State `json:"auth,omitempty"`
 	// Instructions are what the server said about itself when it last
@@ -253,7 +253,7 @@ func (st Status) WriteText(w io.Writer, opts *TextOptions) error {
 		line("Error", s.Error)
 		line("Skipped tools", skippedText(s.Skipped))
 		for _, rt := range s.Rejected {
-			line("Rejected by the API", rt.Name+": "+rt.Message)
+			line("Rejected by the API", rt.Name+": "+rt.Reason)
 		}
 		if s.State == Disconnected && strings.TrimSpace(s.Stderr) != "" {
 			b.WriteString("  Stderr:\n")
