@@ -71,7 +71,7 @@ const (
 // validateAuth checks the login fields of s.
 func (s ServerConfig) validateAuth() error {
 	bad := func(field, format string, args ...any) error {
-		return &ConfigError{Server: s.Name, Field: field, Msg: fmt.Sprintf(format, args...)}
+		return &ConfigError{Server: s.Name, Field: field, Err: fmt.Errorf(format, args...)}
 	}
 	remote := s.URL != "" || s.HTTPURL != ""
 	switch s.AuthProviderType {

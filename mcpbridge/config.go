@@ -197,21 +197,45 @@ func (s ServerConfig) endpoints() []string {
 	return set
 }
 
-// ConfigError reports one invalid field of one server.
-// errors.Is(err, [ErrInvalidConfig]) holds for every ConfigError.
+// ConfigError reports an invalid configuration: one invalid field of one
+// server, whether it came from a settings file or from Go, or a settings
+// file that cannot be read as settings (bad JSON, a value of the wrong
+// type). errors.Is(err, [ErrInvalidConfig]) holds for every ConfigError.
 type ConfigError struct {
-	Server string // the server's name
-	Field  string // the settings.json key, such as "args[1]"; "" for the whole entry
-	Msg    string // what is wrong
+	// File is the settings file, and Line and Column the place in it,
+	// counting from 1 (Column in characters, not bytes). File is "" and
+	// Line and Column are 0 for a [Config] built in Go.
+	File         string
+	Line, Column int
+	// Server is the server's name; "" for a problem outside any server's
+	// entry, such as bad JSON.
+	Server string
+	// Field is the settings.json key, such as "args[1]"; "" for the whole
+	// entry.
+	Field string
+	// Err says what is wrong.
+	Err error
 }
 
-// Error returns `server "name": field: msg`.
+// Error returns `file:line:column: server "name": field: err`, leaving out
+// the parts that are empty.
 func (e *ConfigError) Error() string {
-	if e.Field == "" {
-		return fmt.Sprintf("server %q: %s", e.Server, e.Msg)
+	var b strings.Builder
+	if e.File != "" {
+		fmt.Fprintf(&b, "%s:%d:%d: ", e.File, e.Line, e.Column)
 	}
-	return fmt.Sprintf("server %q: %s: %s", e.Server, e.Field, e.Msg)
+	if e.Server != "" {
+		fmt.Fprintf(&b, "server %q: ", e.Server)
+	}
+	if e.Field != "" {
+		b.WriteString(e.Field + ": ")
+	}
+	fmt.Fprint(&b, e.Err)
+	return b.String()
 }
+
+// Unwrap returns Err.
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 // Is reports whether target is [ErrInvalidConfig].
 func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig }
@@ -229,10 +253,10 @@ func (e *ConfigError) Is(target error) bool { return target == ErrInvalidConfig 
 // redirectUri that is not an http URL with a port. s is not modified.
 func (s ServerConfig) Validate() error {
 	bad := func(field, format string, args ...any) error {
-		return &ConfigError{Server: s.Name, Field: field, Msg: fmt.Sprintf(format, args...)}
+		return &ConfigError{Server: s.Name, Field: field, Err: fmt.Errorf(format, args...)}
 	}
 	if s.Name == "" {
-		return bad("", "name must not be empty")
+		return bad("", "server name must not be empty")
 	}
 	if strings.IndexFunc(s.Name, unicode.IsControl) >= 0 {
 		return bad("", "name must not contain control characters")
@@ -340,7 +364,7 @@ func (c *Config) Validate() error {
 			errs = append(errs, err)
 		}
 		if seen[s.Name] {
-			errs = append(errs, &ConfigError{Server: s.Name, Msg: "name used by more than one server"})
+			errs = append(errs, &ConfigError{Server: s.Name, Err: errors.New("name used by more than one server")})
 		}
 		seen[s.Name] = true
 	}

@@ -50,8 +50,8 @@ var (
 	// ErrClosed is returned by a [Bridge]'s methods after Close.
 	ErrClosed = errors.New("bridge closed")
 	// ErrInvalidConfig is wrapped by every error that reports an invalid
-	// server configuration, whether it came from a file or from Go (see
-	// [ConfigError]).
+	// configuration, whether it came from a settings file (bad JSON
+	// included) or from Go (see [ConfigError]).
 	ErrInvalidConfig = errors.New("invalid server configuration")
 	// ErrUnknownServer is wrapped by errors naming a server that is not
 	// configured.

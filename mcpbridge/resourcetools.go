@@ -270,7 +270,7 @@ func (b *Bridge) ListResourceTemplates(ctx context.Context, server string) ([]Re
 // the built-in resource tools.
 func checkResourceToolsName(cfg *Config) error {
 	if slices.ContainsFunc(cfg.Servers, func(s ServerConfig) bool { return s.Name == resourceToolsServer }) {
-		return &ConfigError{Server: resourceToolsServer, Msg: "name reserved for the built-in resource tools (Options.ResourceTools)"}
+		return &ConfigError{Server: resourceToolsServer, Err: errors.New("name reserved for the built-in resource tools (Options.ResourceTools)")}
 	}
 	return nil
 }

@@ -47,24 +47,6 @@ func (o *SettingsOptions) logger() *slog.Logger {
 	return o.Logger
 }
 
-// SettingsError reports a problem at a place in a settings file: bad JSON, a
-// value of the wrong type, or an invalid server (then Err is a
-// *[ConfigError]). Line and Column count from 1; Column counts characters
-// (runes), not bytes.
-type SettingsError struct {
-	File         string
-	Line, Column int
-	Err          error
-}
-
-// Error returns "file:line:column: err".
-func (e *SettingsError) Error() string {
-	return fmt.Sprintf("%s:%d:%d: %v", e.File, e.Line, e.Column, e.Err)
-}
-
-// Unwrap returns Err.
-func (e *SettingsError) Unwrap() error { return e.Err }
-
 // DefaultSettingsPaths returns the settings files Gemini CLI reads, in the
 // order they apply: the user's ~/.gemini/settings.json (left out when the
 // home directory is unknown), then the project's .gemini/settings.json,
@@ -133,9 +115,9 @@ func LoadSettings(paths []string, opts *SettingsOptions) (*Config, error) {
 // the variable, never a value. cwd is kept as written (see
 // [ServerConfig].Cwd).
 //
-// Bad JSON is a *[SettingsError] with the line and column of the offending
-// character. Wrong types and invalid servers are *SettingsErrors wrapping a
-// *[ConfigError]; all of them are reported, joined with [errors.Join].
+// Every problem is a *[ConfigError] with the file, line and column of the
+// offending character: bad JSON, wrong types and invalid servers, all of
+// them reported, joined with [errors.Join].
 // On error the Config is nil. Warnings are also logged (see
 // [SettingsOptions]).
 func ParseSettings(data []byte, file string, opts *SettingsOptions) (*Config, error) {
@@ -217,13 +199,19 @@ func (p *settingsParser) stripComments(data []byte) ([]byte, error) {
 	return out, nil
 }
 
-// errorAt wraps err with the position of byte offset off.
-func (p *settingsParser) errorAt(off int, err error) *SettingsError {
+// errorAt places err at byte offset off of the file: a *ConfigError gets
+// the position, any other error becomes the Err of one.
+func (p *settingsParser) errorAt(off int, err error) *ConfigError {
 	off = min(max(off, 0), len(p.orig))
 	before := p.orig[:off]
 	line := 1 + bytes.Count(before, []byte("\n"))
 	col := 1 + utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:])
-	return &SettingsError{File: p.file, Line: line, Column: col, Err: err}
+	ce := &ConfigError{Err: err}
+	if c, ok := err.(*ConfigError); ok {
+		ce = new(*c)
+	}
+	ce.File, ce.Line, ce.Column = p.file, line, col
+	return ce
 }
 
 // syntaxError locates a json.Unmarshal error: the offending character, or
@@ -378,7 +366,7 @@ func (p *settingsParser) parseServer(name string, raw json.RawMessage, keyOff, b
 }
 
 func (p *settingsParser) fail(off int, server, field, format string, args ...any) {
-	p.errs = append(p.errs, p.errorAt(off, &ConfigError{Server: server, Field: field, Msg: fmt.Sprintf(format, args...)}))
+	p.errs = append(p.errs, p.errorAt(off, &ConfigError{Server: server, Field: field, Err: fmt.Errorf(format, args...)}))
 }
 
 // field stores the value v of key into s, expanding variables where the key

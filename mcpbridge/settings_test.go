@@ -2,6 +2,7 @@ package mcpbridge_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -177,7 +178,7 @@ func TestParseSettingsErrors(t *testing.T) {
 			`s.json:1:17: server "a": command and url are mutually exclusive; set exactly one of command, url or httpUrl`},
 		{"all three", `{"mcpServers": {"a": {"command": "x", "url": "http://h", "httpUrl": "http://h"}}}`,
 			`s.json:1:17: server "a": command and url and httpUrl are mutually exclusive; set exactly one of command, url or httpUrl`},
-		{"empty name", `{"mcpServers": {"": {"command": "x"}}}`, `s.json:1:17: server "": name must not be empty`},
+		{"empty name", `{"mcpServers": {"": {"command": "x"}}}`, `s.json:1:17: server name must not be empty`},
 		{"args string", `{"mcpServers": {"a": {"command": "x", "args": "x"}}}`,
 			`s.json:1:47: server "a": args: want array of strings, got string`},
 		{"args element", `{"mcpServers": {"a": {"command": "x", "args": ["ok", 5]}}}`,
@@ -241,9 +242,9 @@ func TestParseSettingsErrors(t *testing.T) {
 			if got := err.Error(); got != tt.want {
 				t.Errorf("ParseSettings(%q) error =\n%s\nwant\n%s", tt.data, got, tt.want)
 			}
-			var se *mcpbridge.SettingsError
-			if !errors.As(err, &se) || se.File != "s.json" {
-				t.Errorf("ParseSettings(%q) error %T is not a *SettingsError for s.json", tt.data, err)
+			var ce *mcpbridge.ConfigError
+			if !errors.As(err, &ce) || ce.File != "s.json" || !errors.Is(err, mcpbridge.ErrInvalidConfig) {
+				t.Errorf("ParseSettings(%q) error %T is not a *ConfigError for s.json", tt.data, err)
 			}
 		})
 	}
@@ -258,13 +259,21 @@ func TestParseSettingsErrorKinds(t *testing.T) {
 	if !errors.Is(err, mcpbridge.ErrInvalidConfig) {
 		t.Errorf("errors.Is(%v, ErrInvalidConfig) = false, want true", err)
 	}
-	_, err = parse(t, `{`)
-	if errors.Is(err, mcpbridge.ErrInvalidConfig) {
-		t.Errorf("errors.Is(%v, ErrInvalidConfig) = true for bad JSON, want false", err)
+	if ce.Line != 1 || ce.Column != 48 {
+		t.Errorf("errors.As(%v, *ConfigError) at line %d column %d, want line 1 column 48", err, ce.Line, ce.Column)
 	}
-	var se *mcpbridge.SettingsError
-	if !errors.As(err, &se) || se.Line != 1 || se.Column != 2 {
-		t.Errorf("errors.As(%v, *SettingsError) = %+v, want line 1 column 2", err, se)
+	// Bad JSON is an invalid configuration too, placed but in no server.
+	_, err = parse(t, `{`)
+	if !errors.Is(err, mcpbridge.ErrInvalidConfig) {
+		t.Errorf("errors.Is(%v, ErrInvalidConfig) = false for bad JSON, want true", err)
+	}
+	ce = nil
+	if !errors.As(err, &ce) || ce.Line != 1 || ce.Column != 2 || ce.Server != "" || ce.Field != "" {
+		t.Errorf("errors.As(%v, *ConfigError) = %+v, want line 1 column 2 in no server", err, ce)
+	}
+	var syn *json.SyntaxError
+	if !errors.As(err, &syn) {
+		t.Errorf("errors.As(%v, *json.SyntaxError) = false, want the decoder's error unwrapped", err)
 	}
 }
 
@@ -550,7 +559,7 @@ func TestServerConfigValidate(t *testing.T) {
 		{"stdio", ok, ""},
 		{"sse", mcpbridge.ServerConfig{Name: "s", URL: "https://h/sse", Type: "sse"}, ""},
 		{"http", mcpbridge.ServerConfig{Name: "s", HTTPURL: "https://h/mcp", Headers: map[string]string{"X-Key": "v"}}, ""},
-		{"no name", with(func(s *mcpbridge.ServerConfig) { s.Name = "" }), `server "": name must not be empty`},
+		{"no name", with(func(s *mcpbridge.ServerConfig) { s.Name = "" }), `server name must not be empty`},
 		{"no endpoint", mcpbridge.ServerConfig{Name: "s"}, `server "s": one of command, url or httpUrl is required`},
 		{"url and httpUrl", mcpbridge.ServerConfig{Name: "s", URL: "http://h", HTTPURL: "http://h"},
 			`server "s": url and httpUrl are mutually exclusive; set exactly one of command, url or httpUrl`},
@@ -603,8 +612,8 @@ func FuzzParseSettings(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg, err := mcpbridge.ParseSettings(data, "f.json", opts)
 		if err != nil {
-			var se *mcpbridge.SettingsError
-			if !errors.As(err, &se) || se.Line < 1 || se.Column < 1 {
+			var ce *mcpbridge.ConfigError
+			if !errors.As(err, &ce) || ce.File != "f.json" || ce.Line < 1 || ce.Column < 1 || !errors.Is(err, mcpbridge.ErrInvalidConfig) {
 				t.Fatalf("ParseSettings error %v (%T) without a position", err, err)
 			}
 			return
