@@ -7,11 +7,11 @@
 // The servers are described the way Gemini CLI describes them: the
 // mcpServers object of a settings.json, so a user's existing file works
 // unchanged. [LoadSettings] reads the user's then the project's file
-// ([DefaultSettingsPaths]), keeps the servers in the order they are written,
+// (when given no paths), keeps the servers in the order they are written,
 // expands $VAR, ${VAR} and ${VAR:-default}, and reports bad JSON with file,
 // line and column:
 //
-//	cfg, err := mcpbridge.LoadSettings(mcpbridge.DefaultSettingsPaths(), nil)
+//	cfg, err := mcpbridge.LoadSettings(nil, nil)
 //	if err != nil {
 //		return err // e.g. ".gemini/settings.json:7:15: server "db": timeout: want number of milliseconds, got string"
 //	}

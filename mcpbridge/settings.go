@@ -47,12 +47,9 @@ func (o *SettingsOptions) logger() *slog.Logger {
 	return o.Logger
 }
 
-// DefaultSettingsPaths returns the settings files Gemini CLI reads, in the
-// order they apply: the user's ~/.gemini/settings.json (left out when the
-// home directory is unknown), then the project's .gemini/settings.json,
-// relative to the working directory (left out when it is the user's file,
-// that is when the working directory is the home directory).
-func DefaultSettingsPaths() []string {
+// defaultSettingsPaths returns the settings files Gemini CLI reads, in the
+// order they apply, as [LoadSettings] documents them.
+func defaultSettingsPaths() []string {
 	project := filepath.Join(".gemini", "settings.json")
 	home, err := os.UserHomeDir()
 	if err != nil {
@@ -73,8 +70,17 @@ func DefaultSettingsPaths() []string {
 // result of Gemini CLI's object spread of user then project settings. Files
 // that do not exist are skipped; Config.Files lists those read. Any other
 // read error or any invalid file is an error and nothing is returned.
-// Warnings of all files are kept in order.
+// Warnings of all files are kept in order. paths is not modified.
+//
+// If paths is empty (nil, say), LoadSettings reads the files Gemini CLI
+// reads: the user's ~/.gemini/settings.json (left out when the home
+// directory is unknown), then the project's .gemini/settings.json, relative
+// to the working directory (left out when it is the user's file, that is
+// when the working directory is the home directory).
 func LoadSettings(paths []string, opts *SettingsOptions) (*Config, error) {
+	if len(paths) == 0 {
+		paths = defaultSettingsPaths()
+	}
 	cfg := &Config{}
 	for _, path := range paths {
 		data, err := os.ReadFile(path)

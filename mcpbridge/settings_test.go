@@ -406,25 +406,60 @@ func TestLoadSettingsErrors(t *testing.T) {
 	}
 }
 
-func TestLoadSettingsNothing(t *testing.T) {
-	cfg, err := mcpbridge.LoadSettings(nil, nil)
-	if err != nil || len(cfg.Servers) != 0 || len(cfg.Files) != 0 {
-		t.Errorf("LoadSettings(nil) = %+v, %v; want an empty config", cfg, err)
-	}
-}
-
-func TestDefaultSettingsPaths(t *testing.T) {
-	home := t.TempDir()
+// TestLoadSettingsDefaultPaths: no paths means the user's then the
+// project's settings.json, the project's left out in the home directory and
+// when absent.
+func TestLoadSettingsDefaultPaths(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("USERPROFILE", home)
-	want := []string{filepath.Join(home, ".gemini", "settings.json"), filepath.Join(".gemini", "settings.json")}
-	if got := mcpbridge.DefaultSettingsPaths(); !slices.Equal(got, want) {
-		t.Errorf("DefaultSettingsPaths() = %q, want %q", got, want)
+	write := func(dir, server string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Join(dir, ".gemini"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		data := `{"mcpServers": {"` + server + `": {"command": "x"}}}`
+		if err := os.WriteFile(filepath.Join(dir, ".gemini", "settings.json"), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	t.Chdir(home)
-	want = want[:1]
-	if got := mcpbridge.DefaultSettingsPaths(); !slices.Equal(got, want) {
-		t.Errorf("DefaultSettingsPaths() in the home directory = %q, want %q", got, want)
+	user := filepath.Join(home, ".gemini", "settings.json")
+	load := func(paths []string) (files, servers []string) {
+		t.Helper()
+		cfg, err := mcpbridge.LoadSettings(paths, nil)
+		if err != nil {
+			t.Fatalf("LoadSettings(%q) = %v", paths, err)
+		}
+		for _, s := range cfg.Servers {
+			servers = append(servers, s.Name)
+		}
+		return cfg.Files, servers
+	}
+	tests := []struct {
+		name               string
+		paths              []string
+		dir                string
+		withProject        bool
+		wantFiles, wantSrv []string
+	}{
+		{"nil: user only", nil, project, false, []string{user}, []string{"u"}},
+		{"nil: user then project", nil, project, true, []string{user, filepath.Join(".gemini", "settings.json")}, []string{"u", "p"}},
+		{"empty: the same", []string{}, project, true, []string{user, filepath.Join(".gemini", "settings.json")}, []string{"u", "p"}},
+		{"nil in the home directory: user once", nil, home, false, []string{user}, []string{"u"}},
+	}
+	write(home, "u")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(tt.dir)
+			if tt.withProject {
+				write(tt.dir, "p")
+				defer os.RemoveAll(filepath.Join(tt.dir, ".gemini"))
+			}
+			files, servers := load(tt.paths)
+			if !slices.Equal(files, tt.wantFiles) || !slices.Equal(servers, tt.wantSrv) {
+				t.Errorf("LoadSettings(%#v) read %q with servers %q, want %q with %q", tt.paths, files, servers, tt.wantFiles, tt.wantSrv)
+			}
+		})
 	}
 }
 

@@ -231,7 +231,7 @@ func run(ctx context.Context, args []string, con *console) int {
 // default settings files that exist (none is no servers).
 func loadConfig(path string) (*mcpbridge.Config, error) {
 	if path == "" {
-		return mcpbridge.LoadSettings(mcpbridge.DefaultSettingsPaths(), nil)
+		return mcpbridge.LoadSettings(nil, nil)
 	}
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("reading settings: %w", err)

@@ -154,7 +154,7 @@ func loadConfig(path string) (cfg *mcpbridge.Config, source string, err error) {
 		}
 		return cfg, "settings: " + path, nil
 	}
-	cfg, err = mcpbridge.LoadSettings(mcpbridge.DefaultSettingsPaths(), nil)
+	cfg, err = mcpbridge.LoadSettings(nil, nil)
 	if err != nil {
 		return nil, "", err
 	}
