@@ -16,7 +16,7 @@ import (
 // because of timing. A server becomes [Connected] when its tools are
 // registered. A server that fails is [Disconnected] with its error in the
 // [Status]; one that offers no tools after the filters is closed and
-// [Disconnected] with [ErrNoTools].
+// [Disconnected] with an error saying so.
 //
 // Discover returns when every attempt has ended, with nil even when some
 // servers failed; it returns ctx's error when ctx ended first (the

@@ -77,7 +77,7 @@ func TestStatusAfterDiscovery(t *testing.T) {
 	for _, line := range []string{
 		"MCP Servers Status:\n\n📡 good (CONNECTED)\n  Description: a healthy server\n  Command: " + mcptest + " -tools=2 --token ***\n  Timeout: 10000ms\n  Tools: add_tool, crash, echo, env, raw, sleep, tool_00, tool_01, weird\n  Protocol: MCP ",
 		"  Protocol: MCP 2026-07-28 over http\n",
-		"  Error: mcp server \"empty\": " + ErrNoTools.Error() + "\n",
+		"  Error: mcp server \"empty\": " + errNoTools.Error() + "\n",
 		"\nDiscovery State: COMPLETED\n",
 	} {
 		if !strings.Contains(text, line) {

@@ -25,7 +25,9 @@ var (
 	// person's answer, or nobody to ask (see [DeniedError]).
 	ErrDenied = errors.New("call not allowed")
 	// ErrInvalidArguments: the arguments do not satisfy the tool's
-	// original input schema (see [InvalidArgumentsError]).
+	// original input schema (see [InvalidArgumentsError]). The error of
+	// [Bridge.GetPrompt] wraps it too when the arguments lack a required
+	// one or name one the prompt does not take.
 	ErrInvalidArguments = errors.New("invalid arguments")
 	// ErrTimeout: the server did not answer within its timeout
 	// ([Tool.Timeout]). The caller's own deadline is reported as
@@ -39,10 +41,6 @@ var (
 	// the call, it answered with something that is not a tool result, or
 	// the Bridge was closed. A call that fails so is never sent again.
 	ErrTransport = errors.New("call failed")
-	// ErrOutputSchema is wrapped by [CallResult.OutputErr] (not Err: the
-	// call succeeded) when a tool that declared an outputSchema returned
-	// structured content that does not match it, or none at all.
-	ErrOutputSchema = errors.New("structured content does not match the output schema")
 )
 
 // The errors of configuring, connecting and the Bridge's other methods.
@@ -61,14 +59,6 @@ var (
 	// attempt was less than [Options.ReconnectInterval] ago. The error also
 	// wraps the server's last error.
 	ErrNotConnected = errors.New("server not connected")
-	// ErrNoTools is the error of a server that connected but offers no
-	// tools after its includeTools and excludeTools filters, and no prompts
-	// or resources either; its connection is closed.
-	ErrNoTools = errors.New("server offers no tools after its tool filters")
-	// ErrNoLogin is wrapped by the error of [Bridge.Login] for a server that
-	// does not use OAuth (stdio, oauth.enabled false, an Authorization
-	// header configured, or Google credentials).
-	ErrNoLogin = errors.New("server does not use an oauth login")
 	// ErrTooManyTools is wrapped by the error of [Bridge.GenAITools] when
 	// more tools are registered than one request may declare.
 	ErrTooManyTools = errors.New("too many tools for one request")
@@ -82,10 +72,21 @@ var (
 	// ErrUnknownPrompt is wrapped by the error of [Bridge.GetPrompt] for a
 	// prompt the server does not list.
 	ErrUnknownPrompt = errors.New("unknown prompt")
-	// ErrPromptArguments is wrapped by the error of [Bridge.GetPrompt] when
-	// the arguments lack a required one or name one the prompt does not
-	// take.
-	ErrPromptArguments = errors.New("invalid prompt arguments")
+)
+
+// The package's own sentinels, worded alike: no caller needs to tell them
+// apart from other errors of the same call, so they are not exported.
+var (
+	// errOutputSchema is wrapped by [CallResult.OutputErr], whose being
+	// non-nil already says that the structured content does not match.
+	errOutputSchema = errors.New("structured content does not match the output schema")
+	// errNoTools is the error of a server that connected but offers no
+	// tools after its includeTools and excludeTools filters, and no prompts
+	// or resources either; the status shows it.
+	errNoTools = errors.New("server offers no tools after its tool filters")
+	// errNoLogin is wrapped by the error of [Bridge.Login] for a server
+	// that does not use OAuth; [ServerStatus.Auth] tells a host beforehand.
+	errNoLogin = errors.New("server does not use an oauth login")
 )
 
 // DeniedError is the error of a call that was not allowed to run. It

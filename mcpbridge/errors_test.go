@@ -65,10 +65,10 @@ func TestSentinelWording(t *testing.T) {
 	sentinels := map[string]error{
 		"ErrUnknownTool": ErrUnknownTool, "ErrDenied": ErrDenied, "ErrInvalidArguments": ErrInvalidArguments,
 		"ErrTimeout": ErrTimeout, "ErrToolError": ErrToolError, "ErrTransport": ErrTransport,
-		"ErrOutputSchema": ErrOutputSchema, "ErrClosed": ErrClosed, "ErrInvalidConfig": ErrInvalidConfig,
-		"ErrUnknownServer": ErrUnknownServer, "ErrNotConnected": ErrNotConnected, "ErrNoTools": ErrNoTools,
-		"ErrNoLogin": ErrNoLogin, "ErrTooManyTools": ErrTooManyTools, "ErrTurnLimit": ErrTurnLimit,
-		"ErrNoAnswer": ErrNoAnswer, "ErrUnknownPrompt": ErrUnknownPrompt, "ErrPromptArguments": ErrPromptArguments,
+		"errOutputSchema": errOutputSchema, "ErrClosed": ErrClosed, "ErrInvalidConfig": ErrInvalidConfig,
+		"ErrUnknownServer": ErrUnknownServer, "ErrNotConnected": ErrNotConnected, "errNoTools": errNoTools,
+		"errNoLogin": errNoLogin, "ErrTooManyTools": ErrTooManyTools, "ErrTurnLimit": ErrTurnLimit,
+		"ErrNoAnswer": ErrNoAnswer, "ErrUnknownPrompt": ErrUnknownPrompt,
 	}
 	for name, err := range sentinels {
 		msg := err.Error()

@@ -87,7 +87,9 @@ func loginError(s *server, err error) error {
 // (at most 5 minutes when ctx has no deadline), stores the token in
 // [Options.TokenStore], connects the server and registers its tools, as
 // [Bridge.Discover] does for one server. A server that is already
-// connected is logged in again and keeps its connection.
+// connected is logged in again and keeps its connection. A server that
+// does not use OAuth (stdio, oauth.enabled false, an Authorization header
+// configured, or Google credentials) is an error.
 //
 // Discovery never waits for a login: a server that answers 401 is
 // [Disconnected] with an error wrapping [auth.ErrLoginRequired] and its
@@ -101,7 +103,7 @@ func (b *Bridge) Login(ctx context.Context, name string) error {
 	}
 	defer b.ops.Done()
 	if s.login == nil {
-		return fmt.Errorf("mcp server %q: %w", name, ErrNoLogin)
+		return fmt.Errorf("mcp server %q: %w", name, errNoLogin)
 	}
 	ctx, stop := b.bounded(ctx)
 	defer stop()

@@ -359,8 +359,8 @@ func TestLoginWrongIssuerRefused(t *testing.T) {
 
 func TestLoginNotOffered(t *testing.T) {
 	b := newBridge(t, nil, stdioServer("plain", "-name=plain", "-tools=1"))
-	if err := b.Login(context.Background(), "plain"); !errors.Is(err, ErrNoLogin) {
-		t.Errorf("Login(stdio server) = %v, want ErrNoLogin", err)
+	if err := b.Login(context.Background(), "plain"); !errors.Is(err, errNoLogin) {
+		t.Errorf("Login(stdio server) = %v, want errNoLogin", err)
 	}
 	if err := b.Login(context.Background(), "nope"); !errors.Is(err, ErrUnknownServer) {
 		t.Errorf("Login(unknown) = %v, want ErrUnknownServer", err)

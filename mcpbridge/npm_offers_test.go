@@ -36,8 +36,8 @@ func TestNPMEverythingOffers(t *testing.T) {
 	if len(contents) == 0 || contents[0].Role != genai.RoleUser || !strings.Contains(contents[0].Parts[0].Text, "Oslo") {
 		t.Errorf("GetPrompt(args-prompt) = %+v, want a user message naming Oslo", contents)
 	}
-	if _, err := b.GetPrompt(ctx, "everything", "args-prompt", nil); !errors.Is(err, ErrPromptArguments) {
-		t.Errorf("GetPrompt(args-prompt) without city = %v, want ErrPromptArguments", err)
+	if _, err := b.GetPrompt(ctx, "everything", "args-prompt", nil); !errors.Is(err, ErrInvalidArguments) {
+		t.Errorf("GetPrompt(args-prompt) without city = %v, want ErrInvalidArguments", err)
 	}
 
 	r := b.Execute(ctx, &genai.FunctionCall{Name: listResourcesTool, Args: map[string]any{"server": "everything"}})

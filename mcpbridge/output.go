@@ -76,17 +76,17 @@ func (o *outputDef) check(tool *Tool, raw json.RawMessage, log *slog.Logger) err
 		Structured json.RawMessage `json:"structuredContent"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return fmt.Errorf("mcp tool %q: %w: %w", tool.ServerTool, ErrOutputSchema, err)
+		return fmt.Errorf("mcp tool %q: %w: %w", tool.ServerTool, errOutputSchema, err)
 	}
 	if t := bytes.TrimSpace(res.Structured); len(t) == 0 || string(t) == "null" {
-		return fmt.Errorf("mcp tool %q: %w: the result has no structuredContent", tool.ServerTool, ErrOutputSchema)
+		return fmt.Errorf("mcp tool %q: %w: the result has no structuredContent", tool.ServerTool, errOutputSchema)
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(res.Structured))
 	if err != nil {
-		return fmt.Errorf("mcp tool %q: %w: %w", tool.ServerTool, ErrOutputSchema, err)
+		return fmt.Errorf("mcp tool %q: %w: %w", tool.ServerTool, errOutputSchema, err)
 	}
 	if err := o.val.Validate(v); err != nil {
-		return fmt.Errorf("mcp tool %q: %w: %s", tool.ServerTool, ErrOutputSchema, args.Detail(err))
+		return fmt.Errorf("mcp tool %q: %w: %s", tool.ServerTool, errOutputSchema, args.Detail(err))
 	}
 	return nil
 }

@@ -78,8 +78,8 @@ func TestOutputSchemaChecked(t *testing.T) {
 			if r.Err != nil {
 				t.Fatalf("Execute(misfit) = %v, want the call to succeed", r.Err)
 			}
-			if !errors.Is(r.OutputErr, ErrOutputSchema) || !strings.Contains(r.OutputErr.Error(), "/celsius") {
-				t.Errorf("Execute(misfit).OutputErr = %v, want ErrOutputSchema naming /celsius", r.OutputErr)
+			if !errors.Is(r.OutputErr, errOutputSchema) || !strings.Contains(r.OutputErr.Error(), "/celsius") {
+				t.Errorf("Execute(misfit).OutputErr = %v, want errOutputSchema naming /celsius", r.OutputErr)
 			}
 			got := r.FunctionResponse().Response["output"]
 			if diff := cmp.Diff(map[string]any{"city": "Oslo", "celsius": "warm"}, got); diff != "" {
@@ -112,8 +112,8 @@ func TestOutputCheck(t *testing.T) {
 				}
 				return
 			}
-			if !errors.Is(err, ErrOutputSchema) || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("check(%s) = %v, want ErrOutputSchema saying %q", tc.raw, err, tc.wantErr)
+			if !errors.Is(err, errOutputSchema) || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("check(%s) = %v, want errOutputSchema saying %q", tc.raw, err, tc.wantErr)
 			}
 		})
 	}
@@ -163,8 +163,8 @@ func TestRunOutputSchema(t *testing.T) {
 	if declared == nil {
 		t.Error("the request declared misfit without responseJsonSchema")
 	}
-	if len(reported) != 1 || !errors.Is(reported[0], ErrOutputSchema) {
-		t.Errorf("OnResult OutputErr = %v, want one ErrOutputSchema", reported)
+	if len(reported) != 1 || !errors.Is(reported[0], errOutputSchema) {
+		t.Errorf("OnResult OutputErr = %v, want one errOutputSchema", reported)
 	}
 	if diff := cmp.Diff(map[string]any{"city": "Oslo", "celsius": "warm"}, output); diff != "" {
 		t.Errorf("output the model read (-want +got):\n%s", diff)

@@ -147,7 +147,7 @@ func (b *Bridge) Prompts(ctx context.Context) ([]Prompt, error) {
 // The prompt is looked up in the server's kept list first (see
 // [Bridge.ListPrompts]), without a request of its own: an unknown
 // name wraps [ErrUnknownPrompt]; a missing required argument, or an
-// argument the prompt does not take, wraps [ErrPromptArguments] and names
+// argument the prompt does not take, wraps [ErrInvalidArguments] and names
 // them. args is not modified.
 func (b *Bridge) GetPrompt(ctx context.Context, server, name string, args map[string]string) ([]*genai.Content, error) {
 	prompts, err := b.ListPrompts(ctx, server)
@@ -204,7 +204,7 @@ func checkPromptArgs(p Prompt, args map[string]string) error {
 	if len(unknown) > 0 {
 		why = append(why, "unknown "+strings.Join(unknown, ", "))
 	}
-	return fmt.Errorf("%w: %s", ErrPromptArguments, strings.Join(why, "; "))
+	return fmt.Errorf("%w: %s", ErrInvalidArguments, strings.Join(why, "; "))
 }
 
 // promptContents converts a raw GetPromptResult into contents, one per

@@ -68,9 +68,9 @@ func TestGetPromptErrors(t *testing.T) {
 		want                 error
 		wantText             string
 	}{
-		{"missing required", "p", "greeting", map[string]string{"style": "x"}, ErrPromptArguments, "missing required name"},
-		{"unknown argument", "p", "plain", map[string]string{"b": "1", "a": "2"}, ErrPromptArguments, "unknown a, b"},
-		{"both", "p", "greeting", map[string]string{"x": "1"}, ErrPromptArguments, "missing required name; unknown x"},
+		{"missing required", "p", "greeting", map[string]string{"style": "x"}, ErrInvalidArguments, "missing required name"},
+		{"unknown argument", "p", "plain", map[string]string{"b": "1", "a": "2"}, ErrInvalidArguments, "unknown a, b"},
+		{"both", "p", "greeting", map[string]string{"x": "1"}, ErrInvalidArguments, "missing required name; unknown x"},
 		{"unknown prompt", "p", "nope", nil, ErrUnknownPrompt, `unknown prompt "nope"`},
 		{"server without prompts", "bare", "plain", nil, ErrUnknownPrompt, `unknown prompt "plain"`},
 		{"unknown server", "nobody", "plain", nil, ErrUnknownServer, "nobody"},
@@ -217,8 +217,8 @@ func TestPromptsListChanged(t *testing.T) {
 			if diff := cmp.Diff(want, all, sortPrompts); diff != "" {
 				t.Errorf("Prompts() after add_prompt (-want +got):\n%s", diff)
 			}
-			if _, err := b.GetPrompt(ctx, "p", "fresh", map[string]string{"bogus": "1"}); !errors.Is(err, ErrPromptArguments) {
-				t.Errorf("GetPrompt(fresh, bogus) = %v, want an error wrapping ErrPromptArguments", err)
+			if _, err := b.GetPrompt(ctx, "p", "fresh", map[string]string{"bogus": "1"}); !errors.Is(err, ErrInvalidArguments) {
+				t.Errorf("GetPrompt(fresh, bogus) = %v, want an error wrapping ErrInvalidArguments", err)
 			}
 			contents, err := b.GetPrompt(ctx, "p", "fresh", map[string]string{"topic": "x"})
 			if err != nil || len(contents) != 1 || contents[0].Parts[0].Text != "prompt fresh" {

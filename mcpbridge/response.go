@@ -35,8 +35,8 @@ type CallResult struct {
 	// (isError), or the bridge could not make or finish the call.
 	Err error
 	// OutputErr is non-nil when the tool declared an outputSchema and the
-	// result's structuredContent is missing or does not match it (it wraps
-	// [ErrOutputSchema] and says where). The model still gets the content;
+	// result's structuredContent is missing or does not match it; it says
+	// where. The model still gets the content;
 	// OutputErr is for the host. It is nil when Err is set.
 	OutputErr error
 

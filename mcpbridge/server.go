@@ -135,7 +135,7 @@ type attempt struct {
 // keeps its prompt list (a failure there is only logged), within ctx;
 // connecting and each page are bounded by the server's timeout.
 // A server without tools after the filters that offers no prompts or
-// resources either is closed and reported with [ErrNoTools]. On error
+// resources either is closed and reported with errNoTools. On error
 // nothing is left running.
 func (b *Bridge) dial(ctx context.Context, s *server) (a attempt) {
 	ctx, end := b.startConnectSpan(ctx, s)
@@ -159,7 +159,7 @@ func (b *Bridge) dial(ctx context.Context, s *server) (a attempt) {
 	defs := convertTools(&s.cfg, listed, b.target, b.log)
 	if len(defs) == 0 && !keepsWithoutTools(conn) {
 		_ = conn.Close()
-		return attempt{err: fmt.Errorf("mcp server %q: %w", s.cfg.Name, ErrNoTools)}
+		return attempt{err: fmt.Errorf("mcp server %q: %w", s.cfg.Name, errNoTools)}
 	}
 	if _, err := b.promptsOver(ctx, s, conn); err != nil {
 		b.log.Warn("mcp server prompts could not be listed; listing them again on use",
@@ -189,7 +189,7 @@ func (b *Bridge) installLocked(s *server, a attempt) (closeLink *link, relist bo
 		} else if tail := mcpconn.StderrOf(a.err); tail != "" {
 			s.stderr = tail
 		}
-		if errors.Is(a.err, ErrNoTools) {
+		if errors.Is(a.err, errNoTools) {
 			b.setToolsLocked(s, nil)
 		} else {
 			s.era, s.via = "", 0

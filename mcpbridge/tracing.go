@@ -56,7 +56,7 @@ func (b *Bridge) startConnectSpan(ctx context.Context, s *server) (context.Conte
 	return ctx, func(err error) {
 		if err != nil {
 			kind := "connect_failed"
-			if errors.Is(err, ErrNoTools) {
+			if errors.Is(err, errNoTools) {
 				kind = "no_tools"
 			}
 			span.SetAttributes(attribute.String(attrErrorType, kind))
