@@ -88,7 +88,7 @@
 // appends the model's turn and the function responses, and repeats until
 // the model answers in text or [RunOptions.MaxTurns] is reached. With more
 // tools than a request may carry, each request carries those that a
-// [Ranker] ([LexicalRanker] by default) finds closest to the conversation
+// [Ranker] (a lexical one by default) finds closest to the conversation
 // ([Selection], [RequestReport]); a declaration the API rejects with a 400
 // is dropped and the request sent again ([DroppedTool]).
 //

@@ -9,17 +9,13 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lexical"
 )
 
-// LexicalRanker ranks tools by the words they share with the conversation,
-// offline and without a model: Okapi BM25 over the words of each tool's
-// name, description and parameter names (names split at "_", ".", "-" and
-// camelCase; case and a plural "s" ignored; common English words skipped).
-// The latest user message counts three times as much as earlier text; the
-// names of functions already called count too. The zero value is ready to
-// use and safe for concurrent use.
-type LexicalRanker struct{}
+// lexicalRanker is the Ranker used when [Selection.Ranker] is nil (its
+// doc comment states the rule). The zero value is ready to use and safe for
+// concurrent use.
+type lexicalRanker struct{}
 
 // Rank implements [Ranker]. It never fails.
-func (LexicalRanker) Rank(_ context.Context, conversation []*genai.Content, tools []*Tool) ([]float64, error) {
+func (lexicalRanker) Rank(_ context.Context, conversation []*genai.Content, tools []*Tool) ([]float64, error) {
 	docs := make([]*lexical.Index, len(tools))
 	for i, t := range tools {
 		docs[i] = t.lexical()

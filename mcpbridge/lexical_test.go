@@ -40,7 +40,7 @@ func TestLexicalRanker(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tools := []*Tool{plain("other_one"), tc.tool, plain("other_two")}
 			conv := []*genai.Content{genai.NewContentFromText(tc.query, genai.RoleUser)}
-			scores, err := LexicalRanker{}.Rank(context.Background(), conv, tools)
+			scores, err := lexicalRanker{}.Rank(context.Background(), conv, tools)
 			if err != nil || len(scores) != len(tools) {
 				t.Fatalf("Rank() = %v, %v", scores, err)
 			}
@@ -49,7 +49,7 @@ func TestLexicalRanker(t *testing.T) {
 			}
 		})
 	}
-	if scores, err := (LexicalRanker{}).Rank(context.Background(), nil, nil); err != nil || len(scores) != 0 {
+	if scores, err := (lexicalRanker{}).Rank(context.Background(), nil, nil); err != nil || len(scores) != 0 {
 		t.Errorf("Rank(nil, nil) = %v, %v", scores, err)
 	}
 }
@@ -91,10 +91,10 @@ func BenchmarkLexicalRank(b *testing.B) {
 	for _, n := range []int{1000, 5000, 10000} {
 		tools := syntheticTools(n)
 		ctx := context.Background()
-		_, _ = LexicalRanker{}.Rank(ctx, conv, tools) // build the caches
+		_, _ = lexicalRanker{}.Rank(ctx, conv, tools) // build the caches
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := (LexicalRanker{}).Rank(ctx, conv, tools); err != nil {
+				if _, err := (lexicalRanker{}).Rank(ctx, conv, tools); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -115,14 +115,14 @@ func BenchmarkLexicalRankLinearity(b *testing.B) {
 	}
 	ctx := context.Background()
 	small, large := syntheticTools(1000), syntheticTools(5000)
-	_, _ = LexicalRanker{}.Rank(ctx, conv, small)
-	_, _ = LexicalRanker{}.Rank(ctx, conv, large)
+	_, _ = lexicalRanker{}.Rank(ctx, conv, small)
+	_, _ = lexicalRanker{}.Rank(ctx, conv, large)
 	var ts, tl []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		_, _ = LexicalRanker{}.Rank(ctx, conv, small)
+		_, _ = lexicalRanker{}.Rank(ctx, conv, small)
 		mid := time.Now()
-		_, _ = LexicalRanker{}.Rank(ctx, conv, large)
+		_, _ = lexicalRanker{}.Rank(ctx, conv, large)
 		ts, tl = append(ts, mid.Sub(start)), append(tl, time.Since(mid))
 	}
 	ms, ml := median(ts), median(tl)

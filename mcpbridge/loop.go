@@ -43,8 +43,8 @@ type RunOptions struct {
 	// them unknown functions.
 	Fallback func(ctx context.Context, call *genai.FunctionCall) *CallResult
 	// Selection chooses the Bridge tools each request carries; nil
-	// carries every tool up to the API's limit, ranked by
-	// [LexicalRanker] when there are more.
+	// carries every tool up to the API's limit, ranked by the built-in
+	// lexical ranker (see [Selection.Ranker]) when there are more.
 	Selection *Selection
 	// OnRequest, if not nil, is called after each successful request with
 	// what it carried (also kept in [RunResult.Requests]).

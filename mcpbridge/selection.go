@@ -42,19 +42,25 @@ type Selection struct {
 	// Vertex AI); a limit above the API's is lowered to it.
 	Limit int
 	// Ranker orders the candidates when they do not all fit. nil means
-	// [LexicalRanker].
+	// the built-in lexical ranker, which works offline and without a
+	// model: Okapi BM25 over the words of each tool's name, description
+	// and parameter names (names split at "_", ".", "-" and camelCase;
+	// case and a plural "s" ignored; common English words skipped). The
+	// latest user message counts three times as much as earlier text; the
+	// names of functions already called count too.
 	Ranker Ranker
 }
 
 // Ranker scores tools against a conversation, for choosing which ones a
-// request carries when there are more than it may hold. [LexicalRanker]
-// works offline; a ranker built on embeddings (genai's EmbedContent, for
+// request carries when there are more than it may hold. The built-in
+// lexical one (see [Selection.Ranker]) matches words; a ranker built on
+// embeddings (genai's EmbedContent, for
 // example) can do better.
 type Ranker interface {
 	// Rank returns one score per tool, in the order of tools: higher
 	// means more useful for the conversation's next step. conversation
 	// and tools must not be modified. An error makes Run fall back to
-	// [LexicalRanker] for that request (the error is logged).
+	// the built-in lexical ranker for that request (the error is logged).
 	Rank(ctx context.Context, conversation []*genai.Content, tools []*Tool) ([]float64, error)
 }
 
@@ -239,7 +245,7 @@ func (b *Bridge) candidates(sel *Selection) []*Tool {
 // rank returns the n best of cands for history and the names of the rest,
 // best first. Ties keep the order of cands.
 func (b *Bridge) rank(ctx context.Context, history []*genai.Content, cands []*Tool, n int, sel *Selection) (chosen []*Tool, omitted []string) {
-	var r Ranker = LexicalRanker{}
+	var r Ranker = lexicalRanker{}
 	if sel != nil && sel.Ranker != nil {
 		r = sel.Ranker
 	}
@@ -249,7 +255,7 @@ func (b *Bridge) rank(ctx context.Context, history []*genai.Content, cands []*To
 	}
 	if err != nil {
 		b.log.Warn("tool ranker failed; ranking lexically", "err", err)
-		scores, _ = LexicalRanker{}.Rank(ctx, history, cands)
+		scores, _ = lexicalRanker{}.Rank(ctx, history, cands)
 	}
 	order := make([]int, len(cands))
 	for i := range order {

@@ -95,13 +95,13 @@ func TestRunSelectsAmongThousands(t *testing.T) {
 		genai.NewContentFromText("How many euros do I get for 250 US dollars at today's exchange rate?", genai.RoleUser),
 	}
 
-	scores, err := LexicalRanker{}.Rank(ctx, task, b.Tools())
+	scores, err := lexicalRanker{}.Rank(ctx, task, b.Tools())
 	if err != nil {
 		t.Fatal(err)
 	}
 	best := b.Tools()[slices.Index(scores, slices.Max(scores))]
 	if best.Name != "convert_currency" {
-		t.Errorf("LexicalRanker's best tool = %s, want convert_currency", best.Name)
+		t.Errorf("lexicalRanker's best tool = %s, want convert_currency", best.Name)
 	}
 
 	host := HostFunction{Declaration: &genai.FunctionDeclaration{Name: "remember", Description: "notes a fact"},
@@ -238,7 +238,7 @@ func TestSelectionLimit(t *testing.T) {
 }
 
 // BenchmarkSelection measures what Run does for each request when the
-// tools exceed the limit: choosing 512 of 5,000 tools with LexicalRanker,
+// tools exceed the limit: choosing 512 of 5,000 tools with lexicalRanker,
 // sorting them and copying their declarations. The baseline, run
 // alternately in the same loop so that both see the same load, is a
 // request of 512 tools (no ranking: the copying alone, which every request

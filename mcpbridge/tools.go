@@ -54,7 +54,7 @@ type Tool struct {
 	Timeout time.Duration
 
 	def *toolDef
-	lex *lexicalCache // the tool's words, for LexicalRanker
+	lex *lexicalCache // the tool's words, for lexicalRanker
 }
 
 // InputSchema returns a copy of the exact bytes of the tool's inputSchema as
