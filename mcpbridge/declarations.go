@@ -13,7 +13,7 @@ import (
 // declaration of every registered tool, sorted by name. With no tools
 // registered it returns nil and no error, since the API rejects an empty
 // list of declarations. With more tools than the target's limit
-// ([MaxDeclarations]: 512, or 128 for Vertex AI) it returns an error
+// ([schema.Target.MaxDeclarations]: 512, or 128 for Vertex AI) it returns an error
 // wrapping [ErrTooManyTools] that names the count; [Bridge.Run] selects
 // the tools of each request instead (see [Selection]).
 //
@@ -37,9 +37,9 @@ func (b *Bridge) GenAITools() ([]*genai.Tool, error) {
 	switch n := len(tools); {
 	case n == 0:
 		return nil, nil
-	case n > MaxDeclarations(b.target):
+	case n > b.target.MaxDeclarations():
 		return nil, fmt.Errorf("%w: %d tools are registered, at most %d fit in one request; "+
-			"narrow the servers' tools with includeTools or excludeTools, or let Run select them", ErrTooManyTools, n, MaxDeclarations(b.target))
+			"narrow the servers' tools with includeTools or excludeTools, or let Run select them", ErrTooManyTools, n, b.target.MaxDeclarations())
 	}
 	decls := make([]*genai.FunctionDeclaration, len(tools))
 	for i, t := range tools {

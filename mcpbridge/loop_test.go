@@ -10,6 +10,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/geminitest"
+	"github.com/mcpgenai/bridge/schema"
 )
 
 // generatorFunc adapts a function to a ContentGenerator, for answers the
@@ -160,10 +161,10 @@ func TestRunConfig(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Run(513 tools) = %v, want the answer", err)
 	}
-	if names, _ := declNames(srv.Requests()[0]); len(names) != maxGeminiDeclarations {
-		t.Errorf("Run(513 tools) sent %d declarations, want %d", len(names), maxGeminiDeclarations)
+	if names, _ := declNames(srv.Requests()[0]); len(names) != schema.Gemini.MaxDeclarations() {
+		t.Errorf("Run(513 tools) sent %d declarations, want %d", len(names), schema.Gemini.MaxDeclarations())
 	}
-	if r := res.Requests[0]; r.Declared != maxGeminiDeclarations || len(r.Omitted) != 1 {
+	if r := res.Requests[0]; r.Declared != schema.Gemini.MaxDeclarations() || len(r.Omitted) != 1 {
 		t.Errorf("Run(513 tools) report = %d declared, omitted %v, want 512 and one", r.Declared, r.Omitted)
 	}
 }

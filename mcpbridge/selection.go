@@ -38,8 +38,8 @@ type Selection struct {
 	Filter func(t *Tool) bool
 	// Limit is the most function declarations one request carries, the
 	// host's own included. Zero or a negative value means the API's
-	// limit, [MaxDeclarations] of the Bridge's target (512, or 128 for
-	// Vertex AI); a limit above the API's is lowered to it.
+	// limit, [schema.Target.MaxDeclarations] of the Bridge's target (512,
+	// or 128 for Vertex AI); a limit above the API's is lowered to it.
 	Limit int
 	// Ranker orders the candidates when they do not all fit. nil means
 	// the built-in lexical ranker, which works offline and without a
@@ -91,7 +91,7 @@ type request struct {
 
 // limit returns the effective declaration limit of sel for the Bridge.
 func (b *Bridge) limit(sel *Selection) int {
-	api := MaxDeclarations(b.target)
+	api := b.target.MaxDeclarations()
 	if sel == nil || sel.Limit <= 0 || sel.Limit > api {
 		return api
 	}

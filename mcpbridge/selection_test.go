@@ -260,13 +260,13 @@ func BenchmarkSelection(b *testing.B) {
 		br.sorted = tools
 		return br
 	}
-	base, sel := bridgeOf(maxGeminiDeclarations), bridgeOf(5000)
+	base, sel := bridgeOf(schema.Gemini.MaxDeclarations()), bridgeOf(5000)
 	h, _ := newHostSet(nil, nil, nil)
 	ctx := context.Background()
 	build := func(br *Bridge) time.Duration {
 		start := time.Now()
 		req, err := br.buildRequest(ctx, conv, nil, h, nil)
-		if err != nil || req.report.Declared != maxGeminiDeclarations {
+		if err != nil || req.report.Declared != schema.Gemini.MaxDeclarations() {
 			b.Fatalf("buildRequest() = %v", err)
 		}
 		return time.Since(start)
@@ -307,8 +307,8 @@ func TestRunVertexLimit(t *testing.T) {
 	if len(names) != 128 || res.Requests[0].Declared != 128 || len(res.Requests[0].Omitted) != 72 {
 		t.Errorf("Run(Vertex, 200 tools) declared %d (report %d, omitted %d), want 128 and 72", len(names), res.Requests[0].Declared, len(res.Requests[0].Omitted))
 	}
-	if vs := CheckTools(sent, schema.Vertex); len(vs) > 0 {
-		t.Errorf("CheckTools(sent, Vertex) = %v", vs)
+	if vs := schema.CheckTools(sent, schema.Vertex); len(vs) > 0 {
+		t.Errorf("schema.CheckTools(sent, Vertex) = %v", vs)
 	}
 }
 

@@ -91,9 +91,9 @@
 // (`priority: "7" is not one of "1", "2", "3"`), for error messages that
 // make sense to it.
 //
-// [Check] and [CheckDeclaration] report every way a schema or declaration
-// breaks a target's rules, so tools can be unit-tested before they reach the
-// API.
+// [Check], [CheckDeclaration] and [CheckTools] report every way a schema, a
+// declaration or a whole request's tools break a target's rules, so tools
+// can be unit-tested before they reach the API.
 package schema
 
 import (
