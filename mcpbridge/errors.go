@@ -25,7 +25,7 @@ var (
 	// person's answer, or nobody to ask (see [DeniedError]).
 	ErrDenied = errors.New("call not allowed")
 	// ErrInvalidArguments: the arguments do not satisfy the tool's
-	// original input schema (see [InvalidArgumentsError]). The error of
+	// original input schema; the error's text says where and how. The error of
 	// [Bridge.GetPrompt] wraps it too when the arguments lack a required
 	// one or name one the prompt does not take.
 	ErrInvalidArguments = errors.New("invalid arguments")
@@ -119,25 +119,26 @@ func (e *DeniedError) Is(target error) bool { return target == ErrDenied }
 // Unwrap returns Err.
 func (e *DeniedError) Unwrap() error { return e.Err }
 
-// InvalidArgumentsError is the error of a call whose arguments do not
+// invalidArgumentsError is the error of a call whose arguments do not
 // satisfy the tool's original input schema. It matches
-// [ErrInvalidArguments] with errors.Is.
-type InvalidArgumentsError struct {
-	// Name is the function the model called.
-	Name string
-	// Detail is the validator's compact message, one clause per failed
+// [ErrInvalidArguments] with errors.Is; its text carries everything a
+// caller or the model needs.
+type invalidArgumentsError struct {
+	// name is the function the model called.
+	name string
+	// detail is the validator's compact message, one clause per failed
 	// keyword: "at '/size': value must be one of 1, 2, 3; at '': missing
 	// property 'name'".
-	Detail string
+	detail string
 }
 
-// Error returns `invalid arguments for function "x": ` followed by Detail.
-func (e *InvalidArgumentsError) Error() string {
-	return "invalid arguments for function " + quote(e.Name) + ": " + e.Detail
+// Error returns `invalid arguments for function "x": ` followed by detail.
+func (e *invalidArgumentsError) Error() string {
+	return "invalid arguments for function " + quote(e.name) + ": " + e.detail
 }
 
 // Is reports whether target is [ErrInvalidArguments].
-func (e *InvalidArgumentsError) Is(target error) bool { return target == ErrInvalidArguments }
+func (e *invalidArgumentsError) Is(target error) bool { return target == ErrInvalidArguments }
 
 // toolError keeps the message convertResult built for an isError result and
 // makes it match ErrToolError.

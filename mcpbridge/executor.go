@@ -47,10 +47,10 @@ const maxParallelCalls = 16
 //
 // Every failure becomes a result whose Err says what happened and whose
 // [CallResult.FunctionResponse] tells the model: [ErrUnknownTool],
-// [DeniedError] ([ErrDenied]), [InvalidArgumentsError]
-// ([ErrInvalidArguments]), [ErrTimeout], [ErrToolError] (the server's
-// isError, with its text), [ErrTransport], and ctx's own error
-// (context.Canceled or context.DeadlineExceeded) when ctx ended first.
+// [DeniedError] ([ErrDenied]), [ErrInvalidArguments], [ErrTimeout],
+// [ErrToolError] (the server's isError, with its text), [ErrTransport],
+// and ctx's own error (context.Canceled or context.DeadlineExceeded) when
+// ctx ended first.
 // Execute never panics on what the model or the host sent: a nil call, nil
 // or ill-typed Args, huge Args and Args that contain themselves all give
 // results.
@@ -101,15 +101,15 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 		callArgs = map[string]any{}
 	}
 	if err := args.Check(callArgs); err != nil {
-		return fail(&InvalidArgumentsError{Name: call.Name, Detail: err.Error()})
+		return fail(&invalidArgumentsError{name: call.Name, detail: err.Error()})
 	}
 	restored := tool.restorer().Restore(callArgs)
 	raw, decoded, err := args.Encode(restored)
 	if err != nil {
-		return fail(&InvalidArgumentsError{Name: call.Name, Detail: "not JSON: " + err.Error()})
+		return fail(&invalidArgumentsError{name: call.Name, detail: "not JSON: " + err.Error()})
 	}
 	if err := tool.def.args.Validate(decoded); err != nil {
-		return fail(&InvalidArgumentsError{Name: call.Name, Detail: args.Detail(err)})
+		return fail(&invalidArgumentsError{name: call.Name, detail: args.Detail(err)})
 	}
 
 	reqArgs, _ := restored.(map[string]any)
