@@ -136,3 +136,25 @@ func ExampleCheckJSONSchema() {
 	// properties.n: If a schema node has $ref set, then only description and default can be set alongside it (also set: type)
 	// properties.n: type: type arrays containing "null" are rejected by some backends (use anyOf or a single type)
 }
+
+func ExampleCheckTools() {
+	weather := &genai.FunctionDeclaration{
+		Name:       "get_weather",
+		Parameters: &genai.Schema{Type: genai.TypeObject, Properties: map[string]*genai.Schema{"city": {Type: genai.TypeString}}},
+	}
+	// The same function declared in two tools, and a tool that declares
+	// nothing: both are rejected by the API as a whole request.
+	tools := []*genai.Tool{
+		{FunctionDeclarations: []*genai.FunctionDeclaration{weather}},
+		{FunctionDeclarations: []*genai.FunctionDeclaration{weather}},
+		{FunctionDeclarations: []*genai.FunctionDeclaration{}},
+	}
+	for _, v := range schema.CheckTools(tools, schema.Vertex) {
+		fmt.Println(v)
+	}
+	fmt.Println("Vertex AI allows", schema.Vertex.MaxDeclarations(), "declarations a request")
+	// Output:
+	// tools[1].functionDeclarations[0].name: function "get_weather" is declared twice (first at tools[0].functionDeclarations[0])
+	// tools[2].functionDeclarations: an empty list of function declarations is rejected; leave the tool out
+	// Vertex AI allows 128 declarations a request
+}
