@@ -3,13 +3,13 @@ package mcpbridge
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"slices"
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/internal/genaitool"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/clone"
 	"github.com/mcpgenai/bridge/registry"
 )
@@ -151,7 +151,7 @@ func (b *Bridge) buildRequest(ctx context.Context, history []*genai.Content, con
 				req.tools = append(req.tools, t)
 				continue
 			}
-			if !onlyFunctions(t) {
+			if !genaitool.OnlyFunctions(t) {
 				rest := *t
 				rest.FunctionDeclarations = nil
 				req.tools = append(req.tools, &rest)
@@ -163,14 +163,6 @@ func (b *Bridge) buildRequest(ctx context.Context, history []*genai.Content, con
 	}
 	req.report.Declared = len(decls)
 	return req, nil
-}
-
-// onlyFunctions reports whether t holds nothing but function declarations.
-func onlyFunctions(t *genai.Tool) bool {
-	c := *t
-	c.FunctionDeclarations = nil
-	data, err := json.Marshal(&c)
-	return err == nil && string(data) == "{}"
 }
 
 // aliasFor returns the name t is declared under when a host function has

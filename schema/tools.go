@@ -1,10 +1,11 @@
 package schema
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/internal/genaitool"
 )
 
 // The most function declarations one request may carry: the Gemini
@@ -47,7 +48,7 @@ func CheckTools(tools []*genai.Tool, target Target) []Violation {
 			out = append(out, Violation{Path: tpath, Message: "tool is nil"})
 			continue
 		}
-		if t.FunctionDeclarations != nil && len(t.FunctionDeclarations) == 0 && onlyFunctions(t) {
+		if t.FunctionDeclarations != nil && len(t.FunctionDeclarations) == 0 && genaitool.OnlyFunctions(t) {
 			out = append(out, Violation{Path: tpath + ".functionDeclarations",
 				Message: "an empty list of function declarations is rejected; leave the tool out"})
 		}
@@ -74,12 +75,4 @@ func CheckTools(tools []*genai.Tool, target Target) []Violation {
 			Message: fmt.Sprintf("%d function declarations; at most %d can be specified for %s", total, limit, target)})
 	}
 	return out
-}
-
-// onlyFunctions reports whether t holds nothing but function declarations.
-func onlyFunctions(t *genai.Tool) bool {
-	c := *t
-	c.FunctionDeclarations = nil
-	data, err := json.Marshal(&c)
-	return err == nil && string(data) == "{}"
 }
