@@ -15,9 +15,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/expand"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/jsonc"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 )
 
@@ -132,13 +132,13 @@ func ParseSettings(data []byte, file string, opts *SettingsOptions) (*Config, er
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	p := &settingsParser{file: file, orig: data, data: data, lookup: opts.lookup()}
-	clean, err := p.stripComments(data)
+	clean, err := jsonc.StripComments(data)
 	if err != nil {
-		return nil, err
+		return nil, p.offsetError(err)
 	}
 	p.data = clean
-	if err := json.Unmarshal(clean, new(json.RawMessage)); err != nil && len(bytes.TrimSpace(clean)) > 0 {
-		return nil, p.syntaxError(err)
+	if err := jsonc.Check(clean); err != nil && len(bytes.TrimSpace(clean)) > 0 {
+		return nil, p.offsetError(err)
 	}
 	servers, err := p.parse()
 	if err == nil {
@@ -153,9 +153,10 @@ func ParseSettings(data []byte, file string, opts *SettingsOptions) (*Config, er
 	return &Config{Servers: servers, Warnings: p.warnings}, nil
 }
 
-// settingsParser walks valid JSON (comments already blanked) with a token
-// decoder so that the order of keys survives. Offsets index data, which
-// has the same length as orig, the text as written.
+// settingsParser gives the members of settings.json their meaning, in the
+// order they are written; jsonc walks the text (comments already blanked)
+// and says where each member is. Offsets index data, which has the same
+// length as orig, the text as written.
 type settingsParser struct {
 	file     string
 	orig     []byte // for lines and columns: comments may hold multi-byte text
@@ -168,50 +169,10 @@ type settingsParser struct {
 	secrets []string
 }
 
-// stripComments returns a copy of data with every comment outside strings
-// replaced by spaces (newlines kept), so offsets, lines and columns are
-// unchanged.
-func (p *settingsParser) stripComments(data []byte) ([]byte, error) {
-	out := bytes.Clone(data)
-	inString := false
-	for i := 0; i < len(out); i++ {
-		c := out[i]
-		switch {
-		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '/' && i+1 < len(out) && out[i+1] == '/':
-			for ; i < len(out) && out[i] != '\n'; i++ {
-				out[i] = ' '
-			}
-		case c == '/' && i+1 < len(out) && out[i+1] == '*':
-			end := bytes.Index(out[i+2:], []byte("*/"))
-			if end < 0 {
-				return nil, p.errorAt(i, errors.New("unterminated /* comment"))
-			}
-			for j := i; j < i+2+end+2; j++ {
-				if out[j] != '\n' && out[j] != '\r' {
-					out[j] = ' '
-				}
-			}
-			i += 2 + end + 1
-		}
-	}
-	return out, nil
-}
-
 // errorAt places err at byte offset off of the file: a *ConfigError gets
 // the position, any other error becomes the Err of one.
 func (p *settingsParser) errorAt(off int, err error) *ConfigError {
-	off = min(max(off, 0), len(p.orig))
-	before := p.orig[:off]
-	line := 1 + bytes.Count(before, []byte("\n"))
-	col := 1 + utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:])
+	line, col := jsonc.Position(p.orig, off)
 	ce := &ConfigError{Err: err}
 	if c, ok := err.(*ConfigError); ok {
 		ce = new(*c)
@@ -220,97 +181,66 @@ func (p *settingsParser) errorAt(off int, err error) *ConfigError {
 	return ce
 }
 
-// syntaxError locates a json.Unmarshal error: the offending character, or
-// the end of the input when it ended too soon.
-func (p *settingsParser) syntaxError(err error) error {
-	var se *json.SyntaxError
-	if !errors.As(err, &se) {
+// offsetError places err at its offset when it is a *[jsonc.OffsetError],
+// at the start of the file otherwise.
+func (p *settingsParser) offsetError(err error) error {
+	var oe *jsonc.OffsetError
+	if !errors.As(err, &oe) {
 		return p.errorAt(0, err)
 	}
-	off := int(se.Offset) - 1
-	if strings.HasPrefix(se.Error(), "unexpected end") {
-		off = int(se.Offset)
-	}
-	return p.errorAt(off, se)
+	return p.errorAt(oe.Offset, oe.Err)
 }
 
 func (p *settingsParser) warnAt(off int, format string, args ...any) {
 	p.warnings = append(p.warnings, p.errorAt(off, fmt.Errorf(format, args...)).Error())
 }
 
-// skip returns the offset of the first byte at or after off that is neither
-// white space nor one of the separators in seps.
-func (p *settingsParser) skip(off int64, seps string) int {
-	i := int(off)
-	for i < len(p.data) && strings.IndexByte(" \t\r\n"+seps, p.data[i]) >= 0 {
-		i++
-	}
-	return i
-}
-
-// member reads the next "key": value pair of an object from dec, whose
-// input starts at byte base of p.data. It returns the key, the offsets of
-// the key and of the value, and the raw value. The input is valid JSON.
-func (p *settingsParser) member(dec *json.Decoder, base int) (key string, keyOff, valOff int, raw json.RawMessage) {
-	keyOff = p.skip(int64(base)+dec.InputOffset(), ",")
-	tok, _ := dec.Token()
-	key, _ = tok.(string)
-	valOff = p.skip(int64(base)+dec.InputOffset(), ":")
-	_ = dec.Decode(&raw)
-	return key, keyOff, valOff, raw
-}
-
-func newDecoder(raw []byte) *json.Decoder {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	return dec
-}
-
 // parse walks the top-level object and returns the servers of mcpServers.
 // A top level that is not an object is the only error it returns itself;
 // field problems are collected in p.errs.
 func (p *settingsParser) parse() ([]ServerConfig, error) {
-	start := p.skip(0, "")
+	start := jsonc.SkipSpace(p.data, 0)
 	if start == len(p.data) {
 		return nil, nil
 	}
-	dec := newDecoder(p.data)
+	dec := jsonc.NewDecoder(p.data, 0)
 	if tok, _ := dec.Token(); tok != json.Delim('{') {
-		return nil, p.errorAt(start, fmt.Errorf("settings must be a JSON object, got %s", tokenKind(tok)))
+		return nil, p.errorAt(start, fmt.Errorf("settings must be a JSON object, got %s", jsonc.TokenKind(tok)))
 	}
 	var servers []ServerConfig
 	seen := false
 	for dec.More() {
-		key, keyOff, valOff, raw := p.member(dec, 0)
-		if key != "mcpServers" {
+		m := dec.Member()
+		if m.Key != "mcpServers" {
 			continue
 		}
 		if seen {
-			p.warnAt(keyOff, "mcpServers given twice; the later one wins")
+			p.warnAt(m.KeyOffset, "mcpServers given twice; the later one wins")
 		}
 		seen = true
-		servers = p.parseServers(raw, valOff)
+		servers = p.parseServers(m.Value, m.ValueOffset)
 	}
 	return servers, nil
 }
 
 // parseServers reads the mcpServers object, whose raw bytes start at base.
 func (p *settingsParser) parseServers(raw json.RawMessage, base int) []ServerConfig {
-	dec := newDecoder(raw)
+	dec := jsonc.NewDecoder(raw, base)
 	tok, _ := dec.Token()
 	if tok == nil {
 		return nil
 	}
 	if tok != json.Delim('{') {
-		p.errs = append(p.errs, p.errorAt(base, fmt.Errorf("mcpServers: want object, got %s", tokenKind(tok))))
+		p.errs = append(p.errs, p.errorAt(base, fmt.Errorf("mcpServers: want object, got %s", jsonc.TokenKind(tok))))
 		return nil
 	}
 	var servers []ServerConfig
 	index := make(map[string]int)
 	for dec.More() {
-		name, keyOff, valOff, sraw := p.member(dec, base)
+		m := dec.Member()
+		name, keyOff := m.Key, m.KeyOffset
 		p.secrets = nil
-		s, ok := p.parseServer(name, sraw, keyOff, valOff)
+		s, ok := p.parseServer(name, m.Value, keyOff, m.ValueOffset)
 		s.Secrets = p.secrets
 		if !ok {
 			continue
@@ -331,25 +261,26 @@ func (p *settingsParser) parseServers(raw json.RawMessage, base int) []ServerCon
 // recorded in p.errs.
 func (p *settingsParser) parseServer(name string, raw json.RawMessage, keyOff, base int) (ServerConfig, bool) {
 	s := ServerConfig{Name: name}
-	dec := newDecoder(raw)
+	dec := jsonc.NewDecoder(raw, base)
 	tok, _ := dec.Token()
 	if tok != json.Delim('{') {
-		p.fail(base, name, "", "want object, got %s", tokenKind(tok))
+		p.fail(base, name, "", "want object, got %s", jsonc.TokenKind(tok))
 		return s, false
 	}
 	ok := true
 	fieldOff := make(map[string]int)
 	for dec.More() {
-		key, kOff, vOff, vraw := p.member(dec, base)
+		m := dec.Member()
+		key := m.Key
 		if _, dup := fieldOff[key]; dup {
-			p.warnAt(kOff, "server %q: key %q given twice; the later value wins", name, key)
+			p.warnAt(m.KeyOffset, "server %q: key %q given twice; the later value wins", name, key)
 		}
-		fieldOff[key] = vOff
-		var v any
-		if err := newDecoder(vraw).Decode(&v); err != nil || v == nil {
+		fieldOff[key] = m.ValueOffset
+		v, err := jsonc.Decode(m.Value)
+		if err != nil || v == nil {
 			continue
 		}
-		if !p.field(&s, key, v, kOff, vOff) {
+		if !p.field(&s, key, v, m.KeyOffset, m.ValueOffset) {
 			ok = false
 		}
 	}
@@ -381,7 +312,7 @@ func (p *settingsParser) field(s *ServerConfig, key string, v any, keyOff, off i
 	str := func(dst *string, expandVars bool) bool {
 		x, isString := v.(string)
 		if !isString {
-			p.fail(off, s.Name, key, "want string, got %s", valueKind(v))
+			p.fail(off, s.Name, key, "want string, got %s", jsonc.Kind(v))
 			return false
 		}
 		if expandVars {
@@ -424,7 +355,7 @@ func (p *settingsParser) field(s *ServerConfig, key string, v any, keyOff, off i
 	case "trust":
 		b, isBool := v.(bool)
 		if !isBool {
-			p.fail(off, s.Name, key, "want boolean, got %s", valueKind(v))
+			p.fail(off, s.Name, key, "want boolean, got %s", jsonc.Kind(v))
 			return false
 		}
 		s.Trust = b
@@ -463,7 +394,7 @@ var geminiOnlyKeys = map[string]bool{
 func (p *settingsParser) timeout(s *ServerConfig, v any, off int) bool {
 	n, isNumber := v.(json.Number)
 	if !isNumber {
-		p.fail(off, s.Name, "timeout", "want number of milliseconds, got %s", valueKind(v))
+		p.fail(off, s.Name, "timeout", "want number of milliseconds, got %s", jsonc.Kind(v))
 		return false
 	}
 	ms, err := strconv.ParseFloat(string(n), 64)
@@ -482,7 +413,7 @@ func (p *settingsParser) timeout(s *ServerConfig, v any, off int) bool {
 func (p *settingsParser) strings(dst *[]string, v any, server, key string, off int, expandVars bool) bool {
 	list, isList := v.([]any)
 	if !isList {
-		p.fail(off, server, key, "want array of strings, got %s", valueKind(v))
+		p.fail(off, server, key, "want array of strings, got %s", jsonc.Kind(v))
 		return false
 	}
 	out := make([]string, len(list))
@@ -490,7 +421,7 @@ func (p *settingsParser) strings(dst *[]string, v any, server, key string, off i
 		field := fmt.Sprintf("%s[%d]", key, i)
 		x, isString := e.(string)
 		if !isString {
-			p.fail(off, server, field, "want string, got %s", valueKind(e))
+			p.fail(off, server, field, "want string, got %s", jsonc.Kind(e))
 			return false
 		}
 		if expandVars {
@@ -505,7 +436,7 @@ func (p *settingsParser) strings(dst *[]string, v any, server, key string, off i
 func (p *settingsParser) stringMap(dst *map[string]string, v any, server, key string, off int) bool {
 	m, isMap := v.(map[string]any)
 	if !isMap {
-		p.fail(off, server, key, "want object of strings, got %s", valueKind(v))
+		p.fail(off, server, key, "want object of strings, got %s", jsonc.Kind(v))
 		return false
 	}
 	out := make(map[string]string, len(m))
@@ -513,7 +444,7 @@ func (p *settingsParser) stringMap(dst *map[string]string, v any, server, key st
 		field := key + "." + name
 		x, isString := m[name].(string)
 		if !isString {
-			p.fail(off, server, field, "want string, got %s", valueKind(m[name]))
+			p.fail(off, server, field, "want string, got %s", jsonc.Kind(m[name]))
 			return false
 		}
 		out[name] = p.expand(x, server, field, off)
@@ -537,32 +468,4 @@ func (p *settingsParser) expand(s, server, field string, off int) string {
 		p.warnAt(off, "server %q: %s: environment variable %q is not set; using \"\"", server, field, name)
 	}
 	return out
-}
-
-func tokenKind(tok json.Token) string {
-	switch tok {
-	case json.Delim('{'):
-		return "object"
-	case json.Delim('['):
-		return "array"
-	}
-	return valueKind(tok)
-}
-
-func valueKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "string"
-	case json.Number, float64:
-		return "number"
-	case bool:
-		return "boolean"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return fmt.Sprintf("%T", v)
 }

@@ -3,6 +3,8 @@ package mcpbridge
 import (
 	"maps"
 	"slices"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/jsonc"
 )
 
 // oauth reads the oauth entry of a server. Gemini CLI's keys are read;
@@ -11,7 +13,7 @@ import (
 func (p *settingsParser) oauth(s *ServerConfig, v any, off int) bool {
 	m, isMap := v.(map[string]any)
 	if !isMap {
-		p.fail(off, s.Name, "oauth", "want object, got %s", valueKind(v))
+		p.fail(off, s.Name, "oauth", "want object, got %s", jsonc.Kind(v))
 		return false
 	}
 	o := &OAuthConfig{Enabled: true}
@@ -34,14 +36,14 @@ func (p *settingsParser) oauth(s *ServerConfig, v any, off int) bool {
 		case key == "enabled":
 			b, isBool := val.(bool)
 			if !isBool {
-				p.fail(off, s.Name, field, "want boolean, got %s", valueKind(val))
+				p.fail(off, s.Name, field, "want boolean, got %s", jsonc.Kind(val))
 				return false
 			}
 			o.Enabled = b
 		case strs[key] != nil:
 			x, isString := val.(string)
 			if !isString {
-				p.fail(off, s.Name, field, "want string, got %s", valueKind(val))
+				p.fail(off, s.Name, field, "want string, got %s", jsonc.Kind(val))
 				return false
 			}
 			*strs[key] = p.expand(x, s.Name, field, off)
