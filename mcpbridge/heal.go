@@ -2,77 +2,16 @@ package mcpbridge
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
-	"regexp"
 	"slices"
-	"strconv"
 
 	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/blame"
 )
 
 // rejectKey identifies a rejected tool across renames.
 type rejectKey struct{ server, tool string }
-
-// declarationRef matches the API's path of one function declaration, as in
-// "tools[0].function_declarations[3].parameters" or, in JSON payload
-// errors, "tools[0].functionDeclarations[3]".
-var declarationRef = regexp.MustCompile(`tools\[(\d+)\]\.function_?[dD]eclarations\[(\d+)\]`)
-
-// declarationName matches a function declaration named in a message:
-// `function declaration "x"`, `function declaration 'x'` or
-// "function declaration `x`".
-var declarationName = regexp.MustCompile("[Ff]unction declaration (?:named )?[\"'`]([A-Za-z_][A-Za-z0-9_.:-]*)[\"'`]")
-
-// badRequest returns the API error of err when it is a 400.
-func badRequest(err error) (genai.APIError, bool) {
-	var v genai.APIError
-	if errors.As(err, &v) && v.Code == http.StatusBadRequest {
-		return v, true
-	}
-	var p *genai.APIError
-	if errors.As(err, &p) && p != nil && p.Code == http.StatusBadRequest {
-		return *p, true
-	}
-	return genai.APIError{}, false
-}
-
-// blamedDeclarations returns the names of the declarations of tools that
-// the message of a 400 points at, by index path or by name, in the order
-// they are named and without repeats. tools are the request's tools, as
-// sent.
-func blamedDeclarations(msg string, tools []*genai.Tool) []string {
-	var names []string
-	add := func(n string) {
-		if n != "" && !slices.Contains(names, n) {
-			names = append(names, n)
-		}
-	}
-	for _, m := range declarationRef.FindAllStringSubmatch(msg, -1) {
-		t, err1 := strconv.Atoi(m[1])
-		d, err2 := strconv.Atoi(m[2])
-		if err1 != nil || err2 != nil || t >= len(tools) || tools[t] == nil || d >= len(tools[t].FunctionDeclarations) {
-			continue
-		}
-		if decl := tools[t].FunctionDeclarations[d]; decl != nil {
-			add(decl.Name)
-		}
-	}
-	for _, m := range declarationName.FindAllStringSubmatch(msg, -1) {
-		for _, tool := range tools {
-			if tool == nil {
-				continue
-			}
-			for _, decl := range tool.FunctionDeclarations {
-				if decl != nil && decl.Name == m[1] {
-					add(decl.Name)
-				}
-			}
-		}
-	}
-	return names
-}
 
 // reject drops the tools among names that req declared for MCP tools, for
 // the Bridge's lifetime, and reports each one. It returns the rejected
@@ -154,11 +93,11 @@ func (b *Bridge) generate(ctx context.Context, gen ContentGenerator, model strin
 		if err == nil {
 			return resp, req, nil
 		}
-		apiErr, ok := badRequest(err)
+		apiErr, ok := blame.BadRequest(err)
 		if !ok || attempt > 0 {
 			return nil, req, err
 		}
-		blamed := b.reject(req, blamedDeclarations(apiErr.Message, req.tools), apiErr)
+		blamed := b.reject(req, blame.Declarations(apiErr.Message, req.tools), apiErr)
 		if len(blamed) == 0 {
 			return nil, req, err
 		}

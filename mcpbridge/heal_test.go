@@ -10,6 +10,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/geminitest"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/blame"
 )
 
 // tooComplex is a backend rule the schema checker cannot foresee: it
@@ -107,7 +108,7 @@ func TestRunUnhealable400(t *testing.T) {
 			discover(t, b)
 			srv := geminitest.New(t, &tc.opts, geminitest.Text("never"))
 			res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, &RunOptions{HostFunctions: []HostFunction{host}})
-			if _, ok := badRequest(err); !ok || !strings.Contains(err.Error(), tc.want) {
+			if _, ok := blame.BadRequest(err); !ok || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("Run(%s) = %v, want the API's 400 containing %q", tc.name, err, tc.want)
 			}
 			if n := len(srv.Requests()); n != 1 || res.Turns != 1 {
@@ -118,53 +119,4 @@ func TestRunUnhealable400(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestBlamedDeclarations(t *testing.T) {
-	tools := []*genai.Tool{
-		{GoogleSearch: &genai.GoogleSearch{}},
-		{FunctionDeclarations: []*genai.FunctionDeclaration{{Name: "a"}, {Name: "b"}, {Name: "c"}}},
-	}
-	tests := []struct {
-		msg  string
-		want []string
-	}{
-		{"* GenerateContentRequest.tools[1].function_declarations[2].parameters.properties[x].enum: only allowed for STRING type\n", []string{"c"}},
-		{`Invalid JSON payload received. Unknown name "foo" at 'tools[1].function_declarations[0].parameters': Cannot find field.`, []string{"a"}},
-		{"* GenerateContentRequest.tools[1].function_declarations[1].name: x\n* GenerateContentRequest.tools[1].function_declarations[1].parameters: y\n* GenerateContentRequest.tools[1].function_declarations[0].parameters: z\n", []string{"b", "a"}},
-		{"The function declaration `b` has an invalid schema; function declaration 'c' too", []string{"b", "c"}},
-		{"tools[1].function_declarations[9].name: out of range", nil},
-		{"tools[0].function_declarations[0]: not a function tool", nil},
-		{"function declaration \"zz\" is unknown", nil},
-		{"A FunctionDeclaration in the request exceeds the maximum allowed nesting depth.", nil},
-		{"Request contains an invalid argument.", nil},
-	}
-	for _, tc := range tests {
-		if diff := cmp.Diff(tc.want, blamedDeclarations(tc.msg, tools)); diff != "" {
-			t.Errorf("blamedDeclarations(%q) mismatch (-want +got):\n%s", tc.msg, diff)
-		}
-	}
-}
-
-// FuzzBlamedDeclarations: any message, however it is worded, gives names
-// of declarations the request holds, each once, and never panics.
-func FuzzBlamedDeclarations(f *testing.F) {
-	f.Add("* GenerateContentRequest.tools[1].function_declarations[2].parameters: x")
-	f.Add("tools[99999999999999999999].function_declarations[0]")
-	f.Add("function declaration `a` and function declaration 'b'")
-	f.Add(`Unknown name "x" at 'tools[1].functionDeclarations[0].parameters'`)
-	tools := []*genai.Tool{
-		nil,
-		{FunctionDeclarations: []*genai.FunctionDeclaration{{Name: "a"}, nil, {Name: "b"}}},
-	}
-	f.Fuzz(func(t *testing.T, msg string) {
-		got := blamedDeclarations(msg, tools)
-		seen := map[string]bool{}
-		for _, n := range got {
-			if (n != "a" && n != "b") || seen[n] {
-				t.Fatalf("blamedDeclarations(%q) = %v, want distinct declared names", msg, got)
-			}
-			seen[n] = true
-		}
-	})
 }
