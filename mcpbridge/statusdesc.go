@@ -3,8 +3,8 @@ package mcpbridge
 import (
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 )
 
 // TextOptions choose what [Status.WriteText] shows. The zero value (and
@@ -47,33 +47,10 @@ func writeToolList(b *strings.Builder, s ServerStatus, limit int) {
 	}
 	b.WriteString("  Tools:\n")
 	for _, name := range s.Tools {
-		if d := shortDescription(s.ToolDescriptions[name], limit); d != "" {
+		if d := result.OneLine(s.ToolDescriptions[name], limit); d != "" {
 			fmt.Fprintf(b, "    - %s: %s\n", name, d)
 		} else {
 			fmt.Fprintf(b, "    - %s\n", name)
 		}
 	}
-}
-
-// shortDescription returns d on one line, cut to at most limit characters
-// (no limit when negative). Runs of white space, control and bidirectional
-// formatting characters become one space, so a description can neither
-// break the layout nor send escape sequences to a terminal. A cut falls at
-// the last space of the kept text when that keeps at least half of it, and
-// "…" marks it.
-func shortDescription(d string, limit int) string {
-	d = strings.Join(strings.FieldsFunc(d, func(r rune) bool {
-		return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == utf8.RuneError
-	}), " ")
-	if limit < 0 || utf8.RuneCountInString(d) <= limit {
-		return d
-	}
-	if limit == 0 {
-		return ""
-	}
-	cut := string([]rune(d)[:limit-1]) // d is valid UTF-8: FieldsFunc split at every RuneError
-	if i := strings.LastIndexByte(cut, ' '); i > 0 && utf8.RuneCountInString(cut[:i]) >= (limit-1)/2 {
-		cut = cut[:i]
-	}
-	return strings.TrimRight(cut, " ") + "…"
 }

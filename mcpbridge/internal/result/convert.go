@@ -3,7 +3,8 @@
 // ([ResourceParts]) into genai parts and a display text, with one base64
 // decoder for both ([DecodeBase64]), the text limit ([TextLimit],
 // [TruncateParts]), the binary and display caps ([CapBinary],
-// [CapDisplay]), and the cleaning of a server's text ([CleanText]). It
+// [CapDisplay]), and the cleaning of a server's text for a person
+// ([CleanText], and [OneLine] for one line of a status). It
 // works on raw JSON, so that nothing a client library would drop or
 // reject is lost on the way.
 package result
