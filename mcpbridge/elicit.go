@@ -145,30 +145,3 @@ func elicitFor(server string, e func(context.Context, Elicitation) (ElicitRespon
 		return mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}, nil
 	}
 }
-
-// appendText returns the CallToolResult raw with one more text block; raw
-// itself is not modified. A result that is not an object with a content
-// array is returned as it is.
-func appendText(raw json.RawMessage, text string) json.RawMessage {
-	var res map[string]json.RawMessage
-	if json.Unmarshal(raw, &res) != nil {
-		return raw
-	}
-	var content []json.RawMessage
-	if c, ok := res["content"]; ok && json.Unmarshal(c, &content) != nil {
-		return raw
-	}
-	block, err := json.Marshal(map[string]string{"type": "text", "text": text})
-	if err != nil {
-		return raw
-	}
-	content = append(content, block)
-	if res["content"], err = json.Marshal(content); err != nil {
-		return raw
-	}
-	out, err := json.Marshal(res)
-	if err != nil {
-		return raw
-	}
-	return out
-}

@@ -2,11 +2,11 @@ package mcpbridge
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 	"github.com/mcpgenai/bridge/registry"
 )
 
@@ -158,7 +158,7 @@ func runHost(ctx context.Context, fn *HostFunction, call *genai.FunctionCall, li
 	if err != nil {
 		return errorResult(name, id, fmt.Errorf("function %q: %w", name, err))
 	}
-	raw, err := hostResultJSON(v)
+	raw, err := result.FromValue(v)
 	if err != nil {
 		return errorResult(name, id, fmt.Errorf("function %q: its result is not JSON: %w", name, err))
 	}
@@ -167,29 +167,4 @@ func runHost(ctx context.Context, fn *HostFunction, call *genai.FunctionCall, li
 		return errorResult(name, id, fmt.Errorf("function %q: %w", name, err))
 	}
 	return res
-}
-
-// hostResultJSON encodes a handler's value as an MCP tool result: a string
-// as one text block, nil as no content, anything else as its JSON text
-// with the same value as structuredContent.
-func hostResultJSON(v any) (json.RawMessage, error) {
-	type block struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	type result struct {
-		Content    []block         `json:"content"`
-		Structured json.RawMessage `json:"structuredContent,omitempty"`
-	}
-	switch v := v.(type) {
-	case nil:
-		return json.Marshal(result{Content: []block{}})
-	case string:
-		return json.Marshal(result{Content: []block{{"text", v}}})
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(result{Content: []block{{"text", string(data)}}, Structured: data})
 }

@@ -169,7 +169,7 @@ func (b *Bridge) GetPrompt(ctx context.Context, server, name string, args map[st
 	if err != nil {
 		return nil, err
 	}
-	contents, err := promptContents(raw, result.TextLimit(b.textLimit))
+	contents, err := result.PromptContents(raw, result.TextLimit(b.textLimit))
 	if err != nil {
 		return nil, fmt.Errorf("mcp server %q: prompts/get %q: %w", server, name, err)
 	}
@@ -205,34 +205,4 @@ func checkPromptArgs(p Prompt, args map[string]string) error {
 		why = append(why, "unknown "+strings.Join(unknown, ", "))
 	}
 	return fmt.Errorf("%w: %s", ErrInvalidArguments, strings.Join(why, "; "))
-}
-
-// promptContents converts a raw GetPromptResult into contents, one per
-// message. A message whose role is neither "user" nor "assistant" is an
-// error.
-func promptContents(raw json.RawMessage, limit int) ([]*genai.Content, error) {
-	var res struct {
-		Messages []struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
-	}
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("decoding result: %w", err)
-	}
-	out := make([]*genai.Content, 0, len(res.Messages))
-	for i, m := range res.Messages {
-		var role genai.Role
-		switch m.Role {
-		case "user":
-			role = genai.RoleUser
-		case "assistant":
-			role = genai.RoleModel
-		default:
-			return nil, fmt.Errorf("messages[%d]: unknown role %q", i, m.Role)
-		}
-		part, _ := result.Block(m.Content, limit)
-		out = append(out, &genai.Content{Role: string(role), Parts: []*genai.Part{part}})
-	}
-	return out, nil
 }

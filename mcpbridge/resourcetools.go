@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/args"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 	"github.com/mcpgenai/bridge/schema"
 )
 
@@ -80,7 +81,7 @@ func (b *Bridge) resourceToolCall(ctx context.Context, tool *Tool, raw json.RawM
 		URI    string `json:"uri"`
 	}
 	if err := json.Unmarshal(raw, &args); err != nil {
-		return toolErrorResult("arguments: " + err.Error()), false, nil
+		return result.ToolError("arguments: " + err.Error()), false, nil
 	}
 	var out json.RawMessage
 	var err error
@@ -96,15 +97,9 @@ func (b *Bridge) resourceToolCall(ctx context.Context, tool *Tool, raw json.RawM
 		if ctx.Err() != nil || errors.Is(err, ErrClosed) {
 			return nil, false, err
 		}
-		return toolErrorResult(err.Error()), false, nil
+		return result.ToolError(err.Error()), false, nil
 	}
 	return out, false, nil
-}
-
-// toolErrorResult is a CallToolResult with isError and the text msg.
-func toolErrorResult(msg string) json.RawMessage {
-	b, _ := json.Marshal(map[string]any{"isError": true, "content": []any{map[string]any{"type": "text", "text": msg}}})
-	return b
 }
 
 // listedResource is one entry of list_mcp_resources' answer.

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/login"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 )
 
@@ -379,7 +380,7 @@ func (b *Bridge) callToolBounded(ctx context.Context, cancel context.CancelFunc,
 		return err
 	}))
 	if note := cl.note(); note != "" && err == nil {
-		raw = appendText(raw, note)
+		raw = result.AppendText(raw, note)
 	}
 	return raw, err
 }

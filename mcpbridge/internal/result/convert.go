@@ -1,12 +1,15 @@
-// Package result turns what an MCP server returns into what Gemini and a
-// person read: a tools/call result ([Convert]) or a resources/read result
-// ([ResourceParts]) into genai parts and a display text, with one base64
-// decoder for both ([DecodeBase64]), the text limit ([TextLimit],
-// [TruncateParts]), the binary and display caps ([CapBinary],
-// [CapDisplay]), and the cleaning of a server's text for a person
-// ([CleanText], and [OneLine] for one line of a status). It
-// works on raw JSON, so that nothing a client library would drop or
-// reject is lost on the way.
+// Package result is the MCP result format on the Bridge's side: it turns
+// what an MCP server returns into what Gemini and a person read, a
+// tools/call result ([Convert]), a resources/read result
+// ([ResourceParts]) or a prompts/get result ([PromptContents]) into genai
+// parts and a display text, with one base64 decoder for all
+// ([DecodeBase64]), the text limit ([TextLimit], [TruncateParts]), the
+// binary and display caps ([CapBinary], [CapDisplay]), and the cleaning of
+// a server's text for a person ([CleanText], and [OneLine] for one line of
+// a status). It also writes the few tools/call results the Bridge makes
+// itself ([FromValue], [ToolError], [AppendText]), so that they read back
+// exactly as a server's would. It works on raw JSON, so that nothing a
+// client library would drop or reject is lost on the way.
 package result
 
 import (
