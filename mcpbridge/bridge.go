@@ -468,6 +468,6 @@ func (b *Bridge) shutdown() {
 	wg.Wait()
 	b.bg.Wait()
 	for s := range subs {
-		s.stop()
+		s.Stop()
 	}
 }

@@ -2,8 +2,8 @@ package mcpbridge
 
 import (
 	"strconv"
-	"sync"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/unbounded"
 	"github.com/mcpgenai/bridge/registry"
 )
 
@@ -60,83 +60,9 @@ type Event struct {
 	ServerTool string          // EventToolDropped: the server's name of the tool
 }
 
-// subscriber is one Subscribe channel fed from an unbounded queue, so that
-// emitting never waits for a reader.
-type subscriber struct {
-	out    chan Event
-	wake   chan struct{} // capacity 1: events were queued
-	done   chan struct{} // closed by stop
-	exited chan struct{} // closed when deliver returns
-
-	mu    sync.Mutex
-	queue []Event
-}
-
-func newSubscriber() *subscriber {
-	s := &subscriber{
-		out:    make(chan Event),
-		wake:   make(chan struct{}, 1),
-		done:   make(chan struct{}),
-		exited: make(chan struct{}),
-	}
-	go s.deliver()
-	return s
-}
-
-// push queues e without blocking.
-func (s *subscriber) push(e Event) {
-	s.mu.Lock()
-	s.queue = append(s.queue, e)
-	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
-}
-
-// deliver sends queued events in order until stop, then closes out.
-func (s *subscriber) deliver() {
-	defer close(s.exited)
-	defer close(s.out)
-	for {
-		s.mu.Lock()
-		var e Event
-		ok := len(s.queue) > 0
-		if ok {
-			e = s.queue[0]
-			s.queue[0] = Event{}
-			s.queue = s.queue[1:]
-		}
-		s.mu.Unlock()
-		if !ok {
-			select {
-			case <-s.wake:
-				continue
-			case <-s.done:
-				return
-			}
-		}
-		select {
-		case s.out <- e:
-		case <-s.done:
-			return
-		}
-	}
-}
-
-// stop ends delivery, drops what is still queued and waits until out is
-// closed. It may be called more than once.
-func (s *subscriber) stop() {
-	s.mu.Lock()
-	select {
-	case <-s.done:
-	default:
-		close(s.done)
-	}
-	s.queue = nil
-	s.mu.Unlock()
-	<-s.exited
-}
+// subscriber is one Subscribe channel, fed from an unbounded queue so
+// that emitting never waits for a reader.
+type subscriber = unbounded.Chan[Event]
 
 // Subscribe returns a channel that receives every later [Event], in the
 // order the changes happened, and a function that unsubscribes.
@@ -149,20 +75,20 @@ func (s *subscriber) stop() {
 // from any goroutine. Subscribing to a closed Bridge returns a closed
 // channel.
 func (b *Bridge) Subscribe() (<-chan Event, func()) {
-	s := newSubscriber()
+	s := unbounded.New[Event]()
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
-		s.stop()
-		return s.out, func() {}
+		s.Stop()
+		return s.Out(), func() {}
 	}
 	b.subs[s] = struct{}{}
 	b.mu.Unlock()
-	return s.out, func() {
+	return s.Out(), func() {
 		b.mu.Lock()
 		delete(b.subs, s)
 		b.mu.Unlock()
-		s.stop()
+		s.Stop()
 	}
 }
 
@@ -171,6 +97,6 @@ func (b *Bridge) Subscribe() (<-chan Event, func()) {
 func (b *Bridge) emitLocked(e Event) {
 	e.Err = b.redact.redactErr(e.Err)
 	for s := range b.subs {
-		s.push(e)
+		s.Push(e)
 	}
 }
