@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 )
 
 // OAuthConfig is the oauth entry of a server in a Gemini CLI settings.json.
@@ -148,16 +147,4 @@ func cloneOAuth(o *OAuthConfig) *OAuthConfig {
 	c.Scopes = slices.Clone(o.Scopes)
 	c.Audiences = slices.Clone(o.Audiences)
 	return &c
-}
-
-// googleHost reports whether Google access tokens may go to endpoint: an
-// https URL whose host is under googleapis.com or luci.app, the hosts
-// Gemini CLI allows.
-func googleHost(endpoint string) bool {
-	u, err := url.Parse(endpoint)
-	if err != nil || u.Scheme != "https" {
-		return false
-	}
-	h := strings.ToLower(u.Hostname())
-	return strings.HasSuffix(h, ".googleapis.com") || h == "luci.app" || strings.HasSuffix(h, ".luci.app")
 }

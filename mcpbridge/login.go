@@ -22,7 +22,7 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, 
 		}
 		if cfg.AuthProviderType == AuthServiceAccountImpersonation {
 			gc.TargetAudience, gc.TargetServiceAccount = cfg.TargetAudience, cfg.TargetServiceAccount
-		} else if allow := o.googleHost; (allow == nil && !googleHost(cfg.endpoint())) || (allow != nil && !allow(cfg.endpoint())) {
+		} else if allow := o.googleHost; (allow == nil && !login.GoogleHost(cfg.endpoint())) || (allow != nil && !allow(cfg.endpoint())) {
 			gc.Refuse = fmt.Errorf("google_credentials are sent only to https hosts under googleapis.com or luci.app, not to %s", redactorFor(cfg).URL(cfg.endpoint()))
 		}
 		return login.NewGoogle(gc), nil

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 
 	gauth "cloud.google.com/go/auth"
@@ -14,6 +16,18 @@ import (
 
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
 )
+
+// GoogleHost reports whether Google access tokens may go to endpoint: an
+// https URL whose host is under googleapis.com or luci.app, the hosts
+// Gemini CLI allows.
+func GoogleHost(endpoint string) bool {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Scheme != "https" {
+		return false
+	}
+	h := strings.ToLower(u.Hostname())
+	return strings.HasSuffix(h, ".googleapis.com") || h == "luci.app" || strings.HasSuffix(h, ".luci.app")
+}
 
 // GoogleConfig says how a server gets Google credentials.
 type GoogleConfig struct {

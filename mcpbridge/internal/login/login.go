@@ -4,7 +4,9 @@
 // server or OpenID metadata with the issuer checked), dynamic client
 // registration, the code exchange and refresh; it adds the loopback
 // redirect listener, the host's URL callback, the token store, refresh
-// before expiry and after a refusal, and the login state.
+// before expiry and after a refusal, and the login state. A [Google]
+// gives a server's requests Google credentials instead, which go only to
+// the hosts [GoogleHost] allows.
 package login
 
 import (
