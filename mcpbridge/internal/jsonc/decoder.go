@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 )
 
 // A Decoder reads one JSON value, token by token, as a [json.Decoder]
@@ -13,12 +14,14 @@ type Decoder struct {
 	value []byte
 	base  int
 	dec   *json.Decoder
+	err   error // the first error of Token or Member
 }
 
-// NewDecoder returns a Decoder of value, valid JSON without comments (see
-// [StripComments] and [Check]) whose first byte is at offset base of the
-// whole text; base is 0 for the whole text itself. value is read, never
-// modified; the Decoder keeps it.
+// NewDecoder returns a Decoder of value, JSON without comments (see
+// [StripComments]; [Check] it first to report its syntax errors with their
+// offsets) whose first byte is at offset base of the whole text; base is 0
+// for the whole text itself. value is read, never modified; the Decoder
+// keeps it.
 func NewDecoder(value []byte, base int) *Decoder {
 	dec := json.NewDecoder(bytes.NewReader(value))
 	dec.UseNumber()
@@ -27,10 +30,25 @@ func NewDecoder(value []byte, base int) *Decoder {
 
 // Token returns the next token, as [json.Decoder.Token] does; numbers are
 // [json.Number]s.
-func (d *Decoder) Token() (json.Token, error) { return d.dec.Token() }
+func (d *Decoder) Token() (json.Token, error) {
+	tok, err := d.dec.Token()
+	d.fail(err)
+	return tok, err
+}
 
 // More reports whether the array or object being read has another element.
-func (d *Decoder) More() bool { return d.dec.More() }
+// After an error of [Decoder.Token] or [Decoder.Member] it reports false,
+// so a loop over the members of bad JSON ends; [Decoder.Err] says why.
+func (d *Decoder) More() bool { return d.err == nil && d.dec.More() }
+
+// Err returns the first error met reading the value, nil if none.
+func (d *Decoder) Err() error { return d.err }
+
+func (d *Decoder) fail(err error) {
+	if d.err == nil && err != nil && err != io.EOF {
+		d.err = err
+	}
+}
 
 // A Member is one "key": value pair of an object, placed in the whole text.
 type Member struct {
@@ -44,14 +62,16 @@ type Member struct {
 
 // Member reads the next member of the object being read; call it after
 // the object's opening token while [Decoder.More] reports true. On input
-// that is not valid JSON the Member may be partial.
+// that is not valid JSON the Member may be partial, and [Decoder.Err] says
+// what was wrong.
 func (d *Decoder) Member() Member {
 	var m Member
 	m.KeyOffset = d.base + skip(d.value, int(d.dec.InputOffset()), ",")
-	tok, _ := d.dec.Token()
+	tok, err := d.dec.Token()
+	d.fail(err)
 	m.Key, _ = tok.(string)
 	m.ValueOffset = d.base + skip(d.value, int(d.dec.InputOffset()), ":")
-	_ = d.dec.Decode(&m.Value)
+	d.fail(d.dec.Decode(&m.Value))
 	return m
 }
 

@@ -121,3 +121,31 @@ func FuzzMembers(f *testing.F) {
 		walk(clean, 0, 0)
 	})
 }
+
+// TestDecoderBadJSONEnds: a loop over the members of text that is not
+// valid JSON ends, and Err says why, instead of spinning on the same byte.
+func TestDecoderBadJSONEnds(t *testing.T) {
+	for _, in := range []string{`{"a" x`, `{"a": 1 "b": 2}`, `{"a": }`, `{1: 2}`, `{"a": [1,}`} {
+		dec := NewDecoder([]byte(in), 0)
+		if tok, _ := dec.Token(); tok != json.Delim('{') {
+			t.Fatalf("Token(%s) = %v, want {", in, tok)
+		}
+		n := 0
+		for dec.More() {
+			dec.Member()
+			if n++; n > 10 {
+				t.Fatalf("members of %s: still More after %d members", in, n)
+			}
+		}
+		if dec.Err() == nil {
+			t.Errorf("Err() after the members of %s = nil, want the syntax error", in)
+		}
+	}
+	// Valid input leaves no error, even at its end.
+	dec := NewDecoder([]byte(`{"a": 1}`), 0)
+	for tok, err := dec.Token(); err == nil && tok != nil; tok, err = dec.Token() {
+	}
+	if err := dec.Err(); err != nil {
+		t.Errorf("Err() after reading valid JSON to its end = %v, want nil", err)
+	}
+}
