@@ -76,9 +76,10 @@ func TestDecodeKinds(t *testing.T) {
 }
 
 // FuzzMembers: for any text, StripComments keeps every byte's place (same
-// length, same line breaks) and is idempotent; and when the text is a valid
+// length, same line breaks) and is idempotent; when the text is a valid
 // object, every member the Decoder reads, at any depth, is where it says:
-// the key's quote at KeyOffset and the value's text at ValueOffset.
+// the key's quote at KeyOffset and the value's text at ValueOffset; and
+// when it is not valid JSON, a walk over its members ends.
 func FuzzMembers(f *testing.F) {
 	f.Add([]byte(`{"a": 1, "b": {"c": [1, {"d": null}]}}`))
 	f.Add([]byte("// c\n{ /* x */ \"a\" : \"//\" , \"b\":{}}"))
@@ -96,6 +97,16 @@ func FuzzMembers(f *testing.F) {
 			t.Fatalf("StripComments twice = %q, %v; once = %q", again, err, clean)
 		}
 		if Check(clean) != nil {
+			// Bad JSON: a walk over its members still ends.
+			dec := NewDecoder(clean, 0)
+			if tok, _ := dec.Token(); tok == json.Delim('{') {
+				for n := 0; dec.More(); n++ {
+					if n > len(clean) {
+						t.Fatalf("members of %q: More still true after %d members", clean, n)
+					}
+					dec.Member()
+				}
+			}
 			return
 		}
 		var walk func(value []byte, base, depth int)
