@@ -412,23 +412,20 @@ func (c *Conn) exitBeforeStop() error {
 	}
 	select {
 	case <-c.proc.outEOF:
-		// Its stdout ended: it is exiting, give it a moment to be reaped
-		// and its stderr read.
-		deadline := time.Now().Add(500 * time.Millisecond)
-		waitClosed(c.proc.exited, time.Until(deadline))
-		waitClosed(c.proc.errDone, time.Until(deadline))
+	case <-c.proc.exited:
 	default:
+		return nil
 	}
+	// Its stdout ended or it was reaped (either can come first): give it
+	// a moment to be reaped and, either way, its stderr read to the end.
+	deadline := time.Now().Add(500 * time.Millisecond)
+	waitClosed(c.proc.exited, time.Until(deadline))
+	waitClosed(c.proc.errDone, time.Until(deadline))
 	select {
 	case <-c.proc.exited:
 		return c.proc.exitErr()
 	default:
-	}
-	select {
-	case <-c.proc.outEOF:
 		return errors.New("server closed its stdout")
-	default:
-		return nil
 	}
 }
 
