@@ -142,7 +142,9 @@ func (b *Bridge) Prompts(ctx context.Context) ([]Prompt, error) {
 // becomes a [genai.RoleUser] content, an assistant message a
 // [genai.RoleModel] one, each with one part converted like a tool result's
 // content (text, inline data for images, audio and blobs, a note for a
-// resource link or an unknown type).
+// resource link or an unknown type). Prompt text is not cut to
+// [Options.TextLimit], which bounds what calls return: the person chose the
+// prompt; [Options.MaxMessageBytes] bounds its size.
 //
 // The prompt is looked up in the server's kept list first (see
 // [Bridge.ListPrompts]), without a request of its own: an unknown
@@ -169,7 +171,7 @@ func (b *Bridge) GetPrompt(ctx context.Context, server, name string, args map[st
 	if err != nil {
 		return nil, err
 	}
-	contents, err := result.PromptContents(raw, result.TextLimit(b.textLimit))
+	contents, err := result.PromptContents(raw)
 	if err != nil {
 		return nil, fmt.Errorf("mcp server %q: prompts/get %q: %w", server, name, err)
 	}

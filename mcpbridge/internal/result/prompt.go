@@ -10,11 +10,12 @@ import (
 // PromptContents converts raw, the JSON of an MCP prompts/get result, into
 // one genai content per message, in order: role "user" stays "user",
 // "assistant" becomes "model", and each message's content block becomes
-// one part as [Block] makes it. limit is passed to Block, which cuts only
-// its display text, so no part is cut. A message whose role is neither is
+// one part as [Block] makes it, whole: a prompt is text the person chose
+// to send, bounded only by the size of the message it came in. A message
+// whose role is neither is
 // an error, and so is raw that does not decode. A result without messages
 // gives an empty, non-nil slice.
-func PromptContents(raw json.RawMessage, limit int) ([]*genai.Content, error) {
+func PromptContents(raw json.RawMessage) ([]*genai.Content, error) {
 	var res struct {
 		Messages []struct {
 			Role    string          `json:"role"`
@@ -35,7 +36,7 @@ func PromptContents(raw json.RawMessage, limit int) ([]*genai.Content, error) {
 		default:
 			return nil, fmt.Errorf("messages[%d]: unknown role %q", i, m.Role)
 		}
-		part, _ := Block(m.Content, limit)
+		part, _ := Block(m.Content, -1)
 		out = append(out, &genai.Content{Role: string(role), Parts: []*genai.Part{part}})
 	}
 	return out, nil

@@ -27,7 +27,7 @@ func TestPromptContents(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := PromptContents([]byte(tc.raw), 100)
+			got, err := PromptContents([]byte(tc.raw))
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("PromptContents(%s) error = %v, want error %v", tc.raw, err, tc.wantErr)
 			}
