@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"log/slog"
+	"maps"
 	"net/http"
 	"slices"
 	"sync"
@@ -276,24 +277,13 @@ func copyConfig(c *Config) Config {
 		s.Args = slices.Clone(s.Args)
 		s.IncludeTools = slices.Clone(s.IncludeTools)
 		s.ExcludeTools = slices.Clone(s.ExcludeTools)
-		s.Env = cloneMap(s.Env)
-		s.Headers = cloneMap(s.Headers)
+		s.Env = maps.Clone(s.Env)
+		s.Headers = maps.Clone(s.Headers)
 		s.OAuth = cloneOAuth(s.OAuth)
 		s.Secrets = slices.Clone(s.Secrets)
 	}
 	out.Files = slices.Clone(c.Files)
 	out.Warnings = slices.Clone(c.Warnings)
-	return out
-}
-
-func cloneMap(m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
 	return out
 }
 

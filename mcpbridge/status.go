@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,40 +29,29 @@ const (
 var serverStateNames = []string{"DISCONNECTED", "CONNECTING", "CONNECTED"}
 
 // String returns "DISCONNECTED", "CONNECTING" or "CONNECTED".
-func (s ServerState) String() string { return enumString(serverStateNames, int(s), "ServerState") }
+func (s ServerState) String() string {
+	if s < 0 || int(s) >= len(serverStateNames) {
+		return fmt.Sprintf("ServerState(%d)", int(s))
+	}
+	return serverStateNames[s]
+}
 
 // MarshalText encodes s as its String.
 func (s ServerState) MarshalText() ([]byte, error) {
-	return enumMarshal(serverStateNames, int(s), "ServerState")
+	if s < 0 || int(s) >= len(serverStateNames) {
+		return nil, fmt.Errorf("invalid ServerState(%d)", int(s))
+	}
+	return []byte(serverStateNames[s]), nil
 }
 
 // UnmarshalText decodes a String.
 func (s *ServerState) UnmarshalText(b []byte) error {
-	return enumUnmarshal(serverStateNames, b, "server state", (*int)(s))
-}
-
-func enumString(names []string, i int, typ string) string {
-	if i >= 0 && i < len(names) {
-		return names[i]
+	i := slices.Index(serverStateNames, string(b))
+	if i < 0 {
+		return fmt.Errorf("unknown server state %q", b)
 	}
-	return fmt.Sprintf("%s(%d)", typ, i)
-}
-
-func enumMarshal(names []string, i int, typ string) ([]byte, error) {
-	if i < 0 || i >= len(names) {
-		return nil, fmt.Errorf("invalid %s(%d)", typ, i)
-	}
-	return []byte(names[i]), nil
-}
-
-func enumUnmarshal(names []string, b []byte, what string, dst *int) error {
-	for i, n := range names {
-		if string(b) == n {
-			*dst = i
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown %s %q", what, b)
+	*s = ServerState(i)
+	return nil
 }
 
 // ServerStatus is what the status shows about one server. Every string is
