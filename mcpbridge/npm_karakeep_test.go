@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -28,14 +29,15 @@ func TestNPMKarakeep(t *testing.T) {
 		{"legacy", "2025-11-25"},
 		// The first server/discover is bounded at 300 ms, which a Node
 		// server may miss while it starts: then the handshake is right
-		// too.
+		// too (and the next run speaks 2026-07-28, see below).
 		{"", ""},
 	} {
 		t.Run("protocol="+tc.protocol, func(t *testing.T) {
 			e := &exits{}
 			srv := ServerConfig{Name: "karakeep", Command: bin, Protocol: tc.protocol, Timeout: 20 * time.Second, Trust: true,
 				Env: map[string]string{"KARAKEEP_API_ADDR": "http://127.0.0.1:1", "KARAKEEP_API_KEY": key}}
-			b := newBridge(t, &Options{Logger: e.logger()}, srv)
+			cache := filepath.Join(t.TempDir(), "protocols.json")
+			b := newBridge(t, &Options{Logger: e.logger(), ProtocolCache: cache}, srv)
 			stop := e.watch(b)
 			discover(t, b)
 
@@ -79,6 +81,16 @@ func TestNPMKarakeep(t *testing.T) {
 			e.status(b)
 			if leaks := e.leaks(key); len(leaks) > 0 {
 				t.Errorf("the API key left the Bridge:\n%s", strings.Join(leaks, "\n"))
+			}
+			if tc.protocol != "" {
+				return
+			}
+			// Whichever revision the first run spoke, the server answered
+			// server/discover, in time or late: the next run asks it so.
+			next := newBridge(t, &Options{ProtocolCache: cache}, srv)
+			discover(t, next)
+			if st := next.Status().Servers[0]; st.State != Connected || st.Protocol != "2026-07-28" {
+				t.Errorf("second run: Status = %v, protocol %q (%s), want CONNECTED in 2026-07-28", st.State, st.Protocol, st.Error)
 			}
 		})
 	}

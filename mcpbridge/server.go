@@ -147,7 +147,7 @@ func (b *Bridge) dial(ctx context.Context, s *server) (a attempt) {
 		b.protos.Put(s.cfg.protoKey(), "", 0)
 		return attempt{err: loginError(s, err)}
 	}
-	b.protos.Put(s.cfg.protoKey(), conn.ProtocolVersion(), conn.Kind())
+	b.protos.Put(s.cfg.protoKey(), conn.NextEra(), conn.Kind())
 	l.conn = conn
 	var listed []mcpconn.Tool
 	if offersTools(conn) {
@@ -201,7 +201,7 @@ func (b *Bridge) installLocked(s *server, a attempt) (closeLink *link, relist bo
 	s.link = a.link
 	s.stderr = ""
 	s.instructions = a.link.conn.Instructions()
-	s.era, s.via = a.link.conn.ProtocolVersion(), a.link.conn.Kind()
+	s.era, s.via = a.link.conn.NextEra(), a.link.conn.Kind()
 	b.setToolsLocked(s, a.defs)
 	b.setSkippedLocked(s, a.skipped)
 	b.setStateLocked(s, Connected, nil)

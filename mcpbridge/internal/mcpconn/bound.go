@@ -47,11 +47,12 @@ type lineGuard struct {
 	line    []byte // the line being read
 	pending []byte // output not yet handed out
 	err     error
+	late    *lateAnswer // sees each line, if set
 }
 
 // guardLines returns r, bounded as lineGuard says; fail is called once with
 // the reason when the server broke a bound.
-func guardLines(r io.Reader, s *Spec, fail func(error)) io.Reader {
+func guardLines(r io.Reader, s *Spec, fail func(error)) *lineGuard {
 	return &lineGuard{r: bufio.NewReaderSize(r, 64<<10), max: s.maxMessage(), fail: fail}
 }
 
@@ -103,6 +104,9 @@ func (g *lineGuard) fill() {
 		g.err = fmt.Errorf("%w: the server sent a message %v", ErrMessageTooLarge, err)
 		g.fail(g.err)
 		return
+	}
+	if g.late != nil {
+		g.late.see(out)
 	}
 	g.pending = out
 }

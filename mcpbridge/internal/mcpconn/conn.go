@@ -204,6 +204,7 @@ type Conn struct {
 	log      *slog.Logger
 	client   *client.Client
 	proc     *proc           // stdio only
+	late     *lateAnswer     // stdio with the era unknown only
 	web      *watchTransport // SSE and streamable HTTP only
 	stderr   *tail
 	init     *mcp.InitializeResult
@@ -327,7 +328,14 @@ func (c *Conn) connect(dctx context.Context) error {
 			return err
 		}
 		c.proc = p
-		tr = stdioTap{transport.NewIO(guardLines(p.stdoutReader(), s, c.die), p.stdin, nil)}
+		g := guardLines(p.stdoutReader(), s, c.die)
+		if s.Protocol == ProtocolAuto && s.Era == "" {
+			c.late = &lateAnswer{}
+			c.late.watching.Store(true)
+			defer c.late.watching.Store(false)
+			g.late = c.late
+		}
+		tr = stdioTap{transport.NewIO(g, p.stdin, nil)}
 	case SSE:
 		c.web = newWatchTransport(c.lost, s)
 		wait := s.EndpointWait

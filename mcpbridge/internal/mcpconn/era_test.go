@@ -145,6 +145,56 @@ func TestEraSlowModernServer(t *testing.T) {
 	}
 }
 
+// TestEraLateAnswer: a stdio server of both eras that starts after the
+// probe's bound is spoken to with the handshake, but its late answer to
+// server/discover makes NextEra 2026-07-28, and a connection asking so
+// speaks it. A legacy server's late refusal, and a dual server in time,
+// leave NextEra as negotiated.
+func TestEraLateAnswer(t *testing.T) {
+	legacy, modern := mcp.LATEST_LEGACY_PROTOCOL_VERSION, mcp.LATEST_PROTOCOL_VERSION
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		now      string // ProtocolVersion
+		next     string // NextEra
+		protocol Protocol
+	}{
+		{"both eras, slow start", []string{"-era=both", "-delay=1500ms"}, legacy, modern, ProtocolAuto},
+		{"legacy, slow start", []string{"-era=legacy", "-delay=1500ms"}, legacy, legacy, ProtocolAuto},
+		{"both eras, in time", []string{"-era=both"}, modern, modern, ProtocolAuto},
+		// Forced: nothing is watched, nothing learnt.
+		{"both eras, slow start, legacy setting", []string{"-era=both", "-delay=1500ms"}, legacy, legacy, ProtocolLegacy},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := stdioSpec(tc.args...)
+			s.Protocol = tc.protocol
+			s.DiscoverProbe = DefaultDiscoverProbe // the server starts 1.5 s late
+			if tc.now == modern {
+				s.DiscoverProbe = 5 * time.Second // in time even on a loaded machine
+			}
+			c := dialT(t, s)
+			if got := c.ProtocolVersion(); got != tc.now {
+				t.Fatalf("ProtocolVersion() = %q, want %q", got, tc.now)
+			}
+			if got := c.NextEra(); got != tc.next {
+				t.Fatalf("NextEra() = %q, want %q", got, tc.next)
+			}
+			if tc.next != modern || tc.now == modern {
+				return
+			}
+			_ = c.Close()
+			s.Era = c.NextEra()
+			c2 := dialT(t, s)
+			if got := c2.ProtocolVersion(); got != modern {
+				t.Errorf("connection with Era %q: ProtocolVersion() = %q, want %q", s.Era, got, modern)
+			}
+			if _, err := c2.CallTool(context.Background(), "echo", nil); err != nil {
+				t.Errorf("CallTool(echo) = %v", err)
+			}
+		})
+	}
+}
+
 // TestEraOverride: Spec.Protocol forces one era; a server that does not
 // speak it fails with a clear error.
 func TestEraOverride(t *testing.T) {
