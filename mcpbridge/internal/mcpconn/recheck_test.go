@@ -78,7 +78,7 @@ func newGapServer(t *testing.T, hold time.Duration, change bool) *gapServer {
 func TestRecheck(t *testing.T) {
 	for _, change := range []bool{true, false} {
 		t.Run(map[bool]string{true: "changed", false: "unchanged"}[change], func(t *testing.T) {
-			g := newGapServer(t, 300*time.Millisecond, change)
+			g := newGapServer(t, 500*time.Millisecond, change)
 			var mu sync.Mutex
 			changed := 0
 			s := Spec{Name: "gap", Kind: StreamableHTTP, URL: g.url, Timeout: testTimeout,
@@ -94,7 +94,7 @@ func TestRecheck(t *testing.T) {
 			if got := toolNames(tools); !slices.Equal(got, []string{"early"}) {
 				t.Fatalf("first ListTools() = %v, want [early]: it must run before the held subscription", got)
 			}
-			// The second reading comes after the acknowledgement (300 ms)
+			// The second reading comes after the acknowledgement (500 ms)
 			// and recheckDelay.
 			deadline := time.Now().Add(10 * time.Second)
 			for g.lists.Load() < 2 && time.Now().Before(deadline) {
@@ -104,13 +104,24 @@ func TestRecheck(t *testing.T) {
 				t.Fatalf("server answered %d tools/list requests, want 2 (the first and the second reading)", n)
 			}
 			// A reported change reaches OnToolsChanged after the
-			// coalescing window.
-			time.Sleep(listChangedWindow + 200*time.Millisecond)
-			mu.Lock()
-			got := changed
-			mu.Unlock()
+			// coalescing window; an unreported one never does.
+			count := func() int {
+				mu.Lock()
+				defer mu.Unlock()
+				return changed
+			}
 			want := map[bool]int{true: 1, false: 0}[change]
-			if got != want {
+			wait := time.Now().Add(listChangedWindow + 300*time.Millisecond)
+			if change {
+				wait = time.Now().Add(10 * time.Second)
+			}
+			for count() < want && time.Now().Before(wait) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if !change {
+				time.Sleep(time.Until(wait))
+			}
+			if got := count(); got != want {
 				t.Fatalf("OnToolsChanged ran %d times, want %d", got, want)
 			}
 			if change {
