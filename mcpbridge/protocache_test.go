@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
@@ -70,5 +71,36 @@ func TestProtocolCache(t *testing.T) {
 	third := run()
 	if !strings.Contains(third.Status().Servers[0].Stderr, "ignored server/discover") {
 		t.Errorf("with a broken cache: stderr %q, want a fresh probe", third.Status().Servers[0].Stderr)
+	}
+}
+
+// TestProtocolCacheLateAnswer: a stdio server of both eras whose answer to
+// server/discover comes after the probe's bound (and after the handshake's)
+// is spoken to with the handshake, yet the cache learns that it speaks
+// 2026-07-28, and the next run speaks it.
+func TestProtocolCacheLateAnswer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "protocols.json")
+	srv := stdioServer("late", "-hold-discover=1s")
+	first := newBridge(t, &Options{ProtocolCache: path}, srv)
+	discover(t, first)
+	if st := first.Status().Servers[0]; st.State != Connected || st.Protocol != "2025-11-25" {
+		t.Fatalf("first run: %v, protocol %q (%s), want CONNECTED with the handshake", st.State, st.Protocol, st.Error)
+	}
+	var data []byte
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		data, _ = os.ReadFile(path)
+		if strings.Contains(string(data), `"protocol": "2026-07-28"`) {
+			break
+		}
+	}
+	if !strings.Contains(string(data), `"protocol": "2026-07-28"`) {
+		t.Fatalf("the cache did not learn the late answer:\n%s", data)
+	}
+	_ = first.Close()
+
+	second := newBridge(t, &Options{ProtocolCache: path}, srv)
+	discover(t, second)
+	if st := second.Status().Servers[0]; st.State != Connected || st.Protocol != "2026-07-28" {
+		t.Errorf("second run: %v, protocol %q (%s), want CONNECTED in 2026-07-28", st.State, st.Protocol, st.Error)
 	}
 }

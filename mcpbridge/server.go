@@ -80,6 +80,9 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		OnPromptsChanged: func() {
 			b.promptsChanged(s, l)
 		},
+		OnNextEra: func(version string) {
+			b.nextEra(s, l, version)
+		},
 		OnClose: func(err error) {
 			b.lost(s, l, err)
 		},
@@ -245,6 +248,18 @@ func (b *Bridge) dropLinkLocked(s *server, err error) {
 		defer b.bg.Done()
 		_ = l.conn.Close()
 	}()
+}
+
+// nextEra records that s, connected over l (a stdio link) with the
+// handshake, answered server/discover late: its reconnects and, with a
+// protocol cache, later runs ask the 2026-07-28 way first.
+func (b *Bridge) nextEra(s *server, l *link, version string) {
+	b.mu.Lock()
+	if s.link == l {
+		s.era = version
+	}
+	b.mu.Unlock()
+	b.protos.Put(s.cfg.protoKey(), version, mcpconn.Stdio)
 }
 
 // toolsChanged handles notifications/tools/list_changed (on the

@@ -164,6 +164,12 @@ type Spec struct {
 	// request ctx is the tool call's. The response's Content is dropped
 	// unless Action is accept. nil declines every request.
 	Elicit func(ctx context.Context, p mcp.ElicitationParams) (mcp.ElicitationResponse, error)
+	// OnNextEra is called at most once, with the protocol version a later
+	// connection should ask for, when a stdio server connected with the
+	// handshake turns out, after Dial returned, to have answered
+	// server/discover late (see [Conn.NextEra], which already says so when
+	// the answer came first). Same goroutine rules as OnToolsChanged.
+	OnNextEra func(version string)
 	// OnClose is called once when the connection dies by itself (process
 	// exit, lost stream), not after Close. Same goroutine rules as
 	// OnToolsChanged.
@@ -312,8 +318,14 @@ func dial(ctx context.Context, s Spec, kind Kind) (*Conn, error) {
 		c.shutdown()
 		return nil, c.dialError(ctx, dctx, err, exit)
 	}
+	// A late answer seen by now is NextEra's to tell (the caller asks it
+	// after Dial returns); one seen later, OnNextEra's.
+	learnt := c.learnt()
+	if isClosed(learnt) {
+		learnt = nil
+	}
 	c.wg.Add(1)
-	go c.events()
+	go c.events(learnt)
 	return c, nil
 }
 
@@ -330,9 +342,8 @@ func (c *Conn) connect(dctx context.Context) error {
 		c.proc = p
 		g := guardLines(p.stdoutReader(), s, c.die)
 		if s.Protocol == ProtocolAuto && s.Era == "" {
-			c.late = &lateAnswer{}
-			c.late.watching.Store(true)
-			defer c.late.watching.Store(false)
+			c.late = newLateAnswer()
+			defer c.late.connected()
 			g.late = c.late
 		}
 		tr = stdioTap{transport.NewIO(g, p.stdin, nil)}
@@ -493,8 +504,9 @@ func (c *Conn) onNotification(n mcp.JSONRPCNotification) {
 }
 
 // events runs the callbacks, one at a time, until Close. list_changed
-// notifications are coalesced (see listChangedWindow).
-func (c *Conn) events() {
+// notifications are coalesced (see listChangedWindow). learnt is the late
+// server/discover answer still to report to OnNextEra, if any.
+func (c *Conn) events(learnt <-chan struct{}) {
 	defer c.wg.Done()
 	dead := c.dead
 	var due <-chan time.Time // a list_changed is waiting for its turn
@@ -516,6 +528,11 @@ func (c *Conn) events() {
 		case <-c.prompts:
 			if c.spec.OnPromptsChanged != nil && c.live() {
 				c.spec.OnPromptsChanged()
+			}
+		case <-learnt:
+			learnt = nil
+			if c.spec.OnNextEra != nil && c.live() {
+				c.spec.OnNextEra(c.NextEra())
 			}
 		case <-dead:
 			dead = nil

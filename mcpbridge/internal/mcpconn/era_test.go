@@ -147,19 +147,23 @@ func TestEraSlowModernServer(t *testing.T) {
 
 // TestEraLateAnswer: a stdio server of both eras that starts after the
 // probe's bound is spoken to with the handshake, but its late answer to
-// server/discover makes NextEra 2026-07-28, and a connection asking so
-// speaks it. A legacy server's late refusal, and a dual server in time,
-// leave NextEra as negotiated.
+// server/discover makes NextEra, or OnNextEra when the answer comes after
+// the handshake's, say 2026-07-28, and a connection asking so speaks it. A
+// legacy server's late refusal, a dual server in time, and a forced era
+// leave the era as negotiated.
 func TestEraLateAnswer(t *testing.T) {
 	legacy, modern := mcp.LATEST_LEGACY_PROTOCOL_VERSION, mcp.LATEST_PROTOCOL_VERSION
 	for _, tc := range []struct {
 		name     string
 		args     []string
 		now      string // ProtocolVersion
-		next     string // NextEra
+		next     string // NextEra, at once or through OnNextEra
 		protocol Protocol
 	}{
 		{"both eras, slow start", []string{"-era=both", "-delay=1500ms"}, legacy, modern, ProtocolAuto},
+		// The probe's answer comes 1 s late, after the handshake's: only
+		// OnNextEra can tell.
+		{"both eras, discover answered after the handshake", []string{"-era=both", "-hold-discover=1s"}, legacy, modern, ProtocolAuto},
 		{"legacy, slow start", []string{"-era=legacy", "-delay=1500ms"}, legacy, legacy, ProtocolAuto},
 		{"both eras, in time", []string{"-era=both"}, modern, modern, ProtocolAuto},
 		// Forced: nothing is watched, nothing learnt.
@@ -172,18 +176,38 @@ func TestEraLateAnswer(t *testing.T) {
 			if tc.now == modern {
 				s.DiscoverProbe = 5 * time.Second // in time even on a loaded machine
 			}
+			told := make(chan string, 2)
+			s.OnNextEra = func(v string) { told <- v }
 			c := dialT(t, s)
 			if got := c.ProtocolVersion(); got != tc.now {
 				t.Fatalf("ProtocolVersion() = %q, want %q", got, tc.now)
 			}
+			next := c.NextEra()
+			if strings.Contains(tc.name, "after the handshake") && next != legacy {
+				t.Fatalf("NextEra() at once = %q, want %q: the answer is held 1 s", next, legacy)
+			}
+			if next != tc.next {
+				// The server may answer the handshake first.
+				wait := time.Second
+				if tc.next == modern {
+					wait = 10 * time.Second
+				}
+				select {
+				case next = <-told:
+				case <-time.After(wait):
+				}
+			}
+			if next != tc.next {
+				t.Fatalf("NextEra() and OnNextEra say %q, want %q", next, tc.next)
+			}
 			if got := c.NextEra(); got != tc.next {
-				t.Fatalf("NextEra() = %q, want %q", got, tc.next)
+				t.Errorf("NextEra() after the late answer = %q, want %q", got, tc.next)
 			}
 			if tc.next != modern || tc.now == modern {
 				return
 			}
 			_ = c.Close()
-			s.Era = c.NextEra()
+			s.Era, s.OnNextEra = next, nil
 			c2 := dialT(t, s)
 			if got := c2.ProtocolVersion(); got != modern {
 				t.Errorf("connection with Era %q: ProtocolVersion() = %q, want %q", s.Era, got, modern)

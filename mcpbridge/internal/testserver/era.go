@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -210,4 +211,40 @@ func gateHTTP(e Era, sse bool, next http.Handler) http.Handler {
 		}
 		_, _ = w.Write(errorLine(v, id, detail))
 	})
+}
+
+// HoldDiscover returns a writer to out that writes each line holding a
+// server/discover result (it names "supportedVersions") d late, and every
+// other line at once: a server that answers the handshake in time but the
+// probe only late, as a server that handles requests concurrently may.
+func HoldDiscover(out io.Writer, d time.Duration) io.Writer {
+	return &discoverHolder{out: &lineWriter{out: out}, d: d}
+}
+
+type discoverHolder struct {
+	out *lineWriter
+	d   time.Duration
+	buf []byte
+	mu  sync.Mutex
+}
+
+func (h *discoverHolder) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.buf = append(h.buf, p...)
+	for {
+		i := bytes.IndexByte(h.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		line := bytes.Clone(h.buf[:i+1])
+		h.buf = h.buf[i+1:]
+		if bytes.Contains(line, []byte(`"supportedVersions"`)) {
+			time.AfterFunc(h.d, func() { _, _ = h.out.writeLine(line) })
+			continue
+		}
+		if _, err := h.out.writeLine(line); err != nil {
+			return 0, err
+		}
+	}
 }

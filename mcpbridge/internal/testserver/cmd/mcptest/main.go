@@ -33,6 +33,7 @@ func main() {
 	handwritten := flag.String("handwritten", "", `answer by hand: "once" (one tools/list page), "loop" (a cursor loop), "deep" (a tool nested 5,000 deep between two others) or "endless" (a tools/list line that never ends)`)
 	_ = flag.String("token", "", "ignored (lets tests pass a secret-looking argument)")
 	delay := flag.Duration("delay", 0, "sleep this long before serving")
+	holdDiscover := flag.Duration("hold-discover", 0, "write server/discover answers this much late, other answers at once")
 	ask := flag.Bool("ask", false, "add the tools ask and ask_url, which ask the user for input")
 	peers := flag.String("await-peers", "", "DIR:N: before serving, wait until N processes given DIR arrived")
 	crashFile := flag.String("crash-on-file", "", "exit with code 3 once this file exists")
@@ -130,7 +131,11 @@ func main() {
 	fmt.Fprintln(os.Stderr, "mcptest: serving")
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	in, out := testserver.GateStdio(era, os.Stdin, os.Stdout)
+	var stdout io.Writer = os.Stdout
+	if *holdDiscover > 0 {
+		stdout = testserver.HoldDiscover(stdout, *holdDiscover)
+	}
+	in, out := testserver.GateStdio(era, os.Stdin, stdout)
 	if err := server.NewStdioServer(s).Listen(ctx, in, out); err != nil && !errors.Is(err, io.EOF) {
 		fmt.Fprintln(os.Stderr, "mcptest:", err)
 		os.Exit(1)
