@@ -93,13 +93,9 @@ type Options struct {
 	// TokenStore keeps OAuth tokens, one per server URL. nil means an
 	// [auth.FileStore] at [auth.DefaultPath] (mode 0600).
 	TokenStore auth.Store
-	// Elicit asks the user what a server wants to know during a tool call
-	// (a form or a URL, see [Elicitation]), in either protocol era, and
-	// returns the answer. It is called concurrently for different calls
-	// and should return promptly once ctx is done. An error means no
-	// answer: the tool call fails with it. nil means every question is
-	// declined, and the model reads that it was.
-	Elicit func(ctx context.Context, e Elicitation) (ElicitResponse, error)
+	// Client holds what the host offers servers that ask something of
+	// it during a session (the MCP client features). nil offers nothing.
+	Client *ClientFeatures
 	// ProtocolCache is the path of a small JSON file (written 0600) where
 	// the protocol revision and transport each server was last reached
 	// with are kept across runs, so that the first connection of a run
@@ -219,7 +215,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 	b := &Bridge{
 		policy:        o.Policy,
 		textLimit:     o.TextLimit,
-		elicit:        o.Elicit,
+		elicit:        o.Client.elicit(),
 		protos:        protocache.New(o.ProtocolCache, o.Logger),
 		maxMsg:        o.MaxMessageBytes,
 		binaryLimit:   cmp.Or(o.BinaryLimit, DefaultBinaryLimit),

@@ -61,7 +61,7 @@ type callKey struct{}
 type elicitCall struct {
 	tool     string
 	mu       sync.Mutex
-	declined []string // messages declined for want of Options.Elicit
+	declined []string // messages declined for want of ClientFeatures.Elicit
 }
 
 // withCall returns ctx carrying a new call of tool.

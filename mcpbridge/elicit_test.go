@@ -32,7 +32,7 @@ func TestElicit(t *testing.T) {
 			}
 			srv := stdioServer("s", "-ask", "-era="+era)
 			srv.Trust = true
-			b := newBridge(t, &Options{Elicit: el}, srv)
+			b := newBridge(t, &Options{Client: &ClientFeatures{Elicit: el}}, srv)
 			discover(t, b)
 			run := func(b *Bridge, tool string) *CallResult {
 				t.Helper()
@@ -100,7 +100,7 @@ func TestElicitError(t *testing.T) {
 			}
 			srv := stdioServer("s", "-ask", "-era="+era)
 			srv.Trust = true
-			b := newBridge(t, &Options{Elicit: el}, srv)
+			b := newBridge(t, &Options{Client: &ClientFeatures{Elicit: el}}, srv)
 			discover(t, b)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
