@@ -27,6 +27,10 @@ func (b *Bridge) GenAITools() ([]*genai.Tool, error) {
 		b.mu.Unlock()
 		return nil, ErrClosed
 	}
+	if err := b.undiscoveredLocked(); err != nil {
+		b.mu.Unlock()
+		return nil, err
+	}
 	tools := make([]*Tool, 0, len(b.sorted))
 	for _, t := range b.sorted {
 		if !b.isRejectedLocked(t) {

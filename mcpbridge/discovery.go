@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"fmt"
 )
 
 // Discover connects every server that is not connected, in parallel, lists
@@ -108,4 +109,20 @@ func (b *Bridge) setDiscoveringLocked(on bool) {
 	}
 	b.log.Debug("mcp discovery", "event", kind)
 	b.emitLocked(Event{Kind: kind})
+}
+
+// undiscovered returns an error wrapping [ErrNotDiscovered] when servers are
+// configured and Discover has never started; nil otherwise.
+func (b *Bridge) undiscovered() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.undiscoveredLocked()
+}
+
+// undiscoveredLocked is undiscovered with b.mu held.
+func (b *Bridge) undiscoveredLocked() error {
+	if b.discovering || b.discovered || len(b.cfg.Servers) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: call Bridge.Discover first, so that the %d configured servers' tools can be offered", ErrNotDiscovered, len(b.cfg.Servers))
 }

@@ -69,6 +69,12 @@ var (
 	// has no usable candidate: the prompt was blocked, or the candidate has
 	// no content (a safety stop, for example).
 	ErrNoAnswer = errors.New("no answer from the model")
+	// ErrNotDiscovered is wrapped by the error of [Bridge.Run] and
+	// [Bridge.GenAITools], and by a call's error, when the Bridge has
+	// servers configured but [Bridge.Discover] was never called: the model
+	// would get none of their tools. A Bridge without servers needs no
+	// discovery.
+	ErrNotDiscovered = errors.New("servers not discovered yet")
 	// ErrUnknownPrompt is wrapped by the error of [Bridge.GetPrompt] for a
 	// prompt the server does not list.
 	ErrUnknownPrompt = errors.New("unknown prompt")

@@ -157,6 +157,9 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 // unknownTool returns the error for a call of name, listing a few
 // registered names so the model can correct itself.
 func (b *Bridge) unknownTool(name string) error {
+	if err := b.undiscovered(); err != nil {
+		return fmt.Errorf("%w %q: %w", ErrUnknownTool, name, err)
+	}
 	tools := b.Tools()
 	if len(tools) == 0 {
 		return fmt.Errorf("%w %q: no functions are available", ErrUnknownTool, name)

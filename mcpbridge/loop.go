@@ -126,6 +126,9 @@ func (b *Bridge) Run(ctx context.Context, gen ContentGenerator, model string, hi
 		o.MaxTurns = 1
 	}
 	res := &RunResult{History: slices.Clone(history)}
+	if err := b.undiscovered(); err != nil {
+		return res, err
+	}
 	hosts, err := newHostSet(config, o.HostFunctions, o.Fallback)
 	if err != nil {
 		return res, err
