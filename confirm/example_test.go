@@ -13,7 +13,7 @@ func ExamplePolicy() {
 	var p confirm.Policy // the zero Policy asks, and has nobody to ask
 	d, err := p.Decide(context.Background(), confirm.Request{Server: "files", ServerTool: "delete"})
 	fmt.Println(d.Proceed, err)
-	// Output: false confirming server "files" tool "delete": confirmation needed but no confirmer is set
+	// Output: false confirming server "files" tool "delete": a person must approve it and nobody can be asked here (trust the server or allow-list the tool to run it without asking)
 }
 
 func ExamplePolicy_Decide() {

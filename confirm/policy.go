@@ -11,7 +11,7 @@ import (
 // ErrNoConfirmer is returned (wrapped) by [Policy.Decide] when a call needs
 // a person's confirmation and the policy has no Confirmer. The call must not
 // run.
-var ErrNoConfirmer = errors.New("confirmation needed but no confirmer is set")
+var ErrNoConfirmer = errors.New("a person must approve it and nobody can be asked here (trust the server or allow-list the tool to run it without asking)")
 
 // Policy decides whether tool calls may run. Set its exported fields before
 // the first Decide and do not change them afterwards; its methods are safe

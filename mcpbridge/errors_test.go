@@ -24,7 +24,7 @@ func TestCallErrors(t *testing.T) {
 		{"deny-list", &DeniedError{Name: "rm", Reason: confirm.Denied},
 			`function "rm" was not run: denied by policy`, []error{ErrDenied}, nil, nil},
 		{"no confirmer", &DeniedError{Name: "a\"b", Reason: confirm.Unanswered, Err: noConfirmer},
-			`function "a\"b" was not run: not confirmed: confirming x: confirmation needed but no confirmer is set`,
+			`function "a\"b" was not run: not confirmed: confirming x: a person must approve it and nobody can be asked here (trust the server or allow-list the tool to run it without asking)`,
 			[]error{ErrDenied, confirm.ErrNoConfirmer}, nil, noConfirmer},
 		{"invalid arguments", &invalidArgumentsError{name: "pick", detail: "at '/n': got string, want integer"},
 			`invalid arguments for function "pick": at '/n': got string, want integer`, []error{ErrInvalidArguments}, []error{ErrDenied}, nil},

@@ -29,7 +29,8 @@ type SettingsOptions struct {
 	// [os.LookupEnv].
 	LookupEnv func(name string) (value string, ok bool)
 	// Logger receives each warning at Warn level and each replaced entry at
-	// Debug level. Nil means [slog.Default].
+	// Debug level. Nil means no logging: the warnings are in
+	// [Config.Warnings] for the host to show once.
 	Logger *slog.Logger
 }
 
@@ -42,7 +43,7 @@ func (o *SettingsOptions) lookup() func(string) (string, bool) {
 
 func (o *SettingsOptions) logger() *slog.Logger {
 	if o == nil || o.Logger == nil {
-		return slog.Default()
+		return slog.New(slog.DiscardHandler)
 	}
 	return o.Logger
 }
@@ -124,8 +125,8 @@ func LoadSettings(paths []string, opts *SettingsOptions) (*Config, error) {
 // Every problem is a *[ConfigError] with the file, line and column of the
 // offending character: bad JSON, wrong types and invalid servers, all of
 // them reported, joined with [errors.Join].
-// On error the Config is nil. Warnings are also logged (see
-// [SettingsOptions]).
+// On error the Config is nil. Warnings are also logged when
+// [SettingsOptions].Logger is set.
 func ParseSettings(data []byte, file string, opts *SettingsOptions) (*Config, error) {
 	if file == "" {
 		file = "settings.json"

@@ -105,7 +105,7 @@ func (a *agent) once(ctx context.Context, prompt string) int {
 
 // chat is the interactive chat; it returns the exit status.
 func (a *agent) chat(ctx context.Context) int {
-	fmt.Fprintf(a.con.stderr, "Chatting with %s. /mcp shows the MCP servers, /quit ends the chat.\n", a.model)
+	fmt.Fprintf(a.con.stderr, "Chatting with %s. /help lists the commands, /quit ends the chat.\n", a.model)
 	for {
 		fmt.Fprint(a.con.stderr, "> ")
 		line, err := a.lines.next(ctx, a.con.interrupt)
@@ -118,16 +118,12 @@ func (a *agent) chat(ctx context.Context) int {
 			return 1
 		}
 		line = strings.TrimSpace(line)
-		switch {
-		case line == "":
+		if line == "" {
 			continue
-		case line == "/quit" || line == "/exit":
+		}
+		if handled, quit := a.command(ctx, line); quit {
 			return 0
-		case line == "/mcp":
-			fmt.Fprint(a.con.stdout, a.bridge.Status().String())
-			continue
-		case strings.HasPrefix(line, "/") && !strings.ContainsAny(line, " \t"):
-			fmt.Fprintf(a.con.stderr, "agent: unknown command %s (/mcp shows the servers, /quit ends the chat)\n", line)
+		} else if handled {
 			continue
 		}
 

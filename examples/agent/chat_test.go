@@ -63,10 +63,17 @@ func TestConfirmation(t *testing.T) {
 			asked: 1,
 		},
 		{
-			name:  "anything else cancels",
-			stdin: "add\nyes please\n/quit\n",
+			name:  "an answer it cannot read is asked again",
+			stdin: "add\nyes please\nc\n/quit\n",
 			calls: []geminitest.Call{add(1, 2)},
 			want:  []reply{{"error", "cancelled by the user"}},
+			asked: 2,
+		},
+		{
+			name:  "y runs once",
+			stdin: "add\ny\n/quit\n",
+			calls: []geminitest.Call{add(1, 2)},
+			want:  []reply{{"output", "1 + 2 = 3"}},
 			asked: 1,
 		},
 		{

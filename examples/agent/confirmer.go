@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mcpgenai/bridge/confirm"
 )
@@ -19,42 +20,73 @@ import (
 type terminalConfirmer struct {
 	lines *lineReader
 	out   io.Writer
+	// drain discards the lines typed before a question (a person at a
+	// terminal); scripted input is kept.
+	drain bool
 }
 
-// Confirm shows req and reads the answer: o, t, s or c (or once, tool,
-// server, cancel). Anything else and the end of input are Cancel; the end
-// of ctx is an error (no answer).
+// Confirm shows req and reads the answer: o, t, s or c (once, tool, server,
+// cancel; y or yes is once, n or no is cancel). With c.drain, lines typed
+// before the question was shown are discarded, not taken as its answer. An answer it
+// cannot read is repeated back and the question asked again, at most
+// maxAsks times in all; then, and at the end of input, the call is
+// cancelled. The end of ctx (Ctrl-C) is an error (no answer).
 func (c *terminalConfirmer) Confirm(ctx context.Context, req confirm.Request) (confirm.Answer, error) {
+	if n := c.drainTypeAhead(); n > 0 {
+		fmt.Fprintf(c.out, "\n(%d line(s) typed before this question were ignored)\n", n)
+	}
 	fmt.Fprint(c.out, describe(req))
-	fmt.Fprint(c.out, "Allow? [o]nce / [t]ool always / [s]erver always / [c]ancel: ")
-	line, err := c.lines.next(ctx, nil)
-	if errors.Is(err, io.EOF) {
-		fmt.Fprintln(c.out, "\ncancelled (end of input)")
-		return confirm.Cancel, nil
+	for range maxAsks {
+		fmt.Fprint(c.out, "Allow? [o]nce / [t]ool always / [s]erver always / [c]ancel: ")
+		line, err := c.lines.next(ctx, nil)
+		if errors.Is(err, io.EOF) {
+			fmt.Fprintln(c.out, "\ncancelled (end of input)")
+			return confirm.Cancel, nil
+		}
+		if err != nil {
+			fmt.Fprintln(c.out, "\ninterrupted: the call does not run")
+			return confirm.Cancel, err
+		}
+		a, ok := parseAnswer(line)
+		if !ok {
+			fmt.Fprintf(c.out, "%q is not an answer: type o, t, s or c and press Enter\n", strings.TrimSpace(line))
+			continue
+		}
+		if a == confirm.Cancel {
+			fmt.Fprintln(c.out, "cancelled")
+		}
+		return a, nil
 	}
-	if err != nil {
-		fmt.Fprintln(c.out)
-		return confirm.Cancel, err
-	}
-	a := parseAnswer(line)
-	if a == confirm.Cancel {
-		fmt.Fprintln(c.out, "cancelled")
-	}
-	return a, nil
+	fmt.Fprintln(c.out, "cancelled (no answer understood)")
+	return confirm.Cancel, nil
 }
 
-// parseAnswer reads an answer to the confirmation question; anything but
-// o, t, s (or once, tool, server, in any case) is Cancel.
-func parseAnswer(line string) confirm.Answer {
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "o", "once":
-		return confirm.ProceedOnce
-	case "t", "tool":
-		return confirm.AlwaysTool
-	case "s", "server":
-		return confirm.AlwaysServer
+// drainTypeAhead discards typed-ahead lines when c.drain is set and
+// returns how many.
+func (c *terminalConfirmer) drainTypeAhead() int {
+	if !c.drain {
+		return 0
 	}
-	return confirm.Cancel
+	return c.lines.drain()
+}
+
+// maxAsks is how many times one confirmation question is asked at most.
+const maxAsks = 3
+
+// parseAnswer reads an answer to the confirmation question, in any case;
+// ok is false for a line that is none.
+func parseAnswer(line string) (a confirm.Answer, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "o", "once", "y", "yes":
+		return confirm.ProceedOnce, true
+	case "t", "tool":
+		return confirm.AlwaysTool, true
+	case "s", "server":
+		return confirm.AlwaysServer, true
+	case "c", "cancel", "n", "no":
+		return confirm.Cancel, true
+	}
+	return confirm.Cancel, false
 }
 
 // describe is what the user is shown about a call to confirm.
@@ -116,8 +148,15 @@ type lineReader struct {
 }
 
 func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{r: r, lines: make(chan string), done: make(chan struct{})}
+	return &lineReader{r: r, lines: make(chan string, typeAheadLines), done: make(chan struct{})}
 }
+
+// typeAheadLines is how many lines the reader holds before they are asked
+// for.
+const typeAheadLines = 64
+
+// pending reports how many lines are read and not yet asked for.
+func (l *lineReader) pending() int { return len(l.lines) }
 
 // next returns the next line without its line ending; io.EOF at the end of
 // input, ctx's error when ctx ends, errInterrupted when interrupt delivers
@@ -136,6 +175,31 @@ func (l *lineReader) next(ctx context.Context, interrupt <-chan os.Signal) (stri
 		return "", errInterrupted
 	}
 }
+
+// drain discards the lines typed but not yet asked for, and returns how
+// many there were: those already read, and those that follow each other
+// within typeAheadGap.
+func (l *lineReader) drain() int {
+	l.start.Do(func() { go l.read() })
+	n := 0
+	t := time.NewTimer(typeAheadGap)
+	defer t.Stop()
+	for {
+		select {
+		case _, ok := <-l.lines:
+			if !ok {
+				return n
+			}
+			n++
+			t.Reset(typeAheadGap)
+		case <-t.C:
+			return n
+		}
+	}
+}
+
+// typeAheadGap is how long drain waits for a further typed-ahead line.
+const typeAheadGap = 30 * time.Millisecond
 
 // read feeds lines until the end of input (a read error counts as one) or
 // stop.

@@ -18,6 +18,9 @@
 //	-prompt TEXT    run one request, print the final answer to stdout and exit
 //	-yes            run every tool call without asking
 //	-max-turns N    model requests per user message at most (default 10)
+//	-log FILE       write the library's log (connections, renames, servers'
+//	                stderr) to FILE; without it nothing is logged, so the
+//	                conversation is not interleaved with log lines
 //
 // The client is created by genai from its own environment variables: the
 // API key from GEMINI_API_KEY or GOOGLE_API_KEY, GOOGLE_GEMINI_BASE_URL for
@@ -64,6 +67,7 @@ import (
 	"strings"
 	"syscall"
 
+	"golang.org/x/term"
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/confirm"
@@ -80,6 +84,7 @@ func main() {
 	code := run(ctx, os.Args[1:], &console{
 		stdin:      os.Stdin,
 		isTerminal: isTerminal(os.Stdin),
+		person:     isTerminal(os.Stdin),
 		stdout:     os.Stdout,
 		stderr:     os.Stderr,
 		interrupt:  interrupt,
@@ -92,16 +97,17 @@ func main() {
 type console struct {
 	stdin      io.Reader
 	isTerminal bool // stdin is a terminal: a person can answer questions even with -prompt
+	person     bool // a person types stdin: lines typed ahead of a question are not its answer
 	stdout     io.Writer
 	stderr     io.Writer
 	// interrupt delivers Ctrl-C; nil means it never arrives.
 	interrupt <-chan os.Signal
 }
 
-// isTerminal reports whether f is a character device, as a terminal is.
+// isTerminal reports whether f is a terminal: a person may be there to
+// answer. /dev/null is a character device but no terminal.
 func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return term.IsTerminal(int(f.Fd()))
 }
 
 // options are the parsed command line.
@@ -113,6 +119,7 @@ type options struct {
 	hasPrompt bool
 	yes       bool
 	maxTurns  int
+	logFile   string
 }
 
 // parseFlags parses args. Errors are returned, not printed, except that -h
@@ -127,6 +134,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.prompt, "prompt", "", "run this one request, print the final answer to stdout and exit")
 	fs.BoolVar(&o.yes, "yes", false, "run every tool call without asking")
 	fs.IntVar(&o.maxTurns, "max-turns", mcpbridge.DefaultMaxTurns, "model requests per message at most")
+	fs.StringVar(&o.logFile, "log", "", "write the library's log to this file (default: no log)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stderr)
@@ -194,11 +202,18 @@ func run(ctx context.Context, args []string, con *console) int {
 		if o.hasPrompt && !con.isTerminal {
 			policy.Confirmer = nil // nobody to ask: the bridge refuses, and the model is told
 		} else {
-			policy.Confirmer = &terminalConfirmer{lines: lines, out: con.stderr}
+			policy.Confirmer = &terminalConfirmer{lines: lines, out: con.stderr, drain: con.person}
 		}
 	}
-	// The bridge logs only problems, to stderr, so stdout keeps the answers.
-	logger := slog.New(slog.NewTextHandler(con.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	// The library's log goes to -log FILE or nowhere: the conversation on
+	// the terminal is not interleaved with it. What the user must know
+	// (servers that failed, calls and their results) the agent says itself.
+	logger, closeLog, err := openLog(o.logFile)
+	if err != nil {
+		fmt.Fprintf(con.stderr, "agent: %v\n", err)
+		return 2
+	}
+	defer closeLog()
 	b, err := mcpbridge.New(cfg, &mcpbridge.Options{
 		Target: target, Logger: logger, Policy: policy,
 		LoginURL: hostlogin.ShowURL(con.stderr, hostlogin.BrowserAvailable()),
@@ -243,3 +258,16 @@ func loadConfig(path string) (*mcpbridge.Config, error) {
 var approveAll = confirm.ConfirmerFunc(func(context.Context, confirm.Request) (confirm.Answer, error) {
 	return confirm.ProceedOnce, nil
 })
+
+// openLog returns the logger of the library: every level to path, or
+// nothing when path is "".
+func openLog(path string) (*slog.Logger, func(), error) {
+	if path == "" {
+		return slog.New(slog.DiscardHandler), func() {}, nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("-log: %w", err)
+	}
+	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug})), func() { _ = f.Close() }, nil
+}

@@ -243,3 +243,26 @@ func TestMissingKey(t *testing.T) {
 		t.Errorf("agent without a key = exit %d, stdout %q, stderr %q; want exit 1 and stderr %q", code, out, errOut, want)
 	}
 }
+
+// TestNoTerminal: /dev/null and a pipe are not terminals, so a -prompt run
+// with stdin from either has nobody to ask (/dev/null is a character
+// device, which is no sign of a person).
+func TestNoTerminal(t *testing.T) {
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if isTerminal(null) {
+		t.Errorf("isTerminal(%s) = true, want false", os.DevNull)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if isTerminal(r) {
+		t.Error("isTerminal(pipe) = true, want false")
+	}
+}
