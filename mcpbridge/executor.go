@@ -175,9 +175,17 @@ func (b *Bridge) unknownTool(name string) error {
 	return fmt.Errorf("%w %q; available functions: %s", ErrUnknownTool, name, list)
 }
 
-// cancelled returns the error of a call that ctx ended.
+// cancelled returns the error of a call that ctx ended, saying in words
+// why before the cause itself.
 func cancelled(name string, ctx context.Context) error {
-	return fmt.Errorf("function %q was cancelled: %w", name, context.Cause(ctx))
+	cause := context.Cause(ctx)
+	switch {
+	case errors.Is(cause, context.DeadlineExceeded):
+		return fmt.Errorf("function %q was stopped: the caller's deadline passed before it finished: %w", name, cause)
+	case errors.Is(cause, context.Canceled):
+		return fmt.Errorf("function %q was stopped: its caller cancelled the request before it finished: %w", name, cause)
+	}
+	return fmt.Errorf("function %q was stopped: %w", name, cause)
 }
 
 // errServerTimeout is the cause of the context of a call whose server

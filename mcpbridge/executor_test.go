@@ -95,7 +95,7 @@ func TestExecuteErrorKinds(t *testing.T) {
 		{"isError", nil, &genai.FunctionCall{Name: "fail", Args: map[string]any{"reason": "disk full"}},
 			ErrToolError, "failed: disk full"},
 		{"cancelled before the call", cancelled, &genai.FunctionCall{Name: "pick", Args: map[string]any{"size": "1"}},
-			context.Canceled, `function "pick" was cancelled: context canceled`},
+			context.Canceled, `function "pick" was stopped: its caller cancelled the request before it finished: context canceled`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

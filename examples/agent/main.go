@@ -233,7 +233,11 @@ func run(ctx context.Context, args []string, con *console) int {
 		lines:  lines,
 	}
 	if err := a.discover(ctx); err != nil {
-		fmt.Fprintf(con.stderr, "agent: discovery: %v\n", err)
+		if errors.Is(err, context.Canceled) {
+			fmt.Fprintln(con.stderr, "agent: stopped while connecting the servers (Ctrl-C)")
+		} else {
+			fmt.Fprintf(con.stderr, "agent: connecting the servers: %v\n", err)
+		}
 		return 1
 	}
 	if o.hasPrompt {
