@@ -17,9 +17,14 @@
 // on stderr (and opened in a browser when one is available), and the
 // inspector waits up to 5 minutes for the login to finish before printing.
 //
-// The exit status is 0 when discovery completes, even when some servers
-// failed (they are shown DISCONNECTED with their error), and 2 with a
-// one-line reason for a bad flag or an unreadable settings file.
+// After the text output a line on stderr says how many servers connected and
+// how many tools they gave. The exit status is 0 when discovery completes
+// and at least one server connected (those that failed are shown
+// DISCONNECTED with their error); 1 when servers are configured and none
+// connected, or discovery could not finish; and 2 with a one-line reason
+// for a bad flag or an unreadable settings file. More tools than the
+// target's request limit (Vertex AI: 128) are all shown, with a warning
+// saying the limit is exceeded.
 package main
 
 import (
@@ -30,8 +35,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
@@ -137,6 +144,28 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "inspect: %v\n", err)
 		return 1
 	}
+	return summarize(stderr, b, !o.json)
+}
+
+// summarize says on w how many servers connected and how many tools they
+// gave (with verbose, or when none connected), and returns the exit status:
+// 1 when servers are configured and none connected, else 0.
+func summarize(w io.Writer, b *mcpbridge.Bridge, verbose bool) int {
+	st := b.Status()
+	connected := 0
+	for _, s := range st.Servers {
+		if s.State == mcpbridge.Connected {
+			connected++
+		}
+	}
+	none := len(st.Servers) > 0 && connected == 0
+	if verbose || none {
+		fmt.Fprintf(w, "inspect: %d of %d servers connected, %d tools\n", connected, len(st.Servers), len(b.Tools()))
+	}
+	if none {
+		fmt.Fprintln(w, "inspect: no server could be reached; each one's error is in the status above")
+		return 1
+	}
 	return 0
 }
 
@@ -199,13 +228,19 @@ func writeText(w io.Writer, b *mcpbridge.Bridge, source string, target schema.Ta
 	if _, err := b.GenAITools(); err != nil {
 		fmt.Fprintf(&sb, "  warning: these cannot be sent as they are: %v\n", err)
 	}
+	common := commonChanges(tools)
+	for _, c := range slices.Sorted(maps.Keys(common)) {
+		fmt.Fprintf(&sb, "  schema, in %d tools: %s\n", common[c], c)
+	}
 	for _, t := range tools {
 		fmt.Fprintf(&sb, "\n▶ %s  (server %q, tool %q)\n", t.Name, t.Server, t.ServerTool)
 		if t.Entry.Renamed() {
 			fmt.Fprintf(&sb, "  renamed: %s\n", t.Entry)
 		}
 		for _, c := range t.Changes {
-			fmt.Fprintf(&sb, "  schema: %s\n", c)
+			if _, ok := common[c.String()]; !ok {
+				fmt.Fprintf(&sb, "  schema: %s\n", c)
+			}
 		}
 		decl, err := json.MarshalIndent(t.Declaration, "  ", "  ")
 		if err != nil {
@@ -217,12 +252,39 @@ func writeText(w io.Writer, b *mcpbridge.Bridge, source string, target schema.Ta
 	return err
 }
 
+// commonChanges returns the changes made at the root of at least
+// minCommon tools' schemas (such as "$schema: dropped"), with how many
+// tools each was made to: they are said once, above the tools, so that
+// each tool lists only what is particular to it.
+func commonChanges(tools []*mcpbridge.Tool) map[string]int {
+	counts := map[string]int{}
+	for _, t := range tools {
+		for _, c := range t.Changes {
+			if c.Path == "" {
+				counts[c.String()]++
+			}
+		}
+	}
+	for c, n := range counts {
+		if n < minCommon {
+			delete(counts, c)
+		}
+	}
+	return counts
+}
+
+// minCommon is how many tools must share a root change for it to be said once.
+const minCommon = 3
+
 // The -json document.
 type (
 	jsonDoc struct {
 		Discovered bool          `json:"discovered"`
 		Servers    []jsonServer  `json:"servers"`
 		Tools      []*genai.Tool `json:"tools"`
+		// Warnings say why the tools cannot be sent as they are (more
+		// than the target's limit of declarations); empty otherwise.
+		Warnings []string `json:"warnings"`
 	}
 	jsonServer struct {
 		Name   string     `json:"name"`
@@ -238,14 +300,22 @@ type (
 )
 
 func writeJSON(w io.Writer, b *mcpbridge.Bridge) error {
-	tools, err := b.GenAITools()
-	if err != nil {
-		return err
-	}
 	st := b.Status()
-	doc := jsonDoc{Discovered: st.Discovered, Servers: []jsonServer{}, Tools: tools}
-	if doc.Tools == nil {
-		doc.Tools = []*genai.Tool{}
+	doc := jsonDoc{Discovered: st.Discovered, Servers: []jsonServer{}, Tools: []*genai.Tool{}, Warnings: []string{}}
+	tools, err := b.GenAITools()
+	switch {
+	case errors.Is(err, mcpbridge.ErrTooManyTools):
+		// Shown all the same, with the reason they cannot be sent as they are.
+		doc.Warnings = append(doc.Warnings, err.Error())
+		decls := make([]*genai.FunctionDeclaration, 0, len(b.Tools()))
+		for _, t := range b.Tools() {
+			decls = append(decls, t.Declaration)
+		}
+		doc.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
+	case err != nil:
+		return err
+	case tools != nil:
+		doc.Tools = tools
 	}
 	byServer := map[string][]jsonTool{}
 	for _, t := range b.Tools() {

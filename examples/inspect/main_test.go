@@ -21,6 +21,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "-demo-server" {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
+	if len(os.Args) > 2 && os.Args[1] == manyFlag {
+		os.Exit(serveMany(os.Args[2]))
+	}
 	os.Exit(m.Run())
 }
 
@@ -96,7 +99,8 @@ type jsonDocument struct {
 		Name, Status, Error string
 		Tools               []struct{ Name, ServerToolName, Description string }
 	} `json:"servers"`
-	Tools []*genai.Tool `json:"tools"`
+	Tools    []*genai.Tool `json:"tools"`
+	Warnings []string      `json:"warnings"`
 }
 
 func TestDefaultRunJSONEveryTarget(t *testing.T) {
