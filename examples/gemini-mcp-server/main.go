@@ -7,8 +7,15 @@
 //     _meta.sessionId (the specification's place) and again in
 //     structuredContent.sessionId, where a calling model can read it;
 //   - chat-reply {prompt, sessionId?, model?, systemPrompt?, cwd?}
-//     continues the session sessionId, or the latest one when it is
-//     absent, and answers the same way.
+//     continues the session sessionId, or the caller's latest one when it
+//     is absent, and answers the same way.
+//
+// Sessions belong to the MCP client that started them (its MCP session:
+// one per stdio connection, one per Mcp-Session-Id over HTTP): a client's
+// latest session is the one it most recently started or continued, and
+// another client's session IDs are unknown to it. The tools are described in
+// English; -descriptions original serves the original documents' Korean
+// descriptions instead, byte for byte.
 //
 // Every failure, an unknown session included, is a tool result with isError
 // set and a text starting with "Error executing gemini: ", never a protocol
@@ -18,6 +25,7 @@
 //
 //	gemini-mcp-server [-backend api|cli] [-model NAME] [-gemini PATH]
 //	                  [-timeout DURATION] [-max-sessions N] [-http ADDR]
+//	                  [-descriptions english|original]
 //
 // It serves MCP over stdin and stdout, or over streamable HTTP at
 // http://ADDR/mcp with -http ADDR (the address it listens on, useful with
@@ -34,8 +42,7 @@
 // with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION for Vertex AI.
 // Sessions are chat histories kept in memory: at most -max-sessions of
 // them (default 100), the least recently used forgotten first, and all of
-// them lost when the server exits. The latest session is the one most
-// recently started or continued. The model is the call's model, else for a
+// them lost when the server exits. The model is the call's model, else for a
 // reply the model the session started with, else -model (default
 // gemini-2.5-flash); a model given to chat-reply applies to that turn only.
 // systemPrompt becomes the system instruction; given to chat-reply, it
@@ -90,6 +97,7 @@ type config struct {
 	timeout     time.Duration
 	maxSessions int
 	httpAddr    string
+	wording     wording
 }
 
 func main() {
@@ -116,7 +124,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "%s: %v\n", serverName, err)
 		return 1
 	}
-	s := newServer(b)
+	s := newServer(b, cfg.wording)
 	if cfg.httpAddr != "" {
 		err = serveHTTP(ctx, s, cfg.httpAddr, stderr)
 	} else {
@@ -143,6 +151,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "limit on one call (0 for none)")
 	fs.IntVar(&cfg.maxSessions, "max-sessions", defaultMaxSessions, "sessions kept in memory by -backend api")
 	fs.StringVar(&cfg.httpAddr, "http", "", "serve streamable HTTP on `ADDR` (host:port) instead of stdio")
+	descriptions := fs.String("descriptions", "english", "the tools' descriptions: english, or original (the original documents' Korean)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stderr)
@@ -159,6 +168,10 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return config{}, fmt.Errorf("-timeout %v: must not be negative", cfg.timeout)
 	case cfg.maxSessions < 1:
 		return config{}, fmt.Errorf("-max-sessions %d: must be at least 1", cfg.maxSessions)
+	case *descriptions == "original":
+		cfg.wording = original
+	case *descriptions != "english":
+		return config{}, fmt.Errorf("-descriptions %q: want english or original", *descriptions)
 	}
 	return cfg, nil
 }

@@ -115,7 +115,7 @@ func TestFlags(t *testing.T) {
 // TestStdioWire speaks raw JSON-RPC to the program over stdio and checks the
 // tools/list answer byte for byte against the seed.
 func TestStdioWire(t *testing.T) {
-	cmd := exec.CommandContext(t.Context(), program(t), "-backend", "cli", "-gemini", "/nonexistent/gemini")
+	cmd := exec.CommandContext(t.Context(), program(t), "-backend", "cli", "-gemini", "/nonexistent/gemini", "-descriptions", "original")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

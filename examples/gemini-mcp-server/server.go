@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -18,8 +19,9 @@ const (
 // errorPrefix starts the text of every error result.
 const errorPrefix = "Error executing gemini: "
 
-// The tools' input schemas, byte for byte as seed 002 writes them (the
-// Korean descriptions included), so that nothing is reordered or lost.
+// The tools' input schemas, byte for byte as the original documents write
+// them (their Korean descriptions included), so that nothing is reordered
+// or lost; served in English unless -descriptions original asks for these.
 const (
 	chatSchema = `{
   "type": "object",
@@ -72,6 +74,38 @@ const (
 }`
 )
 
+// wording chooses the language of the tools' descriptions.
+type wording int
+
+const (
+	// english describes the tools in English (the default).
+	english wording = iota
+	// original keeps the original documents' Korean descriptions, byte for
+	// byte.
+	original
+)
+
+// toEnglish turns each Korean description of the tools into English,
+// leaving everything else of a schema as it is.
+var toEnglish = strings.NewReplacer(
+	"새로운 Gemini 세션을 시작합니다.", "Start a new Gemini session.",
+	"기존 Gemini 세션을 이어서 진행합니다.", "Continue an existing Gemini session.",
+	"세션을 시작할 프롬프트", "The prompt that starts the session",
+	"대화를 이어갈 프롬프트", "The prompt that continues the conversation",
+	"이어갈 세션 ID. 미제공 시 최신 세션 사용", "The ID of the session to continue; without it, your latest session",
+	"이번 턴에 사용할 모델", "The model to use for this turn",
+	"어시스턴트의 동작을 설정하는 시스템 프롬프트", "A system prompt that sets the assistant's behaviour",
+	"gemini CLI 실행 시 작업 디렉토리", "The working directory of the Gemini CLI",
+)
+
+// in returns text in w's language.
+func (w wording) in(text string) string {
+	if w == original {
+		return text
+	}
+	return toEnglish.Replace(text)
+}
+
 // turn is one request to a backend, from the arguments of a tool call.
 type turn struct {
 	// Prompt is the user's message; never empty.
@@ -109,36 +143,42 @@ type backend interface {
 
 // newServer returns the MCP server offering the chat and chat-reply tools
 // of seed 002, answered by b.
-func newServer(b backend) *server.MCPServer {
+func newServer(b backend, w wording) *server.MCPServer {
+	clients := newClientSessions()
 	s := server.NewMCPServer(serverName, serverVersion,
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
 	)
-	s.AddTool(mcp.NewToolWithRawSchema("chat", "새로운 Gemini 세션을 시작합니다.", json.RawMessage(chatSchema)),
-		toolHandler(b, false))
-	s.AddTool(mcp.NewToolWithRawSchema("chat-reply", "기존 Gemini 세션을 이어서 진행합니다.", json.RawMessage(chatReplySchema)),
-		toolHandler(b, true))
+	s.AddTool(mcp.NewToolWithRawSchema("chat", w.in("새로운 Gemini 세션을 시작합니다."), json.RawMessage(w.in(chatSchema))),
+		toolHandler(b, clients, false))
+	s.AddTool(mcp.NewToolWithRawSchema("chat-reply", w.in("기존 Gemini 세션을 이어서 진행합니다."), json.RawMessage(w.in(chatReplySchema))),
+		toolHandler(b, clients, true))
 	return s
 }
 
 // toolHandler returns the handler of chat (reply false) or chat-reply
 // (reply true). Every failure, bad arguments included, is a result with
 // isError set and a text starting with errorPrefix, never a protocol error.
-func toolHandler(b backend, reply bool) server.ToolHandlerFunc {
+// Sessions are each client's own (see clientSessions).
+func toolHandler(b backend, clients *clientSessions, reply bool) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		t, err := parseTurn(req.GetRawArguments(), reply)
 		if err != nil {
 			return mcp.NewToolResultError(errorPrefix + err.Error()), nil
 		}
+		client := clientOf(ctx)
 		var a answer
 		if reply {
-			a, err = b.Reply(ctx, t)
+			if t.SessionID, err = clients.resolve(client, t.SessionID); err == nil {
+				a, err = b.Reply(ctx, t)
+			}
 		} else {
 			a, err = b.Chat(ctx, t)
 		}
 		if err != nil {
 			return mcp.NewToolResultError(errorPrefix + err.Error()), nil
 		}
+		clients.used(client, a.SessionID)
 		res := mcp.NewToolResultText(a.Text)
 		if a.SessionID != "" {
 			// _meta.sessionId is the seed's place for it; structuredContent

@@ -47,9 +47,9 @@ func seedTools(t *testing.T) []seedTool {
 
 // handleRaw sends one raw JSON-RPC message to s and returns the raw JSON of
 // the answer's result.
-func handleRaw(t *testing.T, b backend, msg string) json.RawMessage {
+func handleRaw(t *testing.T, b backend, w wording, msg string) json.RawMessage {
 	t.Helper()
-	resp := newServer(b).HandleMessage(t.Context(), json.RawMessage(msg))
+	resp := newServer(b, w).HandleMessage(t.Context(), json.RawMessage(msg))
 	raw, err := json.Marshal(resp)
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +65,7 @@ func handleRaw(t *testing.T, b backend, msg string) json.RawMessage {
 }
 
 func TestToolsMatchSeed(t *testing.T) {
-	raw := handleRaw(t, newCLIBackend("", "", 0), `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	raw := handleRaw(t, newCLIBackend("", "", 0), original, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	var got struct {
 		Tools []struct {
 			Name        string          `json:"name"`
@@ -93,9 +93,51 @@ func TestToolsMatchSeed(t *testing.T) {
 	}
 }
 
+// TestToolsInEnglish: by default the tools are described in English, and
+// apart from the descriptions their schemas are the original documents'.
+func TestToolsInEnglish(t *testing.T) {
+	raw := handleRaw(t, newCLIBackend("", "", 0), english, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	if hangul := regexp.MustCompile(`\p{Hangul}`); hangul.Match(raw) {
+		t.Errorf("tools/list in English still has Korean: %s", hangul.FindAll(raw, -1))
+	}
+	var got struct {
+		Tools []struct {
+			Name        string         `json:"name"`
+			Description string         `json:"description"`
+			InputSchema map[string]any `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := seedTools(t)
+	if len(got.Tools) != len(want) {
+		t.Fatalf("tools/list = %s, want %d tools", raw, len(want))
+	}
+	noDescriptions := cmp.FilterPath(func(p cmp.Path) bool {
+		m, ok := p.Last().(cmp.MapIndex)
+		return ok && m.Key().String() == "description"
+	}, cmp.Ignore())
+	for i, w := range want {
+		var seed map[string]any
+		if err := json.Unmarshal(w.InputSchema, &seed); err != nil {
+			t.Fatal(err)
+		}
+		if got.Tools[i].Description == "" {
+			t.Errorf("tool %s has no description", w.Name)
+		}
+		if diff := cmp.Diff(seed, got.Tools[i].InputSchema, noDescriptions); diff != "" {
+			t.Errorf("inputSchema of %s differs from the original beyond descriptions (-want +got):\n%s", w.Name, diff)
+		}
+	}
+	if !strings.Contains(string(raw), "without it, your latest session") {
+		t.Errorf("chat-reply's sessionId is not described in English: %s", raw)
+	}
+}
+
 func TestChatResultShape(t *testing.T) {
 	b, _ := newTestAPIBackend(t, "", geminitest.Text("I'm Gemini."))
-	raw := handleRaw(t, b, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"chat","arguments":{"prompt":"Hello, who are you?"}}}`)
+	raw := handleRaw(t, b, english, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"chat","arguments":{"prompt":"Hello, who are you?"}}}`)
 	var got map[string]any
 	if err := json.Unmarshal(raw, &got); err != nil {
 		t.Fatal(err)
@@ -119,7 +161,7 @@ func TestChatResultShape(t *testing.T) {
 // by b.
 func newInProcessClient(t *testing.T, b backend) *client.Client {
 	t.Helper()
-	c, err := client.NewInProcessClient(newServer(b))
+	c, err := client.NewInProcessClient(newServer(b, english))
 	if err != nil {
 		t.Fatal(err)
 	}
