@@ -54,7 +54,7 @@
 // "gemini" from PATH) once per call, in headless mode:
 //
 //	gemini "<prompt>" --output-format json [-m <model>]
-//	gemini -r <sessionId|latest> "<prompt>" --output-format json [-m <model>]
+//	gemini -r <sessionId> "<prompt>" --output-format json [-m <model>]
 //
 // in the directory cwd (default: the server's), reading the answer from the
 // JSON output's "response" and the session from its "session_id" (or, when
