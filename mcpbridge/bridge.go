@@ -43,6 +43,14 @@ type Options struct {
 	// Target is the schema target of the tools' declarations. The zero
 	// value is the Gemini Developer API ([schema.Gemini]).
 	Target schema.Target
+	// ToolNames is how tools are named: the zero value,
+	// [registry.BareNames], registers each under its own name and prefixes
+	// a later server's tool with "server__" on a conflict;
+	// [registry.QualifiedNames] names every tool "mcp_<server>_<tool>", as
+	// Gemini CLI does from its 0.56 releases on, so that its policies and
+	// allow-lists keep their names. Both are deterministic, at most 63
+	// characters, and conflict-free.
+	ToolNames registry.Scheme
 	// Logger receives connection events, renames (Info), schema changes
 	// (Debug) and stdio servers' stderr lines: at Warn those that name a
 	// warning or error level, not at all those that name an info, debug
@@ -253,7 +261,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		b.builtins = builtins
 		order = append([]string{resourceToolsServer}, order...)
 	}
-	b.reg = registry.New(order)
+	b.reg = registry.New(order, &registry.Options{Scheme: o.ToolNames})
 	if b.builtins != nil {
 		b.setToolsLocked(b.builtins, b.builtins.defs)
 	}

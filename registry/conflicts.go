@@ -13,8 +13,9 @@ import (
 // per SetTools.
 type tool struct {
 	name     string // original name
-	base     string // SanitizeName(name)
-	prefixed string // SanitizeName(server + "__" + name)
+	base     string // SanitizeName(name), or QualifiedName(server, name) under QualifiedNames
+	prefixed string // SanitizeName(server + "__" + name); "" under QualifiedNames
+	reason   Reason // of base, when base is not name: Sanitized or Qualified
 }
 
 // server is one server's tool list as last given to SetTools.
@@ -28,7 +29,7 @@ type server struct {
 	ranked []tool
 }
 
-func newServer(name string, tools []string) (*server, []string) {
+func newServer(name string, tools []string, scheme Scheme) (*server, []string) {
 	s := &server{name: name, listed: make([]string, 0, len(tools)), ranked: make([]tool, 0, len(tools))}
 	seen := make(map[string]bool, len(tools))
 	var dups []string
@@ -39,7 +40,11 @@ func newServer(name string, tools []string) (*server, []string) {
 		}
 		seen[t] = true
 		s.listed = append(s.listed, t)
-		s.ranked = append(s.ranked, tool{name: t, base: SanitizeName(t), prefixed: SanitizeName(name + "__" + t)})
+		if scheme == QualifiedNames {
+			s.ranked = append(s.ranked, tool{name: t, base: QualifiedName(name, t), reason: Qualified})
+		} else {
+			s.ranked = append(s.ranked, tool{name: t, base: SanitizeName(t), prefixed: SanitizeName(name + "__" + t), reason: Sanitized})
+		}
 	}
 	slices.SortFunc(s.ranked, func(a, b tool) int {
 		if ax, bx := a.name == a.base, b.name == b.base; ax != bx {
@@ -102,15 +107,15 @@ func resolve(servers []*server, out []Entry, taken map[string]string) []Entry {
 			}
 			e := Entry{Name: t.base, Server: s.name, ServerTool: t.name}
 			if t.base != t.name {
-				e.Reason = Sanitized
+				e.Reason = t.reason
 			}
 			add(e)
 		}
 	}
 	var hash []loser
 	for _, l := range lost {
-		if l.holder == l.server.name {
-			hash = append(hash, l) // prefixing with its own server cannot help
+		if l.holder == l.server.name || l.tool.prefixed == "" {
+			hash = append(hash, l) // prefixing with its own server (or under QualifiedNames) cannot help
 			continue
 		}
 		if h, ok := taken[l.tool.prefixed]; ok {

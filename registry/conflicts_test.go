@@ -27,7 +27,12 @@ type servers []struct {
 }
 
 func register(order []string, in servers) *Registry {
-	r := New(order)
+	return registerScheme(order, in, BareNames)
+}
+
+// registerScheme is register under scheme.
+func registerScheme(order []string, in servers, scheme Scheme) *Registry {
+	r := New(order, &Options{Scheme: scheme})
 	for _, s := range in {
 		r.SetTools(s.name, s.tools)
 	}

@@ -25,9 +25,13 @@ const (
 	// sanitizes alike; the tool is registered under that name with a
 	// short stable hash of its server and original tool name appended.
 	Hashed
+	// Qualified: the [QualifiedNames] scheme registered the tool as
+	// [QualifiedName](server, tool).
+	Qualified
 )
 
-// String returns "unchanged", "sanitized", "prefixed" or "hashed".
+// String returns "unchanged", "sanitized", "prefixed", "hashed" or
+// "qualified".
 func (r Reason) String() string {
 	switch r {
 	case Unchanged:
@@ -38,6 +42,8 @@ func (r Reason) String() string {
 		return "prefixed"
 	case Hashed:
 		return "hashed"
+	case Qualified:
+		return "qualified"
 	}
 	return "Reason(" + strconv.Itoa(int(r)) + ")"
 }

@@ -32,7 +32,7 @@ func ExampleValidName() {
 }
 
 func ExampleRegistry() {
-	reg := registry.New([]string{"files", "web"}) // configuration order
+	reg := registry.New([]string{"files", "web"}, nil) // configuration order
 	// Discovery is parallel: web may answer first; names do not depend on it.
 	reg.SetTools("web", []string{"fetch", "search"})
 	u := reg.SetTools("files", []string{"read", "fetch"})
@@ -55,7 +55,7 @@ func ExampleRegistry() {
 }
 
 func ExampleRegistry_Renames() {
-	reg := registry.New([]string{"a", "b"})
+	reg := registry.New([]string{"a", "b"}, nil)
 	reg.SetTools("a", []string{"fetch", "get file"})
 	reg.SetTools("b", []string{"fetch"})
 	for _, e := range reg.Renames() {
@@ -67,7 +67,7 @@ func ExampleRegistry_Renames() {
 }
 
 func ExampleRegistry_SetTools() {
-	reg := registry.New([]string{"a", "b"})
+	reg := registry.New([]string{"a", "b"}, nil)
 	reg.SetTools("a", []string{"fetch"})
 	reg.SetTools("b", []string{"fetch"})
 	// Server a's tools changed (tools/list_changed): its fetch is gone.
@@ -88,11 +88,28 @@ func ExampleRegistry_SetTools() {
 }
 
 func ExampleEntry_String() {
-	reg := registry.New(nil)
+	reg := registry.New(nil, nil)
 	reg.SetTools("s", []string{"a b", "a_b"})
 	for _, e := range reg.Renames() {
 		fmt.Println(e)
 	}
 	// Output:
 	// server "s" tool "a b" registered as "a_b_dc0e2539" (hashed: "a_b" belongs to server "s")
+}
+
+// QualifiedNames names every tool as Gemini CLI does, so its policies and
+// allow-lists keep their meaning.
+func ExampleQualifiedName() {
+	reg := registry.New([]string{"files", "web"}, &registry.Options{Scheme: registry.QualifiedNames})
+	reg.SetTools("files", []string{"read", "fetch"})
+	reg.SetTools("web", []string{"fetch"})
+	for _, e := range reg.Entries() {
+		fmt.Println(e.Name, e.Server, e.ServerTool)
+	}
+	fmt.Println(registry.QualifiedName("my server", "read/file"))
+	// Output:
+	// mcp_files_fetch files fetch
+	// mcp_files_read files read
+	// mcp_web_fetch web fetch
+	// mcp_my_server_read_file
 }

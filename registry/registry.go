@@ -12,7 +12,7 @@
 // The names depend only on the configured server order and each server's
 // tool list, never on which server answered first:
 //
-//	reg := registry.New([]string{"files", "web"}) // order from settings.json
+//	reg := registry.New([]string{"files", "web"}, nil) // order from settings.json
 //	reg.SetTools("web", []string{"fetch", "search"})
 //	reg.SetTools("files", []string{"read", "fetch"})
 //	e, ok := reg.Lookup("web__fetch") // {Server: "web", ServerTool: "fetch", Reason: Prefixed, ...}
@@ -27,7 +27,8 @@ import (
 // Registry holds the tools of a set of servers under unique registered names.
 // It is safe for concurrent use. The zero Registry is not usable; call [New].
 type Registry struct {
-	order map[string]int // configured position of each listed server
+	order  map[string]int // configured position of each listed server
+	scheme Scheme
 
 	mu      sync.RWMutex
 	servers map[string]*server
@@ -48,12 +49,16 @@ type toolKey struct{ server, tool string }
 // New returns an empty Registry. order is the configuration order of the
 // servers: a server earlier in it keeps a contested name. Servers that are
 // not in order come after all listed ones, sorted by name; a name repeated
-// in order counts at its first position. order is not retained.
-func New(order []string) *Registry {
+// in order counts at its first position. order is not retained. If opts is
+// nil, the default options are used.
+func New(order []string, opts *Options) *Registry {
 	r := &Registry{
 		order:   make(map[string]int, len(order)),
 		servers: make(map[string]*server),
 		byTool:  make(map[toolKey]int),
+	}
+	if opts != nil {
+		r.scheme = opts.Scheme
 	}
 	for i, s := range order {
 		if _, ok := r.order[s]; !ok {
@@ -73,7 +78,7 @@ func New(order []string) *Registry {
 // The update lists the server's tools that were added or removed, and every
 // tool of any server whose registered name changed as a result.
 func (r *Registry) SetTools(server string, tools []string) Update {
-	s, dups := newServer(server, tools)
+	s, dups := newServer(server, tools, r.scheme)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(s.listed) == 0 {

@@ -88,7 +88,7 @@ func TestUnlistedServersComeAfter(t *testing.T) {
 }
 
 func TestUpdates(t *testing.T) {
-	r := New([]string{"a", "b"})
+	r := New([]string{"a", "b"}, nil)
 	steps := []struct {
 		name string
 		do   func() Update
@@ -225,7 +225,7 @@ func TestQueries(t *testing.T) {
 
 func TestConcurrentUse(t *testing.T) {
 	want := register(trickyOrder, tricky).Entries()
-	r := New(trickyOrder)
+	r := New(trickyOrder, nil)
 	var wg sync.WaitGroup
 	for i, s := range tricky {
 		wg.Go(func() {
@@ -286,7 +286,8 @@ func FuzzRegistry(f *testing.F) {
 				order = append([]string{s.name}, order...)
 			}
 		}
-		r := register(order, in)
+		scheme := Scheme(seed % 2) // both schemes keep every property below
+		r := registerScheme(order, in, scheme)
 		want := r.Entries()
 
 		tools := map[toolKey]bool{}
@@ -318,7 +319,7 @@ func FuzzRegistry(f *testing.F) {
 		rng := rand.New(rand.NewPCG(seed, seed>>1))
 		shuffled := append(servers(nil), in...)
 		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-		if diff := cmp.Diff(want, register(order, shuffled).Entries()); diff != "" {
+		if diff := cmp.Diff(want, registerScheme(order, shuffled, scheme).Entries()); diff != "" {
 			t.Fatalf("Entries() after arrival order %q mismatch (-want +got):\n%s", names(shuffled), diff)
 		}
 	})
