@@ -1,0 +1,238 @@
+// Command client is the program the official MCP conformance suite runs
+// as the client under test: .ci/conformance starts it once per client
+// scenario as "client URL", with the scenario's name in
+// MCP_CONFORMANCE_SCENARIO and its data (client credentials, keys) in
+// MCP_CONFORMANCE_CONTEXT.
+//
+// It uses only mcpbridge's public API, the way a host program would: the
+// server goes into a settings document read by ParseSettings, a Bridge
+// discovers it, a server that wants a login is logged in to (headlessly:
+// the driver follows the authorization URL with an http.Client, so the
+// authorization server's redirect reaches the Bridge's loopback listener),
+// and then every tool is called once. It exits non-zero when something
+// the scenario needs did not happen.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge"
+	"github.com/mcpgenai/bridge/mcpbridge/auth"
+)
+
+const serverName = "conformance"
+
+// maxLogins bounds the logins of one run: a first one, then step-ups.
+const maxLogins = 3
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: client SERVER_URL")
+		os.Exit(2)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
+	defer cancel()
+	if err := run(ctx, os.Args[1], os.Getenv("MCP_CONFORMANCE_CONTEXT")); err != nil {
+		fmt.Fprintln(os.Stderr, "client:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, serverURL, scenarioContext string) error {
+	settings, err := settingsFor(serverURL, scenarioContext)
+	if err != nil {
+		return err
+	}
+	cfg, err := mcpbridge.ParseSettings(settings, "conformance-settings.json", nil)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	b, err := mcpbridge.New(cfg, &mcpbridge.Options{
+		Logger:     logger,
+		TokenStore: newMemStore(),
+		LoginURL:   followLogin,
+		Client:     &mcpbridge.ClientFeatures{Elicit: acceptDefaults},
+	})
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+
+	logins := 0
+	connect := func() error {
+		if err := b.Discover(ctx); err != nil {
+			return err
+		}
+		for {
+			st := serverStatus(b)
+			switch {
+			case st.State == mcpbridge.Connected:
+				return nil
+			case st.Auth.NeedsLogin() && logins < maxLogins:
+				logins++
+				if err := b.Login(ctx, serverName); err != nil {
+					return err
+				}
+			default:
+				return fmt.Errorf("server not connected: %s (%s)", st.State, st.Error)
+			}
+		}
+	}
+	if err := connect(); err != nil {
+		return err
+	}
+	for _, t := range b.Tools() {
+		for {
+			res := b.Execute(ctx, &genai.FunctionCall{Name: t.Name, Args: argsFor(t.ServerTool)})
+			if res.Err == nil {
+				fmt.Printf("%s: %s\n", t.ServerTool, res.ReturnDisplay)
+				break
+			}
+			// A refusal for want of scope asks for another login (a
+			// step-up); anything else is the scenario's failure.
+			if st := serverStatus(b); st.Auth.NeedsLogin() && logins < maxLogins {
+				logins++
+				if err := b.Login(ctx, serverName); err != nil {
+					return err
+				}
+				continue
+			}
+			return fmt.Errorf("calling %s: %w", t.ServerTool, res.Err)
+		}
+	}
+	return nil
+}
+
+// serverStatus returns the status of the one server.
+func serverStatus(b *mcpbridge.Bridge) mcpbridge.ServerStatus {
+	for _, s := range b.Status().Servers {
+		if s.Name == serverName {
+			return s
+		}
+	}
+	return mcpbridge.ServerStatus{}
+}
+
+// settingsFor returns the settings document of the scenario: the server,
+// trusted so its tools run without confirmation, with the oauth block the
+// scenario's context calls for.
+func settingsFor(serverURL, scenarioContext string) ([]byte, error) {
+	server := map[string]any{"httpUrl": serverURL, "trust": true}
+	var sc map[string]any
+	if scenarioContext != "" {
+		if err := json.Unmarshal([]byte(scenarioContext), &sc); err != nil {
+			return nil, fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
+		}
+	}
+	oauth := map[string]any{"enabled": true}
+	if id, ok := sc["client_id"].(string); ok {
+		oauth["clientId"] = id
+	}
+	if secret, ok := sc["client_secret"].(string); ok {
+		oauth["clientSecret"] = secret
+	}
+	server["oauth"] = oauth
+	return json.Marshal(map[string]any{"mcpServers": map[string]any{serverName: server}})
+}
+
+// argsFor returns the arguments the scenarios' tools expect.
+func argsFor(tool string) map[string]any {
+	switch tool {
+	case "add_numbers":
+		return map[string]any{"a": 2, "b": 3}
+	}
+	return map[string]any{}
+}
+
+// followLogin plays the person at the browser: it requests the
+// authorization URL and follows the redirects, the last of which lands on
+// the Bridge's loopback listener.
+func followLogin(ctx context.Context, _, authURL string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("authorization URL: %s", resp.Status)
+	}
+	return nil
+}
+
+// acceptDefaults accepts a form with each property's default value.
+func acceptDefaults(_ context.Context, e mcpbridge.Elicitation) (mcpbridge.ElicitResponse, error) {
+	if e.URL != "" {
+		return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept}, nil
+	}
+	var schema struct {
+		Properties map[string]struct {
+			Default any `json:"default"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(e.Schema, &schema); err != nil {
+		return mcpbridge.ElicitResponse{}, fmt.Errorf("elicitation schema: %w", err)
+	}
+	content := map[string]any{}
+	for name, p := range schema.Properties {
+		if p.Default != nil {
+			content[name] = p.Default
+		}
+	}
+	return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept, Content: content}, nil
+}
+
+// memStore is a token store for one run.
+type memStore struct {
+	mu sync.Mutex
+	m  map[string]*auth.Token
+}
+
+func newMemStore() *memStore { return &memStore{m: map[string]*auth.Token{}} }
+
+var errNoToken = errors.New("no token")
+
+func (s *memStore) Load(_ context.Context, key string) (*auth.Token, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.m[key]
+	if !ok {
+		return nil, nil
+	}
+	c := *t
+	return &c, nil
+}
+
+func (s *memStore) Save(_ context.Context, key string, t *auth.Token) error {
+	if t == nil {
+		return errNoToken
+	}
+	c := *t
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.m[key] = &c
+	return nil
+}
+
+func (s *memStore) Delete(_ context.Context, key string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.m, key)
+	return nil
+}
