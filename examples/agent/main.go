@@ -78,10 +78,18 @@ import (
 )
 
 func main() {
+	os.Exit(runMain(os.Args[1:]))
+}
+
+// runMain is the program on the process's own console: args, stdin, stdout,
+// stderr and the signals. It returns the exit status.
+func runMain(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
 	interrupt := make(chan os.Signal, 1)
 	signal.Notify(interrupt, os.Interrupt)
-	code := run(ctx, os.Args[1:], &console{
+	defer signal.Stop(interrupt)
+	return run(ctx, args, &console{
 		stdin:      os.Stdin,
 		isTerminal: isTerminal(os.Stdin),
 		person:     isTerminal(os.Stdin),
@@ -89,8 +97,6 @@ func main() {
 		stderr:     os.Stderr,
 		interrupt:  interrupt,
 	})
-	stop()
-	os.Exit(code)
 }
 
 // console is where the program talks to its user.

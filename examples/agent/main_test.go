@@ -21,9 +21,16 @@ import (
 // serverFlag makes the test binary an MCP server (see TestMain).
 const serverFlag = "-mcp-test-server"
 
+// agentFlag makes the test binary the agent program itself, on its own
+// console (see TestMain).
+const agentFlag = "-run-agent"
+
 // TestMain lets the test binary stand in for an MCP server: the settings
 // the tests write start os.Executable() with serverFlag.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == agentFlag {
+		os.Exit(runMain(os.Args[2:]))
+	}
 	if len(os.Args) > 1 && os.Args[1] == serverFlag {
 		if err := server.ServeStdio(calcServer()); err != nil {
 			fmt.Fprintln(os.Stderr, err)
