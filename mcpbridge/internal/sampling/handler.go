@@ -43,6 +43,9 @@ type RPCError struct {
 func (e *RPCError) Error() string { return e.Message }
 func (e *RPCError) Unwrap() error { return e.Err }
 
+// RPCCode returns the JSON-RPC error code.
+func (e *RPCError) RPCCode() int { return e.Code }
+
 // Config configures a [Handler].
 type Config struct {
 	// Sampler answers; required.
@@ -61,6 +64,11 @@ type Config struct {
 	MaxRequestBytes int
 	// Target is the schema target of the tools' schemas.
 	Target schema.Target
+	// Trace, when not nil, is called as a request's answering begins
+	// (after the checks, in the task when it runs as one); the context
+	// it returns is the review's and the model's, and end is called once
+	// with the outcome (res nil on failure).
+	Trace func(ctx context.Context, server string) (context.Context, func(req *Request, res *Result, err error))
 }
 
 // Handler answers sampling requests of any number of servers. Its methods
@@ -117,7 +125,7 @@ func (h *Handler) Handle(ctx context.Context, server, serverTool, method string,
 	}
 	req.Server, req.ServerTool, req.Target = server, serverTool, h.cfg.Target
 	if task {
-		return h.tasks.start(server, params, func(tctx context.Context) (json.RawMessage, error) {
+		return h.tasks.start(ctx, server, params, func(tctx context.Context) (json.RawMessage, error) {
 			return h.answer(tctx, req)
 		})
 	}
@@ -125,8 +133,19 @@ func (h *Handler) Handle(ctx context.Context, server, serverTool, method string,
 }
 
 // answer runs the reviews and the model for req.
-func (h *Handler) answer(ctx context.Context, req *Request) (json.RawMessage, error) {
+func (h *Handler) answer(ctx context.Context, req *Request) (_ json.RawMessage, err error) {
 	ctx = context.WithValue(ctx, activeKey{}, true)
+	var res *Result
+	if h.cfg.Trace != nil {
+		var end func(*Request, *Result, error)
+		ctx, end = h.cfg.Trace(ctx, req.Server)
+		defer func() {
+			if err != nil {
+				res = nil
+			}
+			end(req, res, err)
+		}()
+	}
 	req.MaxTokens = min(req.MaxTokens, h.cfg.MaxOutputTokens)
 	req.Model = h.cfg.Sampler.ChooseModel(req)
 	if err := h.review(ctx, req, nil); err != nil {
@@ -136,7 +155,7 @@ func (h *Handler) answer(ctx context.Context, req *Request) (json.RawMessage, er
 		return nil, &RPCError{Code: CodeInternal, Message: "the review left no messages or no model"}
 	}
 	req.MaxTokens = max(1, min(req.MaxTokens, h.cfg.MaxOutputTokens))
-	res, err := h.cfg.Sampler.Sample(ctx, req)
+	res, err = h.cfg.Sampler.Sample(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, &RPCError{Code: CodeInternal, Message: "sampling cancelled", Err: context.Cause(ctx)}

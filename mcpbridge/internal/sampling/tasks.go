@@ -75,7 +75,9 @@ func (t *task) wire() wireTask {
 }
 
 // start runs run as a task of server and returns the CreateTaskResult.
-func (ts *tasks) start(server string, params json.RawMessage, run func(context.Context) (json.RawMessage, error)) (json.RawMessage, error) {
+// The task's context carries the values of ctx (its trace among them)
+// but ends only with the task.
+func (ts *tasks) start(ctx context.Context, server string, params json.RawMessage, run func(context.Context) (json.RawMessage, error)) (json.RawMessage, error) {
 	var p struct {
 		Task struct {
 			TTL *int64 `json:"ttl"`
@@ -89,18 +91,21 @@ func (ts *tasks) start(server string, params json.RawMessage, run func(context.C
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	now := time.Now()
-	ctx, cancel := context.WithCancel(ts.life)
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stopLife := context.AfterFunc(ts.life, cancel)
 	t := &task{server: server, id: hex.EncodeToString(b[:]), created: now, updated: now, ttl: ttl,
 		status: statusWorking, done: make(chan struct{}), cancel: cancel}
 	ts.mu.Lock()
 	if ts.closed {
 		ts.mu.Unlock()
+		stopLife()
 		cancel()
 		return nil, &RPCError{Code: CodeInternal, Message: "the client is closing"}
 	}
 	ts.expire(now)
 	if ts.count(server) >= maxTasksPerServer {
 		ts.mu.Unlock()
+		stopLife()
 		cancel()
 		return nil, &RPCError{Code: CodeLimited, Message: fmt.Sprintf("at most %d sampling tasks per server", maxTasksPerServer)}
 	}
@@ -112,6 +117,7 @@ func (ts *tasks) start(server string, params json.RawMessage, run func(context.C
 	ts.mu.Unlock()
 	go func() {
 		defer ts.wg.Done()
+		defer stopLife()
 		defer cancel()
 		res, err := run(ctx)
 		ts.mu.Lock()
