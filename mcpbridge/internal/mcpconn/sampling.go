@@ -157,7 +157,9 @@ func (s *Spec) samplingOptions(c *Conn) []client.ClientOption {
 // The taps route a server's requests through incoming. mcp-go's SSE
 // transport takes no requests from the server at all.
 
-func (t stdioTap) SetRequestHandler(h transport.RequestHandler) { t.Stdio.SetRequestHandler(t.in.wrap(h)) }
+func (t stdioTap) SetRequestHandler(h transport.RequestHandler) {
+	t.Stdio.SetRequestHandler(t.in.wrap(h))
+}
 func (t httpTap) SetRequestHandler(h transport.RequestHandler) {
 	t.StreamableHTTP.SetRequestHandler(t.in.wrap(h))
 }
