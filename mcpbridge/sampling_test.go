@@ -133,11 +133,13 @@ func jsonOf(v any) string {
 // back to the server as tool_use with the server's name and the restored
 // arguments (the integer enum a number again); the server runs the tool
 // and sends its tool_result, which reaches Gemini as the function's
-// response.
+// response. The fake issues thought signatures, as Gemini 3 does: the
+// call's signature reaches the server in the tool_use's _meta and comes
+// back with it.
 func TestSamplingTools(t *testing.T) {
 	for name, cfg := range samplingServers(t) {
 		t.Run(name, func(t *testing.T) {
-			srv := geminitest.New(t, nil,
+			srv := geminitest.New(t, &geminitest.Options{ThoughtSignatures: true},
 				geminitest.Calls(geminitest.Call{Name: "weather_get", Args: map[string]any{"city": "Oslo", "days": "3"}}),
 				func(req *geminitest.Request) geminitest.Response {
 					return geminitest.Response{Parts: []*genai.Part{{Text: "It is sunny."}}}
@@ -149,6 +151,9 @@ func TestSamplingTools(t *testing.T) {
 			r := sampleCall(t, b, "sample", map[string]any{"prompt": "Weather?", "tools": true})
 			want := `tool_use weather/get {"city":"Oslo","days":3} | sampled by gemini-2.5-flash (endTurn): [{"text":"It is sunny.","type":"text"}]`
 			if r.Err != nil || r.ReturnDisplay != want {
+				for _, q := range srv.Requests() {
+					t.Logf("rejection: %s", q.Rejection)
+				}
 				t.Fatalf("Execute(sample) = %q, %v;\nwant %q", r.ReturnDisplay, r.Err, want)
 			}
 			reqs := srv.Requests()

@@ -70,7 +70,11 @@ func encodeBlock(req *Request, c Content) (wireContent, error) {
 		if err != nil {
 			return wireContent{}, fmt.Errorf("tool_use input: %w", err)
 		}
-		return wireContent{Type: TypeToolUse, ID: c.ID, Name: c.Name, Input: b}, nil
+		w := wireContent{Type: TypeToolUse, ID: c.ID, Name: c.Name, Input: b}
+		if len(c.Signature) > 0 {
+			w.Meta = map[string]any{SignatureMeta: base64.StdEncoding.EncodeToString(c.Signature)}
+		}
+		return w, nil
 	}
 	return wireContent{}, fmt.Errorf("content type %q cannot be an answer", c.Type)
 }

@@ -46,6 +46,7 @@ func FuzzFromGemini(f *testing.F) {
 	f.Add([]byte(`{"candidates":[{"content":{"parts":[{"text":"a"},{"functionCall":{"name":"weather_get","args":{"city":"x","days":"3"}}}]},"finishReason":"STOP"}]}`))
 	f.Add([]byte(`{"candidates":[{"content":{"parts":[{"inlineData":{"mimeType":"image/png","data":"AA=="}}]},"finishReason":"MAX_TOKENS"}],"modelVersion":"v"}`))
 	f.Add([]byte(`{"promptFeedback":{"blockReason":"SAFETY"}}`))
+	f.Add([]byte(`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"_1st_tool","args":{}},"thoughtSignature":"c2ln"}]}}]}`))
 	req, _, err := Parse(json.RawMessage(conversation))
 	if err != nil {
 		f.Fatal(err)
@@ -77,6 +78,11 @@ func FuzzFromGemini(f *testing.F) {
 		blocks, err := decodeBlocks(w.Content, true)
 		if err != nil || len(blocks) != len(res.Content) {
 			t.Fatalf("decoding Encode() = %s: %d blocks, %v; want %d", out, len(blocks), err, len(res.Content))
+		}
+		for i, b := range blocks {
+			if string(b.Signature) != string(res.Content[i].Signature) {
+				t.Fatalf("decoding Encode() = %s: block %d signature %q, want %q", out, i, b.Signature, res.Content[i].Signature)
+			}
 		}
 	})
 }

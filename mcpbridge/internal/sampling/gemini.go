@@ -117,7 +117,7 @@ func ToGemini(req *Request) (*GeminiCall, error) {
 			case TypeToolUse:
 				name := toGemini[b.Name]
 				useNames[b.ID] = name
-				content.Parts = append(content.Parts, &genai.Part{FunctionCall: &genai.FunctionCall{ID: b.ID, Name: name, Args: b.Input}})
+				content.Parts = append(content.Parts, &genai.Part{FunctionCall: &genai.FunctionCall{ID: b.ID, Name: name, Args: b.Input}, ThoughtSignature: b.Signature})
 			case TypeToolResult:
 				content.Parts = append(content.Parts, &genai.Part{FunctionResponse: functionResponse(useNames[b.ID], b)})
 			}
@@ -179,6 +179,7 @@ func (c *GeminiCall) FromGemini(req *Request, resp *genai.GenerateContentRespons
 				if err != nil {
 					return nil, err
 				}
+				b.Signature = p.ThoughtSignature
 				calls++
 				res.Content = append(res.Content, b)
 			case p.InlineData != nil:

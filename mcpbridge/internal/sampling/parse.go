@@ -60,6 +60,7 @@ type wireContent struct {
 	IsError           bool            `json:"isError,omitempty"`
 	URI               string          `json:"uri,omitempty"`
 	Resource          *wireResource   `json:"resource,omitempty"`
+	Meta              map[string]any  `json:"_meta,omitempty"`
 }
 
 type wireResource struct {
@@ -254,7 +255,11 @@ func decodeBlock(w wireContent, top bool) (Content, error) {
 				return Content{}, fmt.Errorf("tool_use input: %w", err)
 			}
 		}
-		return Content{Type: TypeToolUse, ID: w.ID, Name: w.Name, Input: in}, nil
+		var sig []byte
+		if s, ok := w.Meta[SignatureMeta].(string); ok {
+			sig, _ = decodeBase64(s) // a mangled signature is as good as none
+		}
+		return Content{Type: TypeToolUse, ID: w.ID, Name: w.Name, Input: in, Signature: sig}, nil
 	case TypeToolResult:
 		if !top {
 			break

@@ -107,8 +107,8 @@ type Message struct {
 }
 
 // Content is one block of a message. Type says which fields are used:
-// Text for text; Data and MIMEType for image and audio; ID, Name and
-// Input for tool_use; ID (the tool_use's), Content, Structured and
+// Text for text; Data and MIMEType for image and audio; ID, Name, Input
+// and Signature for tool_use; ID (the tool_use's), Content, Structured and
 // IsError for tool_result.
 type Content struct {
 	Type       string
@@ -121,7 +121,18 @@ type Content struct {
 	Content    []Content
 	Structured json.RawMessage
 	IsError    bool
+	// Signature is the model's thought signature of a tool_use (Gemini 3
+	// requires it back with the call in the next request). It travels in
+	// the block's _meta under SignatureMeta, so that a server that
+	// returns the block as it got it returns the signature too.
+	Signature []byte
 }
+
+// SignatureMeta is the _meta key of a tool_use's thought signature
+// (base64).
+const SignatureMeta = "com.github.mcpgenai.bridge/thoughtSignature"
+
+
 
 // Tool is one tool the model may use: the server's name, description and
 // input schema, as the server sent them.
