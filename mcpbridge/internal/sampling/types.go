@@ -132,8 +132,6 @@ type Content struct {
 // (base64).
 const SignatureMeta = "com.github.mcpgenai.bridge/thoughtSignature"
 
-
-
 // Tool is one tool the model may use: the server's name, description and
 // input schema, as the server sent them.
 type Tool struct {
