@@ -422,7 +422,7 @@ func TestSamplingSecretsAndSpan(t *testing.T) {
 	}
 	attrs := map[string]string{}
 	for _, a := range chat.Attributes {
-		attrs[string(a.Key)] = a.Value.Emit()
+		attrs[string(a.Key)] = a.Value.String()
 	}
 	want := map[string]string{
 		"gen_ai.operation.name": "chat", "mcpbridge.server.name": "s",

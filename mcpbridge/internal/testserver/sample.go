@@ -71,6 +71,7 @@ func addSampleTools(s *server.MCPServer) {
 			n := r.GetInt("n", 20)
 			ok, last := 0, ""
 			for i := range n {
+				//lint:ignore SA1019 a flood needs the server's own requests, which only the deprecated call sends.
 				_, err := server.ServerFromContext(ctx).RequestSampling(ctx, mcp.CreateMessageRequest{CreateMessageParams: mcp.CreateMessageParams{
 					Messages:  []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.TextContent{Type: "text", Text: fmt.Sprintf("flood %d", i)}}},
 					MaxTokens: 10,
