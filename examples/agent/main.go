@@ -53,7 +53,7 @@
 // A server may ask the chat's model for a completion (MCP sampling): the
 // request (server, model, messages, tools) is shown on stderr with "Send
 // this to the model? [y]es / [n]o", and the model's answer with "Give this
-// answer to the server? [y]es / [n]o"; anything but y refuses. With -prompt
+// answer to the server? [y]es / [n]o"; n, or the end of input, refuses. With -prompt
 // and no terminal nobody can be asked, and sampling is not offered.
 //
 // The exit status is 0 on success, 1 when the request fails (a missing API

@@ -20,7 +20,7 @@ func samplingFeatures(o *options, con *console, lines *lineReader, models *genai
 	if o.hasPrompt && !con.isTerminal {
 		return nil
 	}
-	r := &samplingReviewer{lines: lines, out: con.stderr}
+	r := &samplingReviewer{lines: lines, out: con.stderr, drain: con.person}
 	return &mcpbridge.ClientFeatures{Sampling: &mcpbridge.Sampling{
 		Sampler: mcpbridge.GeminiSampler(models, o.model),
 		Review:  r.review,
@@ -34,35 +34,49 @@ type samplingReviewer struct {
 	mu    sync.Mutex
 	lines *lineReader
 	out   io.Writer
+	drain bool // discard lines typed before a question, as the confirmer does
 }
 
-// review implements mcpbridge.Sampling.Review: "y" or "yes" approves,
-// anything else (or the end of input) refuses.
+// review implements mcpbridge.Sampling.Review: y or yes approves, n or no
+// refuses; another answer is asked again (maxAsks times in all, then
+// refused), and the end of input refuses.
 func (r *samplingReviewer) review(ctx context.Context, req *mcpbridge.SamplingRequest, res *mcpbridge.SamplingResult) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.drain {
+		if n := r.lines.drain(); n > 0 {
+			fmt.Fprintf(r.out, "\n(%d line(s) typed before this question were ignored)\n", n)
+		}
+	}
+	question := "Give this answer to the server? [y]es / [n]o: "
 	if res == nil {
 		fmt.Fprint(r.out, describeSampling(req))
-		fmt.Fprint(r.out, "Send this to the model? [y]es / [n]o: ")
+		question = "Send this to the model? [y]es / [n]o: "
 	} else {
 		fmt.Fprintf(r.out, "\nThe model (%s) answered server %q:\n%s", res.Model, req.Server, describeContent("  ", res.Content))
-		fmt.Fprint(r.out, "Give this answer to the server? [y]es / [n]o: ")
 	}
-	line, err := r.lines.next(ctx, nil)
-	if errors.Is(err, io.EOF) {
-		fmt.Fprintln(r.out, "\nrefused (end of input)")
-		return fmt.Errorf("%w: end of input", mcpbridge.ErrSamplingRefused)
+	for range maxAsks {
+		fmt.Fprint(r.out, question)
+		line, err := r.lines.next(ctx, nil)
+		if errors.Is(err, io.EOF) {
+			fmt.Fprintln(r.out, "\nrefused (end of input)")
+			return fmt.Errorf("%w: end of input", mcpbridge.ErrSamplingRefused)
+		}
+		if err != nil {
+			fmt.Fprintln(r.out, "\ninterrupted: refused")
+			return err
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			return nil
+		case "n", "no":
+			fmt.Fprintln(r.out, "refused")
+			return fmt.Errorf("%w by the user", mcpbridge.ErrSamplingRefused)
+		}
+		fmt.Fprintf(r.out, "%q is not an answer: type y or n and press Enter\n", strings.TrimSpace(line))
 	}
-	if err != nil {
-		fmt.Fprintln(r.out)
-		return err
-	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return nil
-	}
-	fmt.Fprintln(r.out, "refused")
-	return fmt.Errorf("%w by the user", mcpbridge.ErrSamplingRefused)
+	fmt.Fprintln(r.out, "refused (no answer understood)")
+	return fmt.Errorf("%w: no answer understood", mcpbridge.ErrSamplingRefused)
 }
 
 // describeSampling is what the user is shown about a sampling request.

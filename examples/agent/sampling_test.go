@@ -72,7 +72,7 @@ func TestSampling(t *testing.T) {
 	for _, tc := range []struct {
 		name, stdin, want string
 	}{
-		{"approved", "y\ny\n", `model says: {"type":"text","text":"Blue."}`},
+		{"approved", "maybe\ny\ny\n", `"text":"Blue."`},
 		{"refused", "n\n", "User rejected sampling request"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -90,7 +90,7 @@ func TestSampling(t *testing.T) {
 			script = append(script, func(req *geminitest.Request) geminitest.Response {
 				frs := req.FunctionResponses()
 				if len(frs) != 1 || !strings.Contains(fmt.Sprint(frs[0].Response), tc.want) {
-					t.Errorf("function responses = %v, want %q", frs, tc.want)
+					t.Errorf("function responses = %v, want %q", frs[0].Response, tc.want)
 				}
 				return geminitest.Response{Parts: textParts("Done.")}
 			})
@@ -110,7 +110,7 @@ func TestSampling(t *testing.T) {
 					t.Errorf("stderr lacks %q:\n%s", want, errOut)
 				}
 			}
-			if tc.name == "approved" && !strings.Contains(errOut, "Give this answer to the server? [y]es / [n]o: ") {
+			if tc.name == "approved" && (!strings.Contains(errOut, "Give this answer to the server? [y]es / [n]o: ") || !strings.Contains(errOut, `"maybe" is not an answer`)) {
 				t.Errorf("the answer was not shown:\n%s", errOut)
 			}
 			if srv.Remaining() != 0 {
