@@ -54,6 +54,9 @@ type GeminiCall struct {
 	// tool name; restorers maps it to the schema's Restorer.
 	names     map[string]string
 	restorers map[string]*schema.Restorer
+	// ids are the tool_use ids of the request and of the answer so far:
+	// a call's id must be new (the API may give none, or repeat one).
+	ids map[string]bool
 }
 
 // ToGemini converts req for generateContent: messages to contents (user
@@ -63,7 +66,7 @@ type GeminiCall struct {
 // and the tool choice to the function-calling mode. It fails only on a
 // schema that is not JSON.
 func ToGemini(req *Request) (*GeminiCall, error) {
-	c := &GeminiCall{names: map[string]string{}, restorers: map[string]*schema.Restorer{}}
+	c := &GeminiCall{names: map[string]string{}, restorers: map[string]*schema.Restorer{}, ids: map[string]bool{}}
 	toGemini := map[string]string{} // server name -> declared name
 	cfg := &genai.GenerateContentConfig{MaxOutputTokens: int32(min(req.MaxTokens, 1<<31-1))}
 	if req.SystemPrompt != "" {
@@ -117,6 +120,7 @@ func ToGemini(req *Request) (*GeminiCall, error) {
 			case TypeToolUse:
 				name := toGemini[b.Name]
 				useNames[b.ID] = name
+				c.ids[b.ID] = true
 				content.Parts = append(content.Parts, &genai.Part{FunctionCall: &genai.FunctionCall{ID: b.ID, Name: name, Args: b.Input}, ThoughtSignature: b.Signature})
 			case TypeToolResult:
 				content.Parts = append(content.Parts, &genai.Part{FunctionResponse: functionResponse(useNames[b.ID], b)})
@@ -232,6 +236,10 @@ func (c *GeminiCall) toolUse(fc *genai.FunctionCall, n int) (Content, error) {
 	if id == "" {
 		id = "call_" + strconv.Itoa(n+1)
 	}
+	for i := 2; c.ids[id]; i++ {
+		id = cmpOr(fc.ID, "call_"+strconv.Itoa(n+1)) + "_" + strconv.Itoa(i)
+	}
+	c.ids[id] = true
 	return Content{Type: TypeToolUse, ID: id, Name: name, Input: in}, nil
 }
 

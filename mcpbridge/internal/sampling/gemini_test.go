@@ -98,3 +98,32 @@ func TestFromGeminiErrors(t *testing.T) {
 		t.Errorf("FromGemini(MAX_TOKENS) = %+v, %v; want one text \"ab\", maxTokens, model m", res, err)
 	}
 }
+
+// TestFromGeminiIDs: a call without an id, or with one the conversation
+// already used, gets a new one, since the server's next request must not
+// repeat a tool_use id.
+func TestFromGeminiIDs(t *testing.T) {
+	req, _, err := Parse(json.RawMessage(conversation)) // uses tool_use id "u1"
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Model = "m"
+	call, err := ToGemini(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fc := func(id string) *genai.Part {
+		return &genai.Part{FunctionCall: &genai.FunctionCall{ID: id, Name: "weather_get", Args: map[string]any{"city": "x"}}}
+	}
+	res, err := call.FromGemini(req, &genai.GenerateContentResponse{Candidates: []*genai.Candidate{{Content: &genai.Content{Parts: []*genai.Part{fc("u1"), fc(""), fc(""), fc("call_2")}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range res.Content {
+		ids = append(ids, c.ID)
+	}
+	if got := strings.Join(ids, ","); got != "u1_2,call_2,call_3,call_2_2" {
+		t.Errorf("ids = %s, want u1_2,call_2,call_3,call_2_2", got)
+	}
+}

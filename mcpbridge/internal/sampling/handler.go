@@ -152,7 +152,7 @@ func (h *Handler) answer(ctx context.Context, req *Request) (_ json.RawMessage, 
 		return nil, err
 	}
 	if len(req.Messages) == 0 || req.Model == "" {
-		return nil, &RPCError{Code: CodeInternal, Message: "the review left no messages or no model"}
+		return nil, &RPCError{Code: CodeInternal, Message: "no model was chosen, or the review left no messages"}
 	}
 	req.MaxTokens = max(1, min(req.MaxTokens, h.cfg.MaxOutputTokens))
 	res, err = h.cfg.Sampler.Sample(ctx, req)
