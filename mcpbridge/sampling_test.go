@@ -24,7 +24,7 @@ import (
 // sampleCall calls tool of b with args, within 30 s.
 func sampleCall(t *testing.T, b *Bridge, tool string, args map[string]any) *CallResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	return b.Execute(ctx, &genai.FunctionCall{Name: tool, Args: args})
 }
@@ -245,6 +245,7 @@ func TestSamplingModelPreference(t *testing.T) {
 func TestSamplingBounds(t *testing.T) {
 	cfg := stdioServer("s", "-sample", "-era=legacy")
 	cfg.Trust = true
+	cfg.Timeout = 2 * time.Minute // 10 MB each way, under -race on a loaded machine
 	turns := make([]geminitest.Turn, 0, 4)
 	for range 4 {
 		turns = append(turns, geminitest.Text("ok"))
