@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"sync/atomic"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -76,7 +77,12 @@ func (b *Bridge) sampleFor(server string) func(context.Context, string, json.Raw
 		raw, err := st.h.Handle(ctx, server, tool, method, params)
 		if err != nil {
 			err = b.redact.redactErr(err)
-			b.log.Info("sampling request not answered", "server", server, "method", method, "err", err)
+			level := slog.LevelInfo
+			var re *sampling.RPCError
+			if errors.As(err, &re) && re.Code == sampling.CodeLimited {
+				level = slog.LevelDebug // a flood must not flood the log
+			}
+			b.log.Log(ctx, level, "sampling request not answered", "server", server, "method", method, "err", err)
 			return nil, err
 		}
 		return raw, nil
