@@ -9,6 +9,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/geminitest"
+	"github.com/mcpgenai/bridge/schema"
 )
 
 // conversation is a request with every kind of content, tools and a
@@ -126,4 +127,32 @@ func TestFromGeminiIDs(t *testing.T) {
 	if got := strings.Join(ids, ","); got != "u1_2,call_2,call_3,call_2_2" {
 		t.Errorf("ids = %s, want u1_2,call_2,call_3,call_2_2", got)
 	}
+}
+
+// TestGeminiJSONSchemaTarget: with the JSONSchema target the tools are
+// declared with parametersJsonSchema, the integer enum kept, and the API
+// (geminitest) accepts the request.
+func TestGeminiJSONSchemaTarget(t *testing.T) {
+	req, _, err := Parse(json.RawMessage(conversation))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Model, req.Target = "gemini-2.5-flash", schema.JSONSchema
+	srv := geminitest.New(t, nil, geminitest.Calls(geminitest.Call{Name: "weather_get", Args: map[string]any{"city": "Oslo", "days": 7}}))
+	res, err := (&Gemini{Models: srv.Client(context.Background()).Models, Model: req.Model}).Sample(context.Background(), req)
+	if err != nil {
+		t.Fatalf("Sample() = %v", err)
+	}
+	d := srv.Requests()[0].Declaration("weather_get")
+	if d == nil || d.Parameters != nil || d.ParametersJsonSchema == nil || !strings.Contains(jsonString(d.ParametersJsonSchema), `"enum":[1,3,7]`) {
+		t.Errorf("declaration = %+v, want parametersJsonSchema with the integer enum", d)
+	}
+	if len(res.Content) != 1 || jsonString(res.Content[0].Input) != `{"city":"Oslo","days":7}` {
+		t.Errorf("tool_use = %+v, want days 7", res.Content)
+	}
+}
+
+func jsonString(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }
