@@ -18,7 +18,8 @@ import (
 // its includeContext says. The server runs its own tools; the Bridge never
 // does.
 type Sampling struct {
-	// Sampler answers; required. [GeminiSampler] answers with Gemini.
+	// Sampler answers; required ([New] fails without one).
+	// [GeminiSampler] answers with Gemini.
 	Sampler Sampler
 	// Review is the person in the loop: it is called with res nil before
 	// the model runs, with req.Model set to the model chosen, and again
