@@ -178,6 +178,7 @@ type Bridge struct {
 	onProgress func(Progress) // Options.OnProgress
 	builtins   *server        // the built-in resource tools; nil without them
 	tracer     trace.Tracer   // nil: no spans
+	sampling   *samplingState // nil: sampling off
 
 	discoverMu sync.Mutex     // one Discover at a time
 	bg         sync.WaitGroup // discovery attempts, background closes
@@ -267,6 +268,9 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 	}
 	b.onProgress = o.OnProgress
 	b.tracer = newTracer(o.TracerProvider)
+	if err := b.setupSampling(o.Client.sampling()); err != nil {
+		return nil, err
+	}
 	b.life, b.stopLife = context.WithCancel(context.Background())
 	b.inLife = lifespan.New(b.life)
 	return b, nil
@@ -437,6 +441,7 @@ func (b *Bridge) shutdown() {
 	b.closed = true
 	b.mu.Unlock()
 	b.stopLife()
+	defer b.closeSampling()
 	b.discoverMu.Lock() // the running Discover has returned
 	defer b.discoverMu.Unlock()
 	b.ops.Wait()

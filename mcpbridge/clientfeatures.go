@@ -14,6 +14,10 @@ type ClientFeatures struct {
 	// answer: the tool call fails with it. nil means every question is
 	// declined, and the model reads that it was.
 	Elicit func(ctx context.Context, e Elicitation) (ElicitResponse, error)
+	// Sampling, when not nil, lets servers ask the host's model for
+	// completions (see [Sampling]); nil declares no sampling, and a
+	// server's request is refused.
+	Sampling *Sampling
 }
 
 // elicit reports f's Elicit, or nil when f is nil.
@@ -22,4 +26,12 @@ func (f *ClientFeatures) elicit() func(context.Context, Elicitation) (ElicitResp
 		return nil
 	}
 	return f.Elicit
+}
+
+// sampling reports f's Sampling, or nil when f is nil.
+func (f *ClientFeatures) sampling() *Sampling {
+	if f == nil {
+		return nil
+	}
+	return f.Sampling
 }

@@ -132,6 +132,7 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 		return fail(&DeniedError{Name: call.Name, Reason: d.Reason, Err: err})
 	}
 
+	defer b.samplingCall(ctx, tool)()
 	out, timedOut, err := send(b.withProgress(ctx, tool, call.Name, call.ID), tool, raw)
 	if err != nil {
 		return fail(b.callError(ctx, tool, call.Name, timedOut, err))

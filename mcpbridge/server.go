@@ -87,6 +87,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 			b.lost(s, l, err)
 		},
 		Elicit: elicitFor(cfg.Name, b.elicit),
+		Sample: b.sampleFor(cfg.Name),
 	}
 	switch cfg.Protocol {
 	case "legacy":

@@ -50,6 +50,12 @@
 // told the user refused it. With -prompt and no terminal on stdin nobody can
 // be asked, so such calls are refused unless -yes is given.
 //
+// A server may ask the chat's model for a completion (MCP sampling): the
+// request (server, model, messages, tools) is shown on stderr with "Send
+// this to the model? [y]es / [n]o", and the model's answer with "Give this
+// answer to the server? [y]es / [n]o"; n, or the end of input, refuses. With -prompt
+// and no terminal nobody can be asked, and sampling is not offered.
+//
 // The exit status is 0 on success, 1 when the request fails (a missing API
 // key, an API error, the turn limit, Ctrl-C with -prompt) and 2 for a bad
 // command line or an unreadable settings file.
@@ -223,6 +229,7 @@ func run(ctx context.Context, args []string, con *console) int {
 	b, err := mcpbridge.New(cfg, &mcpbridge.Options{
 		Target: target, Logger: logger, Policy: policy,
 		LoginURL: hostlogin.ShowURL(con.stderr, hostlogin.BrowserAvailable()),
+		Client:   samplingFeatures(o, con, lines, client.Models),
 	})
 	if err != nil {
 		fmt.Fprintf(con.stderr, "agent: %v\n", err)

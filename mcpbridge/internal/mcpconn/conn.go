@@ -30,6 +30,7 @@ package mcpconn
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -170,6 +171,16 @@ type Spec struct {
 	// server/discover late (see [Conn.NextEra], which already says so when
 	// the answer came first). Same goroutine rules as OnToolsChanged.
 	OnNextEra func(version string)
+	// Sample, when not nil, answers the server's sampling/createMessage
+	// and its tasks/get, tasks/result, tasks/list and tasks/cancel about
+	// the sampling tasks it started, given the request's params as sent;
+	// the client then declares sampling (with tools) and sampling run as
+	// a task. Over SSE no request of the server reaches it. ctx ends
+	// with the request's timeout, the connection, or the server's
+	// notifications/cancelled; for a multi round-trip request it is the
+	// tool call's. An error that is an [RPCCoder] gives the server its
+	// code, others -32603; the message is the error's text.
+	Sample func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
 	// OnClose is called once when the connection dies by itself (process
 	// exit, lost stream), not after Close. Same goroutine rules as
 	// OnToolsChanged.
@@ -219,6 +230,7 @@ type Conn struct {
 	alive    context.Context // ends at Close or death
 	dieNow   context.CancelFunc
 	calls    *lifespan.Set // requests in flight, ended with alive
+	in       *incoming     // the server's sampling requests
 
 	stopListen context.CancelFunc // ends listen; nil when not listening
 	listenDone chan struct{}      // closed when listen returned
@@ -291,6 +303,7 @@ func dial(ctx context.Context, s Spec, kind Kind) (*Conn, error) {
 		dead:    make(chan struct{}),
 		acked:   make(chan struct{}),
 	}
+	c.in = &incoming{c: c}
 	// The connection's lifetime context outlives Dial's ctx (cancelling the
 	// context given to Start ends the connection), but while dialing, the
 	// end of ctx ends the attempt.
@@ -346,7 +359,7 @@ func (c *Conn) connect(dctx context.Context) error {
 			defer c.late.connected()
 			g.late = c.late
 		}
-		tr = stdioTap{transport.NewIO(g, p.stdin, nil)}
+		tr = stdioTap{transport.NewIO(g, p.stdin, nil), c.in}
 	case SSE:
 		c.web = newWatchTransport(c.lost, s)
 		wait := s.EndpointWait
@@ -377,9 +390,10 @@ func (c *Conn) connect(dctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		tr = httpTap{t, c.cancelled}
+		tr = httpTap{t, c.cancelled, c.in}
 	}
 	opts := append(s.clientOptions(), eraOptions(s)...)
+	opts = append(opts, s.samplingOptions(c)...)
 	c.client = client.NewClient(tr, append(opts, client.WithElicitationHandler(elicitor{c}))...)
 	c.client.OnNotification(c.onNotification)
 	c.client.OnConnectionLost(c.lost)
@@ -482,6 +496,10 @@ func (c *Conn) onNotification(n mcp.JSONRPCNotification) {
 	}
 	if n.Method == string(mcp.MethodNotificationProgress) {
 		c.onProgress(n)
+		return
+	}
+	if n.Method == string(mcp.MethodNotificationCancelled) {
+		c.in.cancel(n)
 		return
 	}
 	if n.Method == mcp.MethodNotificationSubscriptionsAcknowledged {

@@ -96,7 +96,10 @@ var decodeStubs = map[string]json.RawMessage{
 	"tools/call": json.RawMessage(`null`),
 }
 
-type stdioTap struct{ *transport.Stdio }
+type stdioTap struct {
+	*transport.Stdio
+	in *incoming
+}
 
 func (t stdioTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	return tapSend(ctx, t.Stdio, req)
@@ -132,6 +135,7 @@ const sseResponseTimeout = "timeout waiting for SSE response"
 type httpTap struct {
 	*transport.StreamableHTTP
 	cancelled cancelFunc
+	in        *incoming
 }
 
 // RequiresLegacyProtocol reports false although the transport has

@@ -51,6 +51,8 @@ type Options struct {
 	Described map[string]string
 	// Ask adds the tools ask and ask_url (see addAskTools).
 	Ask bool
+	// Sample adds the tools sample and sample_flood (see addSampleTools).
+	Sample bool
 	// OnSleepCancelled is called when a "sleep" call ends because its
 	// request was cancelled, as the server saw it.
 	OnSleepCancelled func()
@@ -189,6 +191,9 @@ func New(o Options) *server.MCPServer {
 	}
 	if o.Ask {
 		addAskTools(s)
+	}
+	if o.Sample {
+		addSampleTools(s)
 	}
 	if o.OnCrash != nil {
 		s.AddTool(mcp.NewTool("crash"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -35,6 +35,8 @@ func main() {
 	delay := flag.Duration("delay", 0, "sleep this long before serving")
 	holdDiscover := flag.Duration("hold-discover", 0, "write server/discover answers this much late, other answers at once")
 	ask := flag.Bool("ask", false, "add the tools ask and ask_url, which ask the user for input")
+	sample := flag.Bool("sample", false, "add the tools sample and sample_flood, which ask the client's model")
+	sampleCancel := flag.String("sample-cancel", "", "answer by hand: a tool that sends a sampling request and cancels it once this file exists")
 	peers := flag.String("await-peers", "", "DIR:N: before serving, wait until N processes given DIR arrived")
 	crashFile := flag.String("crash-on-file", "", "exit with code 3 once this file exists")
 	execTools := flag.Bool("exec", false, "add the executor test tools (lookup, profile, pick, image, fail, loose)")
@@ -71,6 +73,10 @@ func main() {
 
 	if *handwritten != "" {
 		serveHandwritten(*handwritten)
+		return
+	}
+	if *sampleCancel != "" {
+		serveSampleCancel(*sampleCancel)
 		return
 	}
 
@@ -119,7 +125,7 @@ func main() {
 			os.Exit(3)
 		}()
 	}
-	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Gather: *gather, Described: described, Offers: *offers, Bare: *bare, Ask: *ask, OnSleepCancelled: func() {
+	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Gather: *gather, Described: described, Offers: *offers, Bare: *bare, Ask: *ask, Sample: *sample, OnSleepCancelled: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: sleep cancelled")
 	}, OnCrash: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: crash tool called")

@@ -1,0 +1,210 @@
+package sampling
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mcpgenai/bridge/schema"
+)
+
+// Defaults of [Config].
+const (
+	DefaultMaxOutputTokens = 4096
+	DefaultPerMinute       = 10
+	DefaultMaxRequestBytes = 4 << 20
+)
+
+// JSON-RPC error codes the Handler answers with.
+const (
+	// CodeRejected is the protocol's code for a request the user refused.
+	CodeRejected      = -1
+	CodeInvalidParams = -32602
+	CodeInternal      = -32603
+	// CodeLimited answers a request past a limit of the host (rate,
+	// recursion).
+	CodeLimited = -32000
+)
+
+// ErrRefused is returned by a review that refuses a request; the server
+// reads the protocol's "User rejected sampling request".
+var ErrRefused = errors.New("sampling request refused")
+
+// RPCError is an error the server is to read as a JSON-RPC error.
+type RPCError struct {
+	Code    int
+	Message string
+	Err     error // the cause, if any
+}
+
+func (e *RPCError) Error() string { return e.Message }
+func (e *RPCError) Unwrap() error { return e.Err }
+
+// RPCCode returns the JSON-RPC error code.
+func (e *RPCError) RPCCode() int { return e.Code }
+
+// Config configures a [Handler].
+type Config struct {
+	// Sampler answers; required.
+	Sampler Sampler
+	// Review, when not nil, sees each request before the model runs (res
+	// nil) and again with the answer; it may edit *req and *res in place.
+	// An error wrapping ErrRefused refuses the request, another error
+	// fails it. nil approves everything.
+	Review func(ctx context.Context, req *Request, res *Result) error
+	// MaxOutputTokens caps the server's maxTokens. 0 = DefaultMaxOutputTokens.
+	MaxOutputTokens int
+	// PerMinute is how many requests one server may make in any minute.
+	// 0 = DefaultPerMinute.
+	PerMinute int
+	// MaxRequestBytes bounds a request's params. 0 = DefaultMaxRequestBytes.
+	MaxRequestBytes int
+	// Target is the schema target of the tools' schemas.
+	Target schema.Target
+	// Trace, when not nil, is called as a request's answering begins
+	// (after the checks, in the task when it runs as one); the context
+	// it returns is the review's and the model's, and end is called once
+	// with the outcome (res nil on failure).
+	Trace func(ctx context.Context, server string) (context.Context, func(req *Request, res *Result, err error))
+}
+
+// Handler answers sampling requests of any number of servers. Its methods
+// are safe for concurrent use. Close it to end the tasks it runs.
+type Handler struct {
+	cfg   Config
+	mu    sync.Mutex
+	times map[string][]time.Time // recent requests by server
+	tasks *tasks
+}
+
+// NewHandler returns a Handler for cfg, with zero fields at their defaults.
+func NewHandler(cfg Config) *Handler {
+	if cfg.MaxOutputTokens <= 0 {
+		cfg.MaxOutputTokens = DefaultMaxOutputTokens
+	}
+	if cfg.PerMinute <= 0 {
+		cfg.PerMinute = DefaultPerMinute
+	}
+	if cfg.MaxRequestBytes <= 0 {
+		cfg.MaxRequestBytes = DefaultMaxRequestBytes
+	}
+	return &Handler{cfg: cfg, times: map[string][]time.Time{}, tasks: newTasks()}
+}
+
+// activeKey marks a context inside the answering of a sampling request.
+type activeKey struct{}
+
+// Active reports whether ctx belongs to the answering of a sampling
+// request (its review or its model).
+func Active(ctx context.Context) bool { return ctx.Value(activeKey{}) != nil }
+
+// Handle answers a request of method from server: sampling/createMessage
+// (run at once, or as a task when its params ask), or tasks/get,
+// tasks/result, tasks/list and tasks/cancel about that server's tasks.
+// serverTool names the tool being called when known. The result is the
+// JSON result; an error is an *RPCError.
+func (h *Handler) Handle(ctx context.Context, server, serverTool, method string, params json.RawMessage) (json.RawMessage, error) {
+	if method != "sampling/createMessage" {
+		return h.tasks.handle(ctx, server, method, params)
+	}
+	if len(params) > h.cfg.MaxRequestBytes {
+		return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("sampling request of %d bytes exceeds the client's limit of %d", len(params), h.cfg.MaxRequestBytes)}
+	}
+	if Active(ctx) {
+		return nil, &RPCError{Code: CodeLimited, Message: "a sampling request made while answering another is refused"}
+	}
+	req, task, err := Parse(params)
+	if err != nil {
+		return nil, &RPCError{Code: CodeInvalidParams, Message: err.Error(), Err: err}
+	}
+	if !h.allow(server, time.Now()) {
+		return nil, &RPCError{Code: CodeLimited, Message: fmt.Sprintf("sampling rate limit: at most %d requests a minute", h.cfg.PerMinute)}
+	}
+	req.Server, req.ServerTool, req.Target = server, serverTool, h.cfg.Target
+	if task {
+		return h.tasks.start(ctx, server, params, func(tctx context.Context) (json.RawMessage, error) {
+			return h.answer(tctx, req)
+		})
+	}
+	return h.answer(ctx, req)
+}
+
+// answer runs the reviews and the model for req.
+func (h *Handler) answer(ctx context.Context, req *Request) (_ json.RawMessage, err error) {
+	ctx = context.WithValue(ctx, activeKey{}, true)
+	var res *Result
+	if h.cfg.Trace != nil {
+		var end func(*Request, *Result, error)
+		ctx, end = h.cfg.Trace(ctx, req.Server)
+		defer func() {
+			if err != nil {
+				res = nil
+			}
+			end(req, res, err)
+		}()
+	}
+	req.MaxTokens = min(req.MaxTokens, h.cfg.MaxOutputTokens)
+	req.Model = h.cfg.Sampler.ChooseModel(req)
+	if err := h.review(ctx, req, nil); err != nil {
+		return nil, err
+	}
+	if len(req.Messages) == 0 || req.Model == "" {
+		return nil, &RPCError{Code: CodeInternal, Message: "no model was chosen, or the review left no messages"}
+	}
+	req.MaxTokens = max(1, min(req.MaxTokens, h.cfg.MaxOutputTokens))
+	res, err = h.cfg.Sampler.Sample(ctx, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, &RPCError{Code: CodeInternal, Message: "sampling cancelled", Err: context.Cause(ctx)}
+		}
+		return nil, &RPCError{Code: CodeInternal, Message: "sampling failed: " + err.Error(), Err: err}
+	}
+	if err := h.review(ctx, req, res); err != nil {
+		return nil, err
+	}
+	raw, err := Encode(req, res)
+	if err != nil {
+		return nil, &RPCError{Code: CodeInternal, Message: "sampling failed: " + err.Error(), Err: err}
+	}
+	return raw, nil
+}
+
+func (h *Handler) review(ctx context.Context, req *Request, res *Result) error {
+	if h.cfg.Review == nil {
+		return nil
+	}
+	err := h.cfg.Review(ctx, req, res)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, ErrRefused):
+		return &RPCError{Code: CodeRejected, Message: "User rejected sampling request", Err: err}
+	case ctx.Err() != nil:
+		return &RPCError{Code: CodeInternal, Message: "sampling cancelled", Err: context.Cause(ctx)}
+	}
+	return &RPCError{Code: CodeInternal, Message: "sampling review failed: " + err.Error(), Err: err}
+}
+
+// allow reports whether server may make a request at now, and counts it.
+func (h *Handler) allow(server string, now time.Time) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ts := h.times[server]
+	i := 0
+	for i < len(ts) && now.Sub(ts[i]) >= time.Minute {
+		i++
+	}
+	ts = ts[i:]
+	if len(ts) >= h.cfg.PerMinute {
+		h.times[server] = ts
+		return false
+	}
+	h.times[server] = append(ts, now)
+	return true
+}
+
+// Close cancels the tasks still running and waits for them to end.
+func (h *Handler) Close() { h.tasks.close() }
