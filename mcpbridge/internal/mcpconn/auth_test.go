@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/egress"
 )
 
 // bearer is an Authorizer with a token that Unauthorized renews once.
@@ -69,7 +71,7 @@ func TestAuthTransport(t *testing.T) {
 			got = nil
 			mu.Unlock()
 			a := &bearer{tok: "stale"}
-			c := &http.Client{Transport: &authTransport{auth: a, param: tt.param, base: http.DefaultTransport}}
+			c := &http.Client{Transport: &authTransport{auth: a, param: tt.param, confine: egress.NewConfine(srv.URL, nil, []string{tt.param}), base: http.DefaultTransport}}
 			resp, err := c.Post(srv.URL+"/mcp?x=1", "text/plain", strings.NewReader("payload"))
 			if err != nil {
 				t.Fatal(err)

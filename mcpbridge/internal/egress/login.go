@@ -1,0 +1,79 @@
+package egress
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// ErrCrossOriginRedirect is the error of a login request with a body (a
+// token or registration request) redirected to another origin.
+var ErrCrossOriginRedirect = errors.New("redirect to another origin refused")
+
+// LoginTimeout bounds each request of a login client whose base has no
+// timeout.
+const LoginTimeout = 30 * time.Second
+
+// LoginClient returns the HTTP client of the login of the server at
+// serverURL, built on base (nil means a client with [LoginTimeout]; its
+// Jar and Timeout are kept). Its responses are bounded ([Bound]); when base
+// has no Transport of its own, it connects to no forbidden address
+// ([Transport]); and its redirects follow [CheckRedirect]. base is not
+// modified.
+func LoginClient(base *http.Client, serverURL string) *http.Client {
+	c := &http.Client{Timeout: LoginTimeout}
+	if base != nil {
+		*c = *base
+	}
+	rt := c.Transport
+	if rt == nil {
+		rt = Transport(serverURL)
+	}
+	c.Transport = Bound(rt)
+	c.CheckRedirect = CheckRedirect
+	return c
+}
+
+// CheckRedirect is the redirect policy of a login client: at most 10
+// redirects; a request with a body (a POST of a token or registration
+// request, kept by a 307 or 308) redirected to another origin is refused
+// with [ErrCrossOriginRedirect], since its body carries the client's
+// secret or the authorization code; a request without one is followed to
+// another origin than the first request's without its Authorization and
+// Cookie headers.
+func CheckRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	// The client copies the first request's headers to every hop, so each
+	// hop is judged against the first request's origin.
+	first := via[0]
+	if OriginOf(req.URL) == OriginOf(first.URL) {
+		return nil
+	}
+	if req.Method != http.MethodGet && req.Method != http.MethodHead {
+		return fmt.Errorf("%s %s to %s: %w", first.Method, OriginOf(first.URL), OriginOf(req.URL), ErrCrossOriginRedirect)
+	}
+	req.Header.Del("Authorization")
+	req.Header.Del("Cookie")
+	return nil
+}
+
+// MaxAuthorizationURL bounds the authorization URL a login hands to the
+// host, in bytes; real ones are well under 2 KiB.
+const MaxAuthorizationURL = 8 << 10
+
+// ErrAuthorizationURLTooLong is the error of an authorization URL over
+// [MaxAuthorizationURL] bytes (a server asking for thousands of scopes).
+var ErrAuthorizationURLTooLong = errors.New("authorization URL too long")
+
+// CheckAuthorizationURL returns an error wrapping
+// [ErrAuthorizationURLTooLong] when authURL is over [MaxAuthorizationURL]
+// bytes, and nil otherwise.
+func CheckAuthorizationURL(authURL string) error {
+	if len(authURL) > MaxAuthorizationURL {
+		return fmt.Errorf("%w: %d bytes, over %d KiB (too many scopes?)", ErrAuthorizationURLTooLong, len(authURL), MaxAuthorizationURL>>10)
+	}
+	return nil
+}
