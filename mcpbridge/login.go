@@ -35,7 +35,7 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, 
 		Server:    cfg.Name,
 		ServerURL: cfg.endpoint(),
 		Store:     o.TokenStore,
-		ShowURL:   boundedShowURL(o.LoginURL),
+		ShowURL:   boundedShowURL(o.LoginURL, cfg.endpoint()),
 		Logger:    b.log,
 	}
 	if lc.Store == nil {
@@ -51,14 +51,15 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, 
 	return c, c
 }
 
-// boundedShowURL returns show, refusing an authorization URL over
-// egress.MaxAuthorizationURL before show sees it; nil stays nil.
-func boundedShowURL(show func(ctx context.Context, server, authURL string) error) func(ctx context.Context, server, authURL string) error {
+// boundedShowURL returns show, refusing before show sees it an
+// authorization URL that egress.CheckAuthorizationURL refuses for the
+// server at serverURL; nil stays nil.
+func boundedShowURL(show func(ctx context.Context, server, authURL string) error, serverURL string) func(ctx context.Context, server, authURL string) error {
 	if show == nil {
 		return nil
 	}
 	return func(ctx context.Context, server, authURL string) error {
-		if err := egress.CheckAuthorizationURL(authURL); err != nil {
+		if err := egress.CheckAuthorizationURL(authURL, serverURL); err != nil {
 			return err
 		}
 		return show(ctx, server, authURL)

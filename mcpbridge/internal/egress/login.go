@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"time"
 )
 
@@ -70,10 +71,19 @@ var ErrAuthorizationURLTooLong = errors.New("authorization URL too long")
 
 // CheckAuthorizationURL returns an error wrapping
 // [ErrAuthorizationURLTooLong] when authURL is over [MaxAuthorizationURL]
-// bytes, and nil otherwise.
-func CheckAuthorizationURL(authURL string) error {
+// bytes, one wrapping [ErrForbiddenAddress] when its host is one
+// [ForbiddenHost] refuses and the server at serverURL is not on such a
+// host itself, and nil otherwise.
+func CheckAuthorizationURL(authURL, serverURL string) error {
 	if len(authURL) > MaxAuthorizationURL {
 		return fmt.Errorf("%w: %d bytes, over %d KiB (too many scopes?)", ErrAuthorizationURLTooLong, len(authURL), MaxAuthorizationURL>>10)
+	}
+	u, err := url.Parse(authURL)
+	if err != nil {
+		return fmt.Errorf("authorization URL: %w", err)
+	}
+	if s, err := url.Parse(serverURL); ForbiddenHost(u.Hostname()) && (err != nil || !ForbiddenHost(s.Hostname())) {
+		return fmt.Errorf("authorization endpoint %s: %w", OriginOf(u), ErrForbiddenAddress)
 	}
 	return nil
 }
