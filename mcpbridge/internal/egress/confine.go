@@ -18,7 +18,7 @@ var alwaysCredential = []string{"Authorization", "Cookie"}
 // A Confine is immutable once made and safe for concurrent use.
 type Confine struct {
 	origin  string
-	headers []string // canonical header names, Authorization and Cookie among them
+	headers []string // canonical header names besides alwaysCredential
 	params  []string // query parameter names
 }
 
@@ -28,8 +28,8 @@ type Confine struct {
 // ignored; headers and params are not retained.
 func NewConfine(rawURL string, headers, params []string) Confine {
 	c := Confine{origin: Origin(rawURL)}
-	for _, h := range append(slices.Clone(alwaysCredential), headers...) {
-		if h = http.CanonicalHeaderKey(strings.TrimSpace(h)); h != "" && !slices.Contains(c.headers, h) {
+	for _, h := range headers {
+		if h = http.CanonicalHeaderKey(strings.TrimSpace(h)); h != "" && !slices.Contains(c.headers, h) && !slices.Contains(alwaysCredential, h) {
 			c.headers = append(c.headers, h)
 		}
 	}
@@ -56,7 +56,7 @@ func (c Confine) Request(req *http.Request) *http.Request {
 	}
 	out := req.Clone(req.Context())
 	for k := range out.Header {
-		if slices.Contains(c.headers, http.CanonicalHeaderKey(k)) {
+		if c.credentialHeader(k) {
 			delete(out.Header, k)
 		}
 	}
@@ -74,7 +74,7 @@ func (c Confine) Request(req *http.Request) *http.Request {
 // parameters.
 func (c Confine) carries(req *http.Request) bool {
 	for k := range req.Header {
-		if slices.Contains(c.headers, http.CanonicalHeaderKey(k)) {
+		if c.credentialHeader(k) {
 			return true
 		}
 	}
@@ -90,17 +90,8 @@ func (c Confine) carries(req *http.Request) bool {
 	return false
 }
 
-// RoundTripper returns base behind c: every request passes through
-// [Confine.Request] before base sees it.
-func (c Confine) RoundTripper(base http.RoundTripper) http.RoundTripper {
-	return confined{c: c, base: base}
-}
-
-type confined struct {
-	c    Confine
-	base http.RoundTripper
-}
-
-func (t confined) RoundTrip(req *http.Request) (*http.Response, error) {
-	return t.base.RoundTrip(t.c.Request(req))
+// credentialHeader reports whether the header name carries credentials.
+func (c Confine) credentialHeader(name string) bool {
+	name = http.CanonicalHeaderKey(name)
+	return slices.Contains(alwaysCredential, name) || slices.Contains(c.headers, name)
 }

@@ -75,10 +75,12 @@ func ForbiddenHost(host string) bool {
 // names of requests can be checked.
 func Transport(serverURL string) http.RoundTripper {
 	t := http.DefaultTransport.(*http.Transport).Clone()
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Resolver: resolver}
 	if u, err := url.Parse(serverURL); err == nil && ForbiddenHost(u.Hostname()) {
+		t.DialContext = d.DialContext
 		return t
 	}
-	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second, Control: control}
+	d.Control = control
 	t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		if host, _, err := net.SplitHostPort(addr); err == nil && ForbiddenHost(host) {
 			return nil, fmt.Errorf("dial %s: %w", addr, ErrForbiddenAddress)
@@ -87,6 +89,10 @@ func Transport(serverURL string) http.RoundTripper {
 	}
 	return hostCheck{t}
 }
+
+// resolver resolves the names Transport dials; nil means the default.
+// Tests set it to a DNS server of their own.
+var resolver *net.Resolver
 
 // hostCheck refuses a request whose URL names a forbidden host, which a
 // proxy would otherwise resolve and connect to on our behalf.
