@@ -256,3 +256,46 @@ func TestLoginURLTooLong(t *testing.T) {
 	}
 }
 
+
+// TestLoginForbiddenAddresses: endpoints that a server's metadata points
+// at on link-local or cloud-metadata addresses are refused (the login
+// fails, saying so), whether named by address or by a metadata host name;
+// the dial-time check itself is egress's TestTransportRefusesBeforeConnect.
+func TestLoginForbiddenAddresses(t *testing.T) {
+	tests := []struct {
+		name string
+		as   string
+		meta map[string]any
+	}{
+		{"authorization server at 169.254.169.254", "http://169.254.169.254", nil},
+		{"authorization server at metadata.google.internal", "http://metadata.google.internal", nil},
+		{"authorization server at 100.100.100.200", "http://100.100.100.200", nil},
+		{"token endpoint at 169.254.169.254", "", map[string]any{"token_endpoint": "http://169.254.169.254/token"}},
+		{"token endpoint at fd00:ec2::254", "", map[string]any{"token_endpoint": "http://[fd00:ec2::254]/token"}},
+		{"registration endpoint at fe80::1", "", map[string]any{"registration_endpoint": "http://[fe80::1]:8080/register"}},
+		{"authorization endpoint at 169.254.169.254", "", map[string]any{"authorization_endpoint": "http://169.254.169.254/authorize"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHostileAS(t, nil)
+			h.asURL = tt.as
+			for k, v := range tt.meta {
+				h.meta[k] = v
+			}
+			var shown []string
+			err, status := loginTo(t, h, &shown)
+			if err == nil || !strings.Contains(err.Error(), "link-local or cloud metadata address") {
+				t.Errorf("Login() = %v, want the forbidden address refused", err)
+			}
+			if !strings.Contains(status, "link-local or cloud metadata address") {
+				t.Errorf("status error = %q, want it to name the refusal", status)
+			}
+			for _, u := range shown {
+				if strings.Contains(u, "169.254.") {
+					t.Errorf("LoginURL got %s", u)
+				}
+			}
+			t.Logf("Login() = %v", err)
+		})
+	}
+}
