@@ -75,6 +75,14 @@ var credentialKinds = []credentialKind{
 		o.googleHost = func(string) bool { return true }
 		return "ya29.access-"
 	}},
+	{"google id token", func(t *testing.T, cfg *ServerConfig, o *Options) string {
+		g := newFakeGoogle(t)
+		g.keyFile(t)
+		cfg.AuthProviderType = AuthServiceAccountImpersonation
+		cfg.TargetAudience, cfg.TargetServiceAccount = "aud-1.apps.googleusercontent.com", "invoker@test-project.iam.gserviceaccount.com"
+		o.googleTransport = iamTo{g.srv.URL}
+		return "id-token|"
+	}},
 }
 
 // CloudPlatformScopeForTest is the scope of the Google credentials of the
@@ -191,14 +199,15 @@ func TestCredentialsStayWithOrigin(t *testing.T) {
 }
 
 // TestSSEEndpointOnOtherOrigin: an SSE server whose endpoint event names a
-// message endpoint on another origin gets no credential sent there; the
-// connection is refused.
+// message endpoint on another origin (another port, another loopback
+// address) gets no request sent there, with or without credentials: the
+// endpoint is refused and the connection fails.
 func TestSSEEndpointOnOtherOrigin(t *testing.T) {
 	for _, kind := range credentialKinds {
 		for _, addr := range []string{"127.0.0.1:0", "127.0.0.2:0"} {
 			t.Run(kind.name+"/"+addr, func(t *testing.T) {
 				srv := testserver.ServeForeignEndpoint(t, testserver.Options{Tools: 1, Era: testserver.EraLegacy}, addr)
-				cfg := ServerConfig{Name: "elsewhere", URL: srv.URL, Type: "sse", Timeout: 3 * time.Second}
+				cfg := ServerConfig{Name: "elsewhere", URL: srv.URL, Type: "sse", Timeout: 1500 * time.Millisecond}
 				o := &Options{}
 				secret := kind.setup(t, &cfg, o)
 				b := newBridge(t, o, cfg)
@@ -210,6 +219,7 @@ func TestSSEEndpointOnOtherOrigin(t *testing.T) {
 					t.Fatal("the SSE endpoint got no request")
 				}
 				for i, r := range srv.There.Requests() {
+					t.Errorf("request %d went to the foreign endpoint: %s %s", i, r.Method, r.URL)
 					if where := carries(r, secret, "X-Api-Key"); where != "" {
 						t.Errorf("request %d to the other origin (%s %s) carries a credential in its %s", i, r.Method, r.URL, where)
 					}
