@@ -256,7 +256,6 @@ func TestLoginURLTooLong(t *testing.T) {
 	}
 }
 
-
 // TestLoginForbiddenAddresses: endpoints that a server's metadata points
 // at on link-local or cloud-metadata addresses are refused (the login
 // fails, saying so), whether named by address or by a metadata host name;

@@ -228,4 +228,3 @@ func TestSSEEndpointOnOtherOrigin(t *testing.T) {
 		}
 	}
 }
-
