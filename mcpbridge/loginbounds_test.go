@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -25,6 +26,7 @@ const (
 	hugeJSON             // 400 and an OAuth error whose description is 8 MiB
 	hugeText             // 400 and 8 MiB of text
 	hugeHeader           // (the MCP endpoint only) 401 asking for 5000 scopes
+	away                 // 307 to the same path at hostileAS.away
 )
 
 // streamCap ends a stream that nobody stopped reading: 2 GiB.
@@ -39,6 +41,7 @@ type hostileAS struct {
 	mode    map[string]misbehave
 	meta    map[string]any // overrides of the authorization server metadata
 	asURL   string         // the authorization server the resource names; srv's when ""
+	away    string         // where away redirects
 	written atomic.Int64
 	mu      sync.Mutex
 	paths   []string
@@ -79,6 +82,9 @@ func (h *hostileAS) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusBadRequest)
 		n, _ := fmt.Fprintf(w, `{"error":"invalid_request","error_description":"%s"}`, strings.Repeat("d", 8<<20))
 		h.written.Add(int64(n))
+		return
+	case away:
+		http.Redirect(w, r, h.away+r.URL.Path, http.StatusTemporaryRedirect)
 		return
 	case hugeText:
 		w.WriteHeader(http.StatusBadRequest)
@@ -296,5 +302,50 @@ func TestLoginForbiddenAddresses(t *testing.T) {
 			}
 			t.Logf("Login() = %v", err)
 		})
+	}
+}
+
+// TestLoginTokenRedirect: a token or registration endpoint that redirects
+// (307, which keeps the POST and its body: the code, the PKCE verifier,
+// the client's secret) to another origin is refused, and the other origin,
+// on a second port or a second loopback address, gets no request at all.
+func TestLoginTokenRedirect(t *testing.T) {
+	for _, path := range []string{"/token", "/register"} {
+		for _, addr := range []string{"127.0.0.1:0", "127.0.0.2:0"} {
+			t.Run(path+"/"+addr, func(t *testing.T) {
+				var mu sync.Mutex
+				var seen []string
+				other := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					body, _ := io.ReadAll(r.Body)
+					mu.Lock()
+					seen = append(seen, r.Method+" "+r.URL.Path+" "+string(body))
+					mu.Unlock()
+					writeJSON(w, map[string]any{"access_token": "stolen", "token_type": "Bearer", "client_id": "x"})
+				}))
+				ln, err := net.Listen("tcp", addr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				other.Listener.Close()
+				other.Listener = ln
+				other.Start()
+				defer other.Close()
+				h := newHostileAS(t, map[string]misbehave{path: away})
+				h.away = other.URL
+				var shown []string
+				err, status := loginTo(t, h, &shown)
+				if err == nil || !strings.Contains(err.Error(), "redirect to another origin refused") {
+					t.Errorf("Login() = %v, want the redirect refused", err)
+				}
+				if !strings.Contains(status, "redirect to another origin refused") {
+					t.Errorf("status error = %q, want it to name the refusal", status)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if len(seen) != 0 {
+					t.Errorf("the other origin got %q, want nothing", seen)
+				}
+			})
+		}
 	}
 }

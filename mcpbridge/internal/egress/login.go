@@ -18,10 +18,11 @@ const LoginTimeout = 30 * time.Second
 
 // LoginClient returns the HTTP client of the login of the server at
 // serverURL, built on base (nil means a client with [LoginTimeout]; its
-// Jar and Timeout are kept). Its responses are bounded ([Bound]); when base
-// has no Transport of its own, it connects to no forbidden address
-// ([Transport]); and its redirects follow [CheckRedirect]. base is not
-// modified.
+// Jar, Timeout and CheckRedirect are kept). Its responses are bounded
+// ([Bound]); when base has no Transport of its own, it connects to no
+// forbidden address ([Transport]); and redirects to another origin follow
+// [Redirects]. These rules live in the client's Transport, so a client
+// rebuilt around that Transport keeps them. base is not modified.
 func LoginClient(base *http.Client, serverURL string) *http.Client {
 	c := &http.Client{Timeout: LoginTimeout}
 	if base != nil {
@@ -31,34 +32,51 @@ func LoginClient(base *http.Client, serverURL string) *http.Client {
 	if rt == nil {
 		rt = Transport(serverURL)
 	}
-	c.Transport = Bound(rt)
-	c.CheckRedirect = CheckRedirect
+	c.Transport = Bound(Redirects(rt))
 	return c
 }
 
-// CheckRedirect is the redirect policy of a login client: at most 10
-// redirects; a request with a body (a POST of a token or registration
-// request, kept by a 307 or 308) redirected to another origin is refused
-// with [ErrCrossOriginRedirect], since its body carries the client's
-// secret or the authorization code; a request without one is followed to
-// another origin than the first request's without its Authorization and
-// Cookie headers.
-func CheckRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) >= 10 {
-		return errors.New("stopped after 10 redirects")
+// Redirects returns base (http.DefaultTransport when nil) with the
+// redirect rule of a login: a request that an http.Client makes to follow
+// a redirect to another origin than its first request's is refused with
+// [ErrCrossOriginRedirect] when it has a body (a token or registration
+// request, kept by a 307 or 308: its body carries the client's secret or
+// the authorization code), and otherwise sent without its Authorization
+// and Cookie headers.
+func Redirects(base http.RoundTripper) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return redirects{base}
+}
+
+type redirects struct{ base http.RoundTripper }
+
+func (t redirects) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Response == nil {
+		return t.base.RoundTrip(req)
 	}
 	// The client copies the first request's headers to every hop, so each
 	// hop is judged against the first request's origin.
-	first := via[0]
+	first := req
+	for first.Response != nil && first.Response.Request != nil {
+		first = first.Response.Request
+	}
 	if OriginOf(req.URL) == OriginOf(first.URL) {
-		return nil
+		return t.base.RoundTrip(req)
 	}
 	if req.Method != http.MethodGet && req.Method != http.MethodHead {
-		return fmt.Errorf("%s %s to %s: %w", first.Method, OriginOf(first.URL), OriginOf(req.URL), ErrCrossOriginRedirect)
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, fmt.Errorf("%s %s to %s: %w", first.Method, OriginOf(first.URL), OriginOf(req.URL), ErrCrossOriginRedirect)
 	}
-	req.Header.Del("Authorization")
-	req.Header.Del("Cookie")
-	return nil
+	if req.Header.Get("Authorization") != "" || req.Header.Get("Cookie") != "" {
+		req = req.Clone(req.Context())
+		req.Header.Del("Authorization")
+		req.Header.Del("Cookie")
+	}
+	return t.base.RoundTrip(req)
 }
 
 // MaxAuthorizationURL bounds the authorization URL a login hands to the

@@ -39,17 +39,21 @@ func TestLoginClientRedirects(t *testing.T) {
 	defer home.Close()
 	c := LoginClient(nil, home.URL+"/mcp")
 
-	resp, err := c.PostForm(home.URL+"/token", url.Values{"code": {"c0de"}, "client_secret": {"s3cret"}})
-	if err == nil {
-		resp.Body.Close()
-	}
-	if !errors.Is(err, ErrCrossOriginRedirect) {
-		t.Errorf("POST /token redirected elsewhere = %v, want ErrCrossOriginRedirect", err)
+	// A client rebuilt around the login client's transport, as mcp-go's
+	// handler gets one, keeps the rule.
+	for _, hc := range []*http.Client{c, {Transport: c.Transport}} {
+		resp, err := hc.PostForm(home.URL+"/token", url.Values{"code": {"c0de"}, "client_secret": {"s3cret"}})
+		if err == nil {
+			resp.Body.Close()
+		}
+		if !errors.Is(err, ErrCrossOriginRedirect) {
+			t.Errorf("POST /token redirected elsewhere = %v, want ErrCrossOriginRedirect", err)
+		}
 	}
 
 	req, _ := http.NewRequest(http.MethodGet, home.URL+"/meta", nil)
 	req.Header.Set("Authorization", "Bearer t0k")
-	resp, err = c.Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
