@@ -159,9 +159,9 @@ func browse(shown *[]string) func(context.Context, string, string) error {
 	}
 }
 
-// loginTo logs in to the hostile server and returns Login's error and the
-// status's error text.
-func loginTo(t *testing.T, h *hostileAS, shown *[]string) (error, string) {
+// loginTo logs in to the hostile server and returns the status's error
+// text and Login's error.
+func loginTo(t *testing.T, h *hostileAS, shown *[]string) (string, error) {
 	t.Helper()
 	b := newBridge(t, &Options{LoginURL: browse(shown), TokenStore: &memStore{}},
 		ServerConfig{Name: "hostile", HTTPURL: h.srv.URL + "/mcp", Timeout: 10 * time.Second})
@@ -169,7 +169,7 @@ func loginTo(t *testing.T, h *hostileAS, shown *[]string) (error, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	err := b.Login(ctx, "hostile")
-	return err, serverStatus(t, b, "hostile").Error
+	return serverStatus(t, b, "hostile").Error, err
 }
 
 // TestLoginBoundedReads: every response the login reads is bounded. A
@@ -199,7 +199,7 @@ func TestLoginBoundedReads(t *testing.T) {
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			var shown []string
-			err, status := loginTo(t, h, &shown)
+			status, err := loginTo(t, h, &shown)
 			runtime.ReadMemStats(&after)
 			alloc := after.TotalAlloc - before.TotalAlloc
 			t.Logf("login: %v; server wrote %d KiB; allocated %d KiB", err, h.written.Load()>>10, alloc>>10)
@@ -230,7 +230,7 @@ func TestLoginBoundedReads(t *testing.T) {
 func TestLoginHugeChallenge(t *testing.T) {
 	h := newHostileAS(t, map[string]misbehave{"/mcp": hugeHeader})
 	var shown []string
-	err, status := loginTo(t, h, &shown)
+	status, err := loginTo(t, h, &shown)
 	if !strings.Contains(status, "WWW-Authenticate challenge too large") {
 		t.Errorf("status error = %q, want it to say the challenge is too large", status)
 	}
@@ -288,7 +288,7 @@ func TestLoginForbiddenAddresses(t *testing.T) {
 				h.meta[k] = v
 			}
 			var shown []string
-			err, status := loginTo(t, h, &shown)
+			status, err := loginTo(t, h, &shown)
 			if err == nil || !strings.Contains(err.Error(), "link-local or cloud metadata address") {
 				t.Errorf("Login() = %v, want the forbidden address refused", err)
 			}
@@ -333,7 +333,7 @@ func TestLoginTokenRedirect(t *testing.T) {
 				h := newHostileAS(t, map[string]misbehave{path: away})
 				h.away = other.URL
 				var shown []string
-				err, status := loginTo(t, h, &shown)
+				status, err := loginTo(t, h, &shown)
 				if err == nil || !strings.Contains(err.Error(), "redirect to another origin refused") {
 					t.Errorf("Login() = %v, want the redirect refused", err)
 				}
