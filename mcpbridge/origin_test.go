@@ -143,6 +143,8 @@ func TestCredentialsStayWithOrigin(t *testing.T) {
 		want string // the protocol of the connection
 	}{
 		{"sse legacy", true, testserver.EraLegacy, "2025"},
+		// An SSE server that answers server/discover speaks 2026-07-28.
+		{"sse 2026-07-28", true, testserver.EraBoth, "2026-07-28"},
 		{"http legacy", false, testserver.EraLegacy, "2025"},
 		{"http 2026-07-28", false, testserver.EraModern, "2026-07-28"},
 	}
