@@ -52,21 +52,24 @@ func (m *memStore) Delete(_ context.Context, key string) error {
 type credentialKind struct {
 	name  string
 	setup func(t *testing.T, cfg *ServerConfig, o *Options) (secret string)
+	// env says setup sets environment variables: its test cannot run in
+	// parallel.
+	env bool
 }
 
 var credentialKinds = []credentialKind{
 	{"configured header", func(t *testing.T, cfg *ServerConfig, o *Options) string {
 		cfg.Headers = map[string]string{"X-Api-Key": "hdr-secret-5b1e"}
 		return "hdr-secret-5b1e"
-	}},
+	}, false},
 	{"oauth bearer", func(t *testing.T, cfg *ServerConfig, o *Options) string {
 		storedToken(t, cfg, o, "")
 		return "oauth-secret-9c2d"
-	}},
+	}, false},
 	{"oauth tokenParamName", func(t *testing.T, cfg *ServerConfig, o *Options) string {
 		storedToken(t, cfg, o, "access_token")
 		return "oauth-secret-9c2d"
-	}},
+	}, false},
 	{"google credentials", func(t *testing.T, cfg *ServerConfig, o *Options) string {
 		g := newFakeGoogle(t)
 		g.keyFile(t)
@@ -74,7 +77,7 @@ var credentialKinds = []credentialKind{
 		cfg.OAuth = &OAuthConfig{Enabled: true, Scopes: []string{CloudPlatformScopeForTest}}
 		o.googleHost = func(string) bool { return true }
 		return "ya29.access-"
-	}},
+	}, true},
 	{"google id token", func(t *testing.T, cfg *ServerConfig, o *Options) string {
 		g := newFakeGoogle(t)
 		g.keyFile(t)
@@ -82,7 +85,7 @@ var credentialKinds = []credentialKind{
 		cfg.TargetAudience, cfg.TargetServiceAccount = "aud-1.apps.googleusercontent.com", "invoker@test-project.iam.gserviceaccount.com"
 		o.googleTransport = iamTo{g.srv.URL}
 		return "id-token|"
-	}},
+	}, true},
 }
 
 // CloudPlatformScopeForTest is the scope of the Google credentials of the
@@ -208,6 +211,9 @@ func TestSSEEndpointOnOtherOrigin(t *testing.T) {
 	for _, kind := range credentialKinds {
 		for _, addr := range []string{"127.0.0.1:0", "127.0.0.2:0"} {
 			t.Run(kind.name+"/"+addr, func(t *testing.T) {
+				if !kind.env {
+					t.Parallel() // each waits for an endpoint that never comes
+				}
 				srv := testserver.ServeForeignEndpoint(t, testserver.Options{Tools: 1, Era: testserver.EraLegacy}, addr)
 				cfg := ServerConfig{Name: "elsewhere", URL: srv.URL, Type: "sse", Timeout: 1500 * time.Millisecond}
 				o := &Options{}
