@@ -202,7 +202,7 @@ func TestLoginBoundedReads(t *testing.T) {
 			status, err := loginTo(t, h, &shown)
 			runtime.ReadMemStats(&after)
 			alloc := after.TotalAlloc - before.TotalAlloc
-			t.Logf("login: %v; server wrote %d KiB; allocated %d KiB", err, h.written.Load()>>10, alloc>>10)
+			t.Logf("login: %v (%d bytes; status error %d bytes); server wrote %d KiB; allocated %d KiB", err, len(fmt.Sprint(err)), len(status), h.written.Load()>>10, alloc>>10)
 			if tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 				t.Errorf("Login() = %v, want an error saying %q", err, tt.wantErr)
 			}
