@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/egress"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/login"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 )
@@ -34,7 +35,7 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, 
 		Server:    cfg.Name,
 		ServerURL: cfg.endpoint(),
 		Store:     o.TokenStore,
-		ShowURL:   o.LoginURL,
+		ShowURL:   boundedShowURL(o.LoginURL, cfg.endpoint()),
 		Logger:    b.log,
 	}
 	if lc.Store == nil {
@@ -48,6 +49,21 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, 
 	}
 	c := login.New(lc)
 	return c, c
+}
+
+// boundedShowURL returns show, refusing before show sees it an
+// authorization URL that egress.CheckAuthorizationURL refuses for the
+// server at serverURL; nil stays nil.
+func boundedShowURL(show func(ctx context.Context, server, authURL string) error, serverURL string) func(ctx context.Context, server, authURL string) error {
+	if show == nil {
+		return nil
+	}
+	return func(ctx context.Context, server, authURL string) error {
+		if err := egress.CheckAuthorizationURL(authURL, serverURL); err != nil {
+			return err
+		}
+		return show(ctx, server, authURL)
+	}
 }
 
 // defaultStore returns the file store at auth.DefaultPath, or a store that

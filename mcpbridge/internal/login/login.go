@@ -30,6 +30,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/egress"
 )
 
 // Config is the OAuth configuration of one server.
@@ -55,7 +56,8 @@ type Config struct {
 	Store   auth.Store
 	ShowURL func(ctx context.Context, server, authURL string) error
 	// HTTPClient makes the requests to the authorization server; nil means
-	// a client with a 30 s timeout.
+	// a client with a 30 s timeout. Its responses are bounded and its
+	// redirects and addresses restricted as egress.LoginClient says.
 	HTTPClient *http.Client
 	Logger     *slog.Logger
 }
@@ -85,10 +87,9 @@ type Client struct {
 
 // New returns a Client for cfg. It does no I/O.
 func New(cfg Config) *Client {
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
-	}
+	// Every request of the login, mcp-go's and ours, goes through
+	// egress's bounds: response sizes, forbidden addresses, redirects.
+	hc := egress.LoginClient(cfg.HTTPClient, cfg.ServerURL)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/egress"
 )
 
 // Authorizer gives the requests of an SSE or streamable-HTTP connection
@@ -26,13 +29,23 @@ type Authorizer interface {
 // (the bearer token alone), for SSE servers that want it so. A 401 is shown
 // to the Authorizer; when it renewed the credentials, the request is sent
 // once more (a refused request reached no tool, so this is no replay).
+//
+// A request to another origin than the configured one (after a redirect)
+// gets no credentials, and its answer is not shown to the Authorizer: a
+// 401 from elsewhere is no challenge of this server's. A 401 whose
+// WWW-Authenticate exceeds egress's bounds fails the request with an error
+// wrapping [egress.ErrChallengeTooLarge].
 type authTransport struct {
-	auth  Authorizer
-	param string
-	base  http.RoundTripper
+	auth    Authorizer
+	param   string
+	confine egress.Confine
+	base    http.RoundTripper
 }
 
 func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if !t.confine.Allows(r.URL) {
+		return t.base.RoundTrip(r)
+	}
 	v, err := t.auth.Authorization(r.Context())
 	if err != nil {
 		if r.Body != nil {
@@ -49,6 +62,13 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			t.auth.Accepted()
 		}
 		return resp, nil
+	}
+	if _, err := egress.Scopes(resp.Header); err != nil {
+		resp.Body.Close()
+		if r.Body != nil {
+			r.Body.Close()
+		}
+		return nil, fmt.Errorf("401 from %s: %w", egress.OriginOf(r.URL), err)
 	}
 	if !t.auth.Unauthorized(r.Context(), resp, v) || (r.Body != nil && r.Body != http.NoBody && r.GetBody == nil) {
 		return resp, nil
@@ -99,5 +119,20 @@ func (c *Conn) roundTripper() http.RoundTripper {
 	if c.spec.Auth == nil {
 		return c.web
 	}
-	return &authTransport{auth: c.spec.Auth, param: c.spec.TokenParam, base: c.web}
+	return &authTransport{auth: c.spec.Auth, param: c.spec.TokenParam, confine: c.spec.confine(), base: c.web}
+}
+
+// confine returns the rule that keeps the credentials of s to the origin
+// of its URL: the configured headers and the token query parameter.
+func (s *Spec) confine() egress.Confine {
+	names := make([]string, 0, len(s.Headers))
+	for name := range s.Headers {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var params []string
+	if s.TokenParam != "" {
+		params = []string{s.TokenParam}
+	}
+	return egress.NewConfine(s.URL, names, params)
 }

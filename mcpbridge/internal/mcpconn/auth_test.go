@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/egress"
 )
 
 // bearer is an Authorizer with a token that Unauthorized renews once.
@@ -69,7 +71,7 @@ func TestAuthTransport(t *testing.T) {
 			got = nil
 			mu.Unlock()
 			a := &bearer{tok: "stale"}
-			c := &http.Client{Transport: &authTransport{auth: a, param: tt.param, base: http.DefaultTransport}}
+			c := &http.Client{Transport: &authTransport{auth: a, param: tt.param, confine: egress.NewConfine(srv.URL, nil, []string{tt.param}), base: http.DefaultTransport}}
 			resp, err := c.Post(srv.URL+"/mcp?x=1", "text/plain", strings.NewReader("payload"))
 			if err != nil {
 				t.Fatal(err)
@@ -93,5 +95,38 @@ func TestAuthTransport(t *testing.T) {
 				t.Errorf("Accepted called %d times, want 1", a.accepted)
 			}
 		})
+	}
+}
+
+// TestAuthTransportOtherOrigin: a request to another origin than the
+// configured one gets no credentials, and its 401 is not shown to the
+// Authorizer as the server's challenge.
+func TestAuthTransportOtherOrigin(t *testing.T) {
+	var got []string
+	var mu sync.Mutex
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Header.Get("Authorization")+"?"+r.URL.RawQuery)
+		mu.Unlock()
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://evil.example/prm"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer other.Close()
+	for _, param := range []string{"", "access_token"} {
+		a := &bearer{tok: "stale"}
+		c := &http.Client{Transport: &authTransport{auth: a, param: param, confine: egress.NewConfine("http://127.0.0.1:1/mcp", nil, []string{param}), base: http.DefaultTransport}}
+		resp, err := c.Get(other.URL + "/mcp?x=1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized || a.renewed {
+			t.Errorf("param %q: status %d, renewed %v; want the 401 passed on and the Authorizer not told", param, resp.StatusCode, a.renewed)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 2 || got[0] != "?x=1" || got[1] != "?x=1" {
+		t.Errorf("the other origin saw %q, want two requests without credentials", got)
 	}
 }

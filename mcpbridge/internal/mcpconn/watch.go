@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"sync/atomic"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/egress"
 )
 
 // watchTransport is the HTTP round tripper of an SSE or streamable-HTTP
@@ -11,25 +13,29 @@ import (
 // asked of it: the listening stream's reconnect fails at the network level.
 //
 // It also bounds every response (see limitBody), rewrites or refuses a
-// message nested too deeply (see guardBody) and keeps the configured
-// headers to the configured origin (see originHeaders).
+// message nested too deeply (see guardBody) and keeps every credential
+// (configured headers, the Authorization header, the token query
+// parameter) to the configured origin: a request to another origin, after
+// a redirect or to an endpoint a server handed out, goes without them.
+// It is the innermost layer, so whatever the layers above added is
+// stripped here.
 type watchTransport struct {
 	base       *http.Transport
 	connected  atomic.Bool // set once Dial succeeded
 	lost       func(error)
 	maxMessage int
-	headers    originHeaders
+	confine    egress.Confine
 }
 
 func newWatchTransport(lost func(error), s *Spec) *watchTransport {
 	base := http.DefaultTransport.(*http.Transport).Clone()
-	return &watchTransport{base: base, lost: lost, maxMessage: s.maxMessage(), headers: newOriginHeaders(s.URL, s.Headers)}
+	return &watchTransport{base: base, lost: lost, maxMessage: s.maxMessage(), confine: s.confine()}
 }
 
 // RoundTrip forwards req; a network failure of a request nobody cancelled,
 // after Dial, means the server is gone.
 func (w *watchTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := w.base.RoundTrip(w.headers.strip(req))
+	resp, err := w.base.RoundTrip(w.confine.Request(req))
 	limitBody(resp, w.maxMessage, w.lost)
 	guardBody(resp, w.lost)
 	if err != nil && req.Context().Err() == nil && w.connected.Load() {
