@@ -34,6 +34,13 @@ var (
 
 // merge returns the conjunction of a and b as one node (origin a's).
 func (c *converter) merge(a, b *node) *node {
+	if a.ref != "" || b.ref != "" {
+		// A kept reference is not expanded: the conjunction stays an
+		// allOf (only the JSONSchema target keeps references).
+		both := newNode(a.origin)
+		both.kw["allOf"] = []*node{a, b}
+		return both
+	}
 	switch {
 	case a.boolean != nil && *a.boolean, a.placeholder != "" && b.placeholder == "":
 		out := b.copy()

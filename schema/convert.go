@@ -18,9 +18,10 @@ type Result struct {
 	// [JSONSchema]. Its root is always of type OBJECT.
 	Parameters *genai.Schema
 	// JSONSchema is the cleaned JSON Schema for [JSONSchema]; nil
-	// otherwise. Its root describes an object, it holds no $ref, $defs,
-	// $schema, $id, $comment or $anchor, and numbers decoded from bytes
-	// stay json.Number.
+	// otherwise. Its root describes an object; its references, if any,
+	// are "#/$defs/<name>" into its own $defs; it holds no $schema, $id,
+	// $comment or $anchor; and numbers decoded from bytes stay
+	// json.Number.
 	JSONSchema map[string]any
 	// Changes lists every rewrite once, sorted by path as documented on
 	// [Change], so the order is the same for every target.
@@ -28,6 +29,13 @@ type Result struct {
 	// Restorer maps the model's arguments back to what the original schema
 	// expects. It is never nil; it may be the identity.
 	Restorer *Restorer
+	// Size is the size of Parameters or JSONSchema as the request carries
+	// it (compact JSON).
+	Size Size
+	// BudgetCuts counts the references left out (each replaced by a
+	// described any-value placeholder, and reported in Changes) to keep
+	// Size within [Options.Budget]; 0 when the schema fit.
+	BudgetCuts int
 }
 
 // Convert converts raw, an MCP tool's inputSchema of any JSON Schema draft,
@@ -72,17 +80,63 @@ func ConvertValue(v any, opts *Options) (*Result, error) {
 // the conversion may keep and share: a fresh decode or a private copy.
 func convertOwned(v any, opts *Options) *Result {
 	o := opts.normalized()
-	c := &converter{opts: o}
-	root := c.loadRoot(v)
-	res := &Result{Target: o.Target}
-	switch o.Target {
-	case JSONSchema:
-		res.JSONSchema, res.Restorer = c.jsonSchemaRoot(root)
-	default:
-		res.Parameters, res.Restorer = c.genaiRoot(root)
+	c, res := convertAttempt(v, o, 0)
+	res.Size = outputSize(res)
+	budget := o.budget()
+	if budget == 0 || res.Size <= budget || c.maxRefLevel == 0 {
+		return res
 	}
-	res.Changes = c.log.sorted()
+	limit := max(budget, rawSize(v))
+	if res.Size <= limit {
+		return res
+	}
+	// Over the budget: leave out the deepest expanded references first,
+	// one level of nesting at a time, until the output fits.
+	for level := c.maxRefLevel; level >= 1; level-- {
+		cut, cres := convertAttempt(v, o, level)
+		cres.Size = outputSize(cres)
+		cres.BudgetCuts = cut.budgetCuts
+		if cres.Size <= limit || level == 1 {
+			return cres
+		}
+	}
 	return res
+}
+
+// convertAttempt converts v with the references nested cutLevel deep left
+// out (0: none). For [JSONSchema] it keeps references where the API takes
+// them, and inlines the targets on loops it rejects.
+func convertAttempt(v any, o Options, cutLevel int) (*converter, *Result) {
+	keep := o.Target == JSONSchema
+	excluded := map[string]bool{}
+	for try := 0; ; try++ {
+		c := &converter{opts: o, keepRefs: keep, excluded: excluded, cutLevel: cutLevel}
+		root := c.loadRoot(v)
+		res := &Result{Target: o.Target}
+		switch o.Target {
+		case JSONSchema:
+			res.JSONSchema, res.Restorer = c.jsonSchemaRoot(root)
+		default:
+			res.Parameters, res.Restorer = c.genaiRoot(root)
+		}
+		if keep {
+			if loops := requiredRefLoops(res.JSONSchema); len(loops) > 0 {
+				grown := false
+				for ptr := range loops {
+					if key, ok := c.nameKeys[defsName(ptr, "$defs")]; ok && !excluded[key] {
+						excluded[key] = true
+						grown = true
+					}
+				}
+				if !grown || try >= 3 {
+					keep = false // inline everything, as for the other targets
+				}
+				continue
+			}
+		}
+		res.Changes = c.log.sorted()
+		return c, res
+	}
 }
 
 // Declaration returns a function declaration named name with the converted
@@ -117,4 +171,18 @@ type converter struct {
 	emitted  int                 // output nodes so far, bounded by maxOutputNodes
 	cuts     int                 // references or nodes replaced by placeholders so far
 	memo     map[string]memoEntry
+
+	// Kept references (JSONSchema): see keeprefs.go.
+	keepRefs bool               // keep references to $defs where the API takes them
+	excluded map[string]bool    // targets on loops the API rejects: inlined
+	keyNames map[string]string  // kept target (JSON pointer) -> name in $defs
+	nameKeys map[string]string  // name in $defs -> kept target
+	sites    map[uintptr]string // kept target's object -> name
+	defTop   uintptr            // the target being expanded, not replaced by a reference
+	usedDefs map[string]bool    // names the output refers to
+
+	// The size budget: see budget.go.
+	cutLevel    int // references expanded inside this many others become placeholders (0: none)
+	maxRefLevel int // the deepest nesting of expanded references
+	budgetCuts  int // references replaced to fit the budget
 }

@@ -70,7 +70,7 @@ func ExampleConvert_jsonSchema() {
 	fmt.Println(string(out))
 	fmt.Println(decl.Parameters == nil)
 	// Output:
-	// {"properties":{"owner":{"format":"uuid","type":"string"},"size":{"anyOf":[{"type":"integer"},{"type":"null"}]}},"type":"object"}
+	// {"$defs":{"id":{"format":"uuid","type":"string"}},"properties":{"owner":{"$ref":"#/$defs/id"},"size":{"anyOf":[{"type":"integer"},{"type":"null"}]}},"type":"object"}
 	// true
 }
 

@@ -26,23 +26,40 @@ func (c *converter) jsonSchemaRoot(root *node) (map[string]any, *Restorer) {
 	saved := c.log.clone()
 	v := c.js(root, 0)
 	if m, ok := v.(map[string]any); ok && m["type"] == "object" {
-		return m, &Restorer{}
+		return c.withDefs(m), &Restorer{}
 	}
 	if c.capHit || c.deepest >= c.opts.MaxDepth {
 		c.log, c.capHit, c.emitted = saved, false, 0
+		if c.usedDefs != nil {
+			c.usedDefs = map[string]bool{}
+		}
 		v = c.js(root, 1)
 	}
 	c.log.add("", "type", "root is not an object: wrapped as properties.value (unwrapped in the arguments)")
-	return map[string]any{
+	return c.withDefs(map[string]any{
 		"type":       "object",
 		"properties": map[string]any{"value": v},
 		"required":   []any{"value"},
-	}, &Restorer{unwrap: true}
+	}), &Restorer{unwrap: true}
+}
+
+// withDefs adds to the output root the definitions its references use.
+func (c *converter) withDefs(root map[string]any) map[string]any {
+	if c.keyNames == nil {
+		return root
+	}
+	if defs := c.jsDefs(); len(defs) > 0 {
+		root["$defs"] = defs
+	}
+	return root
 }
 
 // js converts n at output depth depth.
 func (c *converter) js(n *node, depth int) any {
 	c.deepest = max(c.deepest, depth)
+	if n.ref != "" {
+		return c.jsRef(n)
+	}
 	if n.placeholder != "" {
 		return c.jsPlaceholder(n)
 	}

@@ -55,20 +55,27 @@ func TestJSONSchemaPlaceholderKeepsAnnotations(t *testing.T) {
 		in:     `{"type":"object","properties":{"missing":{"$ref":"#/$defs/Nope","description":"Points nowhere.","title":"M"}}}`,
 		want:   `{"type":"object","properties":{"missing":{"description":"Points nowhere. (unresolved reference #/$defs/Nope: any value)","title":"M"}}}`,
 	}, {
+		// A loop of required fields, which the API rejects as a
+		// reference: inlined, and the recursion cut.
 		name:   "cut recursion keeps the description beside $ref",
 		target: JSONSchema,
-		in:     `{"type":"object","properties":{"n":{"$ref":"#/$defs/N"}},"$defs":{"N":{"type":"object","properties":{"next":{"$ref":"#/$defs/N","description":"the next one"}}}}}`,
-		want: `{"type":"object","properties":{"n":{"type":"object","properties":{"next":{"type":"object","description":"the next one","properties":{
+		in:     `{"type":"object","properties":{"n":{"$ref":"#/$defs/N"}},"$defs":{"N":{"type":"object","required":["next"],"properties":{"next":{"$ref":"#/$defs/N","description":"the next one"}}}}}`,
+		want: `{"type":"object","properties":{"n":{"type":"object","required":["next"],"properties":{"next":{"type":"object","description":"the next one","required":["next"],"properties":{
 			"next":{"description":"the next one (recursive \"N\", nested too deep to describe: any value)"}}}}}}}`,
+	}, {
+		name:   "a recursion the API takes stays a reference",
+		target: JSONSchema,
+		in:     `{"type":"object","properties":{"n":{"$ref":"#/$defs/N"}},"$defs":{"N":{"type":"object","properties":{"next":{"$ref":"#/$defs/N","description":"the next one"}}}}}`,
+		want:   `{"type":"object","properties":{"n":{"$ref":"#/$defs/N"}},"$defs":{"N":{"type":"object","properties":{"next":{"$ref":"#/$defs/N","description":"the next one"}}}}}`,
 	}})
 }
 
 func TestJSONSchemaCleanups(t *testing.T) {
 	cvRun(t, []cvCase{{
-		name:    "x-* vendor extensions are dropped, also inside inlined definitions",
+		name:    "x-* vendor extensions are dropped, also inside definitions",
 		target:  JSONSchema,
 		in:      `{"type":"object","x-server":"a","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"type":"string","x-order":3}}}`,
-		want:    `{"type":"object","properties":{"a":{"type":"string"}}}`,
+		want:    `{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"type":"string"}}}`,
 		changes: []string{": x-server", "$defs.A: x-order"},
 	}, {
 		name:    "draft-04 dependencies become dependentRequired and dependentSchemas",

@@ -25,6 +25,10 @@ type node struct {
 	// because something could not be expanded; it is the reason shown to
 	// the model.
 	placeholder string
+	// ref, when not empty, marks a reference kept in the output (the
+	// [JSONSchema] target only): the node is {"$ref": "#/$defs/<ref>"},
+	// with at most a description and a default in kw.
+	ref string
 }
 
 // Keyword classes: which keywords hold subschemas, and in which shape.
@@ -128,7 +132,7 @@ func (n *node) without(keys ...string) *node {
 
 // copy returns a shallow copy of n with its own keyword map.
 func (n *node) copy() *node {
-	m := &node{origin: n.origin, boolean: n.boolean, placeholder: n.placeholder, kw: make(map[string]any, len(n.kw))}
+	m := &node{origin: n.origin, boolean: n.boolean, placeholder: n.placeholder, ref: n.ref, kw: make(map[string]any, len(n.kw))}
 	for k, v := range n.kw {
 		m.kw[k] = v
 	}
@@ -177,7 +181,7 @@ func (n *node) props(k string) map[string]*node {
 // isEmpty reports whether n constrains nothing (true, {}, or only
 // annotations that carry no constraint).
 func (n *node) isEmpty() bool {
-	if n.placeholder != "" {
+	if n.placeholder != "" || n.ref != "" {
 		return false
 	}
 	if n.boolean != nil {

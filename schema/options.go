@@ -34,6 +34,16 @@ type Options struct {
 	// placeholder, so recursive schemas (trees, linked lists) convert.
 	// Zero means [DefaultRefDepth]; negative values are treated as zero.
 	RefDepth int
+	// Budget bounds the size of the converted schema ([Result.Size]).
+	// When expanding references would pass it, the references nested
+	// deepest are left out first, one level at a time, until the output
+	// fits: each becomes a described any-value placeholder (for [Gemini]
+	// and [Vertex] a STRING holding the value as JSON text, which the
+	// [Restorer] decodes), so only the model's view gets coarser. A schema
+	// whose input is already larger than the budget may stay as large as
+	// its input. Zero means [DefaultBudget]; a negative value means no
+	// budget. [Tokens] gives a budget in estimated tokens.
+	Budget Size
 }
 
 func (o *Options) normalized() Options {

@@ -18,6 +18,9 @@ func (c *converter) loadRoot(v any) *node {
 	if v == nil {
 		return newNode("")
 	}
+	if c.opts.Target == JSONSchema && c.keepRefs {
+		c.planKeptRefs()
+	}
 	return c.load(v, "", 0)
 }
 
@@ -38,7 +41,13 @@ func (c *converter) load(v any, origin string, depth int) *node {
 	case bool:
 		return &node{origin: origin, boolean: &v, kw: map[string]any{}}
 	case map[string]any:
+		if r, ok := c.keptSite(v, origin); ok {
+			return r
+		}
 		if ref, ok := v["$ref"].(string); ok {
+			if name, kept := c.keptRefFor(ref); kept && depth > 0 {
+				return c.keptRef(v, ref, name, origin, depth)
+			}
 			return c.loadRef(v, ref, origin, depth)
 		}
 		return c.loadMap(v, origin, depth)
@@ -58,7 +67,10 @@ func (c *converter) loadMap(m map[string]any, origin string, depth int) *node {
 		}
 		switch {
 		case k == "$defs" || k == "definitions":
-			c.log.add(origin, k, "removed (local references are inlined)")
+			if c.keyNames == nil || origin != "" {
+				c.log.add(origin, k, "removed (local references are inlined)")
+			} // else jsDefs reports what became of each definition
+
 		case k == "$ref":
 			c.log.add(origin, k, "not a string: dropped")
 		case k == "items" || k == "prefixItems" || listSchemaKeys[k] && !singleSchemaKeys[k]:
@@ -177,9 +189,18 @@ func (c *converter) loadRef(m map[string]any, ref, origin string, depth int) *no
 		c.cuts++
 		c.log.add(origin, "$ref", "reference "+strconv.Quote(ref)+" not expanded: schema too large")
 		t = &node{origin: origin, placeholder: "schema too large to describe " + refName(key)}
+	case c.cutLevel > 0 && c.refLevel+1 >= c.cutLevel:
+		c.cuts++
+		c.budgetCuts++
+		c.log.add(origin, "$ref", "reference "+strconv.Quote(ref)+" cut to fit the declaration's size budget")
+		t = &node{origin: origin, placeholder: budgetNote(target, key)}
 	default:
 		c.log.add(origin, "$ref", "inlined "+strconv.Quote(ref))
-		if m, ok := c.memo[key]; ok {
+		mkey := key
+		if c.cutLevel > 0 {
+			mkey += "@" + strconv.Itoa(c.refLevel) // what is cut inside depends on the level
+		}
+		if m, ok := c.memo[mkey]; ok {
 			t = m.node
 			c.nodes += m.size
 			break
@@ -187,6 +208,8 @@ func (c *converter) loadRef(m map[string]any, ref, origin string, depth int) *no
 		cuts, nodes := c.cuts, c.nodes
 		c.refStack[key]++
 		c.refLevel++
+		c.maxRefLevel = max(c.maxRefLevel, c.refLevel)
+		c.defTop = mapID(target) // expanded here, not referred to
 		t = c.load(target, pointerOrigin(key), depth+1)
 		c.refLevel--
 		c.refStack[key]--
@@ -194,7 +217,7 @@ func (c *converter) loadRef(m map[string]any, ref, origin string, depth int) *no
 			// Nothing was cut inside, so the target's closure has no cycle
 			// and its expansion is the same wherever it is used: share it
 			// (nodes are never modified once loaded).
-			c.memo[key] = memoEntry{node: t, size: c.nodes - nodes}
+			c.memo[mkey] = memoEntry{node: t, size: c.nodes - nodes}
 		}
 	}
 	sib := make(map[string]any, len(m))

@@ -60,10 +60,10 @@ func TestRefs(t *testing.T) {
 		want:    `{"type":"OBJECT","properties":{"a":{"type":"STRING","description":"unresolved reference other.json#/x; any value; objects and arrays as JSON text"}}}`,
 		changes: []string{"properties.a: $ref"},
 	}, {
-		name:   "$ref/JSONSchema target inlines too, so no $ref is left beside other keys",
+		name:   "$ref/JSONSchema target keeps the reference, other keys beside it go beside an allOf",
 		target: JSONSchema,
 		in:     `{"type":"object","properties":{"a":{"$ref":"#/$defs/A","description":"d","minLength":2}},"$defs":{"A":{"type":"string"}}}`,
-		want:   `{"type":"object","properties":{"a":{"type":"string","description":"d","minLength":2}}}`,
+		want:   `{"type":"object","properties":{"a":{"allOf":[{"$ref":"#/$defs/A"}],"description":"d","minLength":2}},"$defs":{"A":{"type":"string"}}}`,
 	}, {
 		name:   "$ref/JSONSchema target bounds cycles",
 		target: JSONSchema,
@@ -111,7 +111,10 @@ func TestRefWideRecursionIsBounded(t *testing.T) {
 	}
 	defs += `}`
 	in := `{"type":"object","properties":{"root":{"$ref":"#/$defs/a"}},"$defs":` + defs + `}`
-	res := cvConvert(t, in, Gemini)
+	res, err := Convert([]byte(in), &Options{Target: Gemini, Budget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	// The budget, not the recursion limit, must be what stopped the
 	// expansion: some reference was left out as too large ...
 	budgetCuts := 0

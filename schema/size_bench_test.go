@@ -1,0 +1,88 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// serverFixture is one file of testdata/servers: the tools a published
+// MCP server lists, as its tools/list answer gives them.
+type serverFixture struct {
+	Package string `json:"package"`
+	Version string `json:"version"`
+	Tools   []struct {
+		Name        string          `json:"name"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+	} `json:"tools"`
+}
+
+// loadServerFixtures reads every testdata/servers/*.json, by file name.
+func loadServerFixtures(tb testing.TB) map[string]serverFixture {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "servers", "*.json"))
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no server fixtures: %v", err)
+	}
+	out := map[string]serverFixture{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var s serverFixture
+		if err := json.Unmarshal(b, &s); err != nil {
+			tb.Fatalf("%s: %v", f, err)
+		}
+		out[filepath.Base(f)] = s
+	}
+	return out
+}
+
+// BenchmarkDeclarationSize converts every tool of testdata/servers (the
+// tools/list answers of published MCP servers) for each target and
+// reports, per target, the total size of the converted schemas against
+// the raw input schemas' ("ratio", compact JSON bytes), the largest
+// converted schema ("max-B") and how many tools the budget cut ("cut").
+func BenchmarkDeclarationSize(b *testing.B) {
+	servers := loadServerFixtures(b)
+	for _, target := range allTargets {
+		b.Run(target.String(), func(b *testing.B) {
+			var raw, out, biggest, cut int
+			for b.Loop() {
+				raw, out, biggest, cut = 0, 0, 0, 0
+				for _, file := range sortedKeys(servers) {
+					for _, tool := range servers[file].Tools {
+						res, err := Convert(tool.InputSchema, &Options{Target: target})
+						if err != nil {
+							b.Fatal(err)
+						}
+						raw += compactLen(b, tool.InputSchema)
+						out += int(res.Size)
+						biggest = max(biggest, int(res.Size))
+						if res.BudgetCuts > 0 {
+							cut++
+						}
+					}
+				}
+			}
+			b.ReportMetric(float64(out)/float64(raw), "ratio")
+			b.ReportMetric(float64(raw), "raw-B")
+			b.ReportMetric(float64(out), "out-B")
+			b.ReportMetric(float64(biggest), "max-B")
+			b.ReportMetric(float64(cut), "cut")
+		})
+	}
+}
+
+// compactLen is the size of the JSON text raw once compacted.
+func compactLen(tb testing.TB, raw []byte) int {
+	tb.Helper()
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Len()
+}
