@@ -51,7 +51,35 @@ func budgetNote(target any, key string) string {
 			what = typeNames(m["type"])[0]
 		}
 	}
-	return refName(key) + " (" + what + ") too large to describe within the declaration's size budget"
+	return refName(key) + ": " + what + ", too large to describe here"
+}
+
+// composite reports whether the schema v nests other schemas: only such
+// references are worth cutting, since a placeholder costs about as much
+// as a schema without children.
+func composite(v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k, sub := range m {
+		switch {
+		case k == "$ref":
+			return true
+		case singleSchemaKeys[k] || listSchemaKeys[k]:
+			if _, isMap := sub.(map[string]any); isMap {
+				return true
+			}
+			if l, isList := sub.([]any); isList && len(l) > 0 {
+				return true
+			}
+		case mapSchemaKeys[k]:
+			if sm, isMap := sub.(map[string]any); isMap && len(sm) > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // outputSize is the size of what res sends to the API.

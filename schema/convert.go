@@ -134,6 +134,11 @@ func convertAttempt(v any, o Options, cutLevel int) (*converter, *Result) {
 				continue
 			}
 		}
+		if res.JSONSchema != nil {
+			c.shortenRepeatsJSON(res.JSONSchema)
+		} else {
+			res.Parameters = c.shortenRepeatsGenai(res.Parameters)
+		}
 		res.Changes = c.log.sorted()
 		return c, res
 	}

@@ -189,7 +189,7 @@ func (c *converter) loadRef(m map[string]any, ref, origin string, depth int) *no
 		c.cuts++
 		c.log.add(origin, "$ref", "reference "+strconv.Quote(ref)+" not expanded: schema too large")
 		t = &node{origin: origin, placeholder: "schema too large to describe " + refName(key)}
-	case c.cutLevel > 0 && c.refLevel+1 >= c.cutLevel:
+	case c.cutLevel > 0 && c.refLevel+1 >= c.cutLevel && composite(target):
 		c.cuts++
 		c.budgetCuts++
 		c.log.add(origin, "$ref", "reference "+strconv.Quote(ref)+" cut to fit the declaration's size budget")

@@ -13,10 +13,13 @@ import (
 type serverFixture struct {
 	Package string `json:"package"`
 	Version string `json:"version"`
-	Tools   []struct {
-		Name        string          `json:"name"`
-		InputSchema json.RawMessage `json:"inputSchema"`
-	} `json:"tools"`
+	Tools   []fixtureTool `json:"tools"`
+}
+
+// fixtureTool is one tool of a server fixture.
+type fixtureTool struct {
+	Name        string          `json:"name"`
+	InputSchema json.RawMessage `json:"inputSchema"`
 }
 
 // loadServerFixtures reads every testdata/servers/*.json, by file name.
