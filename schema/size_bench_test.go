@@ -11,8 +11,8 @@ import (
 // serverFixture is one file of testdata/servers: the tools a published
 // MCP server lists, as its tools/list answer gives them.
 type serverFixture struct {
-	Package string `json:"package"`
-	Version string `json:"version"`
+	Package string        `json:"package"`
+	Version string        `json:"version"`
 	Tools   []fixtureTool `json:"tools"`
 }
 
