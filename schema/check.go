@@ -458,7 +458,10 @@ func chkJSONValue(v any) (out any, err error) {
 // object schema (`"type": "object"`, or no type and `properties`), `$schema`
 // may not appear, a node with `$ref` may only carry `description` and
 // `default` beside it, every `$ref` must be a local JSON pointer ("#",
-// "#/$defs/x") that resolves to a schema, `type` arrays may not contain
+// "#/$defs/x") that resolves to a schema, no loop of references may
+// consist of required fields only (one that no finite value ends: the
+// loop must pass an optional or nullable property, or the items of an
+// array that may be empty), `type` arrays may not contain
 // "null" (some backends reject them), subschemas must be objects or booleans,
 // and nesting may not exceed the checker's depth. Values inside `enum`,
 // `const`, `default` and `examples` are data and are not inspected.
@@ -483,6 +486,10 @@ func CheckJSONSchema(v any) []Violation {
 		c.add("", `type: root schema must be of type "object" (or have properties)`)
 	}
 	c.schema(doc, "", 0)
+	loops := requiredRefLoops(doc)
+	for _, t := range sortedKeys(loops) {
+		c.add(loops[t], "%s at %s", refLoopMessage, loops[t])
+	}
 	return chkSort(c.out)
 }
 

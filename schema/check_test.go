@@ -259,6 +259,21 @@ func TestCheckJSONSchema(t *testing.T) {
 			want: []Violation{{"", "$schema: not allowed"}}},
 		{name: "$ref with siblings", in: `{"type":"object","properties":{"x":{"$ref":"#","type":"object","title":"t"}}}`,
 			want: []Violation{{"properties.x", "If a schema node has $ref set, then only description and default can be set alongside it (also set: title, type)"}}},
+		{name: "ref loop of required fields", in: `{"type":"object","properties":{"f":{"$ref":"#/$defs/And"}},"$defs":{"And":{"type":"object","required":["left"],` +
+			`"properties":{"left":{"anyOf":[{"type":"string"},{"$ref":"#/$defs/And"}]}}}}}`,
+			want: []Violation{{"$defs.And.properties.left.anyOf.1", refLoopMessage + " at $defs.And.properties.left.anyOf.1"}}},
+		{name: "ref loop through an optional property", in: `{"type":"object","properties":{"f":{"$ref":"#/$defs/And"}},"$defs":{"And":{"type":"object",` +
+			`"properties":{"left":{"anyOf":[{"type":"string"},{"$ref":"#/$defs/And"}]}}}}}`},
+		{name: "ref loop through a nullable required property", in: `{"type":"object","properties":{"f":{"$ref":"#/$defs/N"}},"$defs":{"N":{"type":"object","required":["next"],` +
+			`"properties":{"next":{"anyOf":[{"type":"null"},{"$ref":"#/$defs/N"}]}}}}}`},
+		{name: "ref loop through items that may be empty", in: `{"type":"object","properties":{"f":{"$ref":"#/$defs/T"}},"$defs":{"T":{"type":"object","required":["kids"],` +
+			`"properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/T"}}}}}}`},
+		{name: "ref loop through items that may not be empty", in: `{"type":"object","properties":{"f":{"$ref":"#/$defs/T"}},"$defs":{"T":{"type":"object","required":["kids"],` +
+			`"properties":{"kids":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/T"}}}}}}`,
+			want: []Violation{{"$defs.T.properties.kids.items", refLoopMessage + " at $defs.T.properties.kids.items"}}},
+		{name: "two definitions in a required loop", in: `{"type":"object","properties":{"f":{"$ref":"#/$defs/A"}},"$defs":{` +
+			`"A":{"type":"object","required":["b"],"properties":{"b":{"$ref":"#/$defs/B"}}},"B":{"type":"object","required":["a"],"properties":{"a":{"$ref":"#/$defs/A"}}}}}`,
+			want: []Violation{{"$defs.A.properties.b", refLoopMessage + " at $defs.A.properties.b"}, {"$defs.B.properties.a", refLoopMessage + " at $defs.B.properties.a"}}},
 		{name: "undefined ref", in: `{"type":"object","properties":{"x":{"anyOf":[{"type":"null"},{"$ref":"#/$defs/Missing"}]}}}`,
 			want: []Violation{{"properties.x.anyOf.1", `$ref: reference to undefined schema "#/$defs/Missing"`}}},
 		{name: "anchor ref", in: `{"type":"object","properties":{"x":{"$ref":"#node"}}}`,

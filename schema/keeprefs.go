@@ -264,8 +264,10 @@ func (c *converter) jsDefs() map[string]any {
 			key := "/" + container + "/" + strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
 			kept, ok := c.keyNames[key]
 			switch {
+			case c.excluded[key]:
+				c.log.add("", container, strconv.Quote(name)+" is on a loop of references through required fields, which the API rejects: inlined")
 			case !ok || !c.usedDefs[kept]:
-				c.log.add("", container, strconv.Quote(name)+" is not referenced (or is inlined): dropped")
+				c.log.add("", container, strconv.Quote(name)+" is not referenced: dropped")
 			case container != "$defs" || kept != name:
 				c.log.add("", container, strconv.Quote(name)+" kept as $defs."+kept)
 			}
