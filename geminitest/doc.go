@@ -11,7 +11,10 @@
 //     field in a part), a value of the wrong type, or two data fields in one
 //     part is an HTTP 400 with the API's wording;
 //   - every function declaration, against the schema rules of
-//     [schema.CheckDeclaration] for the Developer API, at most
+//     [schema.CheckDeclaration] for the Developer API (in
+//     parametersJsonSchema: $ref only as a local JSON pointer that
+//     resolves, with nothing but description and default beside it, and
+//     no loop of references through required fields only), at most
 //     [MaxDeclarations] of them, no name declared twice;
 //   - the conversation: roles "user" and "model", every function call of a
 //     model turn answered in the next user turn, each response echoing its

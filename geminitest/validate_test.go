@@ -179,6 +179,20 @@ func TestRejections(t *testing.T) {
 				decl0 + ".parameters.properties[x].type: must be specified when not using one_of, any_of or all_of fields\n",
 		},
 		{
+			// The API's own error for such a loop in parametersJsonSchema.
+			name: "parametersJsonSchema with a loop of references through required fields",
+			tools: []*genai.Tool{{FunctionDeclarations: []*genai.FunctionDeclaration{{
+				Name: "f", ParametersJsonSchema: map[string]any{
+					"type": "object", "properties": map[string]any{"f": map[string]any{"$ref": "#/$defs/And"}},
+					"$defs": map[string]any{"And": map[string]any{"type": "object", "required": []any{"left"},
+						"properties": map[string]any{"left": map[string]any{"anyOf": []any{
+							map[string]any{"type": "string"}, map[string]any{"$ref": "#/$defs/And"}}}}}},
+				},
+			}}}},
+			want: decl0 + ".parameters_json_schema.$defs.And.properties.left.anyOf.1: ref loops are only supported if they include optional or nullable " +
+				"property values, or a potentially-zero-length array items, but a ref loop of required fields was found at $defs.And.properties.left.anyOf.1\n",
+		},
+		{
 			name:  "root not an object",
 			tools: []*genai.Tool{{FunctionDeclarations: []*genai.FunctionDeclaration{decl("f", &genai.Schema{Type: genai.TypeString})}}},
 			want:  decl0 + ".parameters: parameters schema should be of type OBJECT\n",
@@ -335,6 +349,14 @@ func TestAccepted(t *testing.T) {
 			Name: "f", ParametersJsonSchema: map[string]any{
 				"type": "object", "properties": map[string]any{"a": map[string]any{"$ref": "#/$defs/a"}},
 				"$defs": map[string]any{"a": map[string]any{"type": "string"}}, "additionalProperties": false,
+			},
+		}}}}},
+		{"parametersJsonSchema with a loop of references through an optional property", nil, []*genai.Tool{{FunctionDeclarations: []*genai.FunctionDeclaration{{
+			Name: "f", ParametersJsonSchema: map[string]any{
+				"type": "object", "properties": map[string]any{"f": map[string]any{"$ref": "#/$defs/And"}},
+				"$defs": map[string]any{"And": map[string]any{"type": "object",
+					"properties": map[string]any{"left": map[string]any{"anyOf": []any{
+						map[string]any{"type": "string"}, map[string]any{"$ref": "#/$defs/And"}}}}}},
 			},
 		}}}}},
 		{"parallel calls answered in another order, by id", []*genai.Content{userText("hi"),
