@@ -509,7 +509,7 @@ func BenchmarkRegisterTools(b *testing.B) {
 					b.Fatalf("New() error: %v", err)
 				}
 				for i, s := range br.servers {
-					defs := convertTools(&s.cfg, listing[i], br.target, br.log)
+					defs := convertTools(&s.cfg, listing[i], br.schemaOptions(), br.log)
 					br.mu.Lock()
 					br.setToolsLocked(s, defs)
 					br.mu.Unlock()

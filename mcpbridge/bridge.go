@@ -51,6 +51,13 @@ type Options struct {
 	// allow-lists keep their names. Both are deterministic, at most 63
 	// characters, and conflict-free.
 	ToolNames registry.Scheme
+	// DeclarationBudget bounds the size of each tool's converted input
+	// schema (see [schema.Options.Budget]): references nested deepest are
+	// described more coarsely until it fits, and a tool so cut is logged
+	// at Warn. Zero means [schema.DefaultBudget] (16 KiB, about 4,000
+	// tokens); a negative value means no budget. [schema.Tokens] gives it
+	// in estimated tokens.
+	DeclarationBudget schema.Size
 	// Logger receives connection events, renames (Info), schema changes
 	// (Debug) and stdio servers' stderr lines: at Warn those that name a
 	// warning or error level, not at all those that name an info, debug
@@ -162,6 +169,7 @@ type Bridge struct {
 	passUntrusted bool
 	cfg           Config
 	target        schema.Target
+	budget        schema.Size // Options.DeclarationBudget
 	log           *slog.Logger
 	interval      time.Duration
 	servers       []*server // configuration order
@@ -231,6 +239,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		passUntrusted: o.PassUntrustedOutput,
 		cfg:           copyConfig(cfg),
 		target:        o.Target,
+		budget:        o.DeclarationBudget,
 		log:           o.Logger,
 		interval:      o.ReconnectInterval,
 		byName:        make(map[string]*server, len(cfg.Servers)),
@@ -398,6 +407,7 @@ func (b *Bridge) Status() Status {
 				}
 				ss.ToolDescriptions[e.Name] = b.redact.Text(t.Description)
 			}
+			ss.addSize(b.tools[e.Name])
 		}
 		ss.Command = b.redact.ReplaceConfigured(ss.Command)
 		ss.URL = b.redact.ReplaceConfigured(ss.URL)

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpgenai/bridge/internal/genaitool"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/clone"
 	"github.com/mcpgenai/bridge/registry"
+	"github.com/mcpgenai/bridge/schema"
 )
 
 // Selection chooses which of the Bridge's tools each request of
@@ -41,6 +42,14 @@ type Selection struct {
 	// limit, [schema.Target.MaxDeclarations] of the Bridge's target (512,
 	// or 128 for Vertex AI); a limit above the API's is lowered to it.
 	Limit int
+	// MaxSize is the most bytes of function declarations one request
+	// carries (compact JSON, the host's own included; see [Tool.Size] and
+	// [schema.Tokens] for a size in tokens). When the candidates do not
+	// fit, they are ranked as for Limit and taken best first while they
+	// fit; a tool too large for what is left does not keep a smaller,
+	// lower ranked one out. The host's functions are sent even when they
+	// alone are larger. Zero or a negative value means no size limit.
+	MaxSize schema.Size
 	// Ranker orders the candidates when they do not all fit. nil means
 	// the built-in lexical ranker, which works offline and without a
 	// model: Okapi BM25 over the words of each tool's name, description
@@ -71,6 +80,9 @@ type RequestReport struct {
 	// Declared is how many function declarations it carried, the host's
 	// included.
 	Declared int
+	// Size is the size of those declarations together (compact JSON
+	// bytes, as in [Tool.Size]).
+	Size schema.Size
 	// Omitted are the registered names of the candidate tools (see
 	// [Selection]) that the limit left out, best ranked first.
 	Omitted []string
@@ -111,12 +123,20 @@ func (b *Bridge) buildRequest(ctx context.Context, history []*genai.Content, con
 	}
 	cands := b.candidates(sel)
 	room := limit - len(h.decls)
+	var hostSize schema.Size
+	for _, d := range h.decls {
+		hostSize += declarationSize(d)
+	}
 	req := &request{mcp: make(map[string]*Tool, min(len(cands), room))}
-	if len(cands) > room {
-		chosen, omitted := b.rank(ctx, history, cands, room, sel)
+	if len(cands) > room || overSize(sel, hostSize, cands) {
+		chosen, omitted := b.rank(ctx, history, cands, room, max(sel.maxSize()-hostSize, 0), sel)
 		cands = chosen
 		req.report.Omitted = omitted
 		slices.SortFunc(cands, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
+	}
+	req.report.Size = hostSize
+	for _, t := range cands {
+		req.report.Size += t.Size
 	}
 
 	decls := make([]*genai.FunctionDeclaration, 0, len(h.decls)+len(cands))
@@ -234,9 +254,33 @@ func (b *Bridge) candidates(sel *Selection) []*Tool {
 	return kept
 }
 
+// maxSize is sel's MaxSize, 0 for none.
+func (sel *Selection) maxSize() schema.Size {
+	if sel == nil || sel.MaxSize <= 0 {
+		return 0
+	}
+	return sel.MaxSize
+}
+
+// overSize reports whether the host's declarations (hostSize) and every
+// candidate's together pass sel's MaxSize.
+func overSize(sel *Selection, hostSize schema.Size, cands []*Tool) bool {
+	limit := sel.maxSize()
+	if limit == 0 {
+		return false
+	}
+	total := hostSize
+	for _, t := range cands {
+		total += t.Size
+	}
+	return total > limit
+}
+
 // rank returns the n best of cands for history and the names of the rest,
-// best first. Ties keep the order of cands.
-func (b *Bridge) rank(ctx context.Context, history []*genai.Content, cands []*Tool, n int, sel *Selection) (chosen []*Tool, omitted []string) {
+// best first; with size > 0 (Selection.MaxSize less the host's share), of
+// those n the best ones whose declarations fit in size. Ties keep the
+// order of cands.
+func (b *Bridge) rank(ctx context.Context, history []*genai.Content, cands []*Tool, n int, size schema.Size, sel *Selection) (chosen []*Tool, omitted []string) {
 	var r Ranker = lexicalRanker{}
 	if sel != nil && sel.Ranker != nil {
 		r = sel.Ranker
@@ -254,13 +298,22 @@ func (b *Bridge) rank(ctx context.Context, history []*genai.Content, cands []*To
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(scores[j], scores[i]) })
-	chosen = make([]*Tool, 0, n)
-	for _, i := range order[:n] {
-		chosen = append(chosen, cands[i])
+	n = min(n, len(order))
+	kept := order[:n]
+	if sel.maxSize() > 0 {
+		kept, _ = fitSize(cands, kept, size)
 	}
-	omitted = make([]string, 0, len(cands)-n)
-	for _, i := range order[n:] {
-		omitted = append(omitted, cands[i].Name)
+	in := make(map[int]bool, len(kept))
+	chosen = make([]*Tool, 0, len(kept))
+	for _, i := range kept {
+		chosen = append(chosen, cands[i])
+		in[i] = true
+	}
+	omitted = make([]string, 0, len(cands)-len(kept))
+	for _, i := range order {
+		if !in[i] {
+			omitted = append(omitted, cands[i].Name)
+		}
 	}
 	return chosen, omitted
 }

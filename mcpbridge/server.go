@@ -161,7 +161,7 @@ func (b *Bridge) dial(ctx context.Context, s *server) (a attempt) {
 			return attempt{err: err}
 		}
 	}
-	defs := convertTools(&s.cfg, listed, b.target, b.log)
+	defs := convertTools(&s.cfg, listed, b.schemaOptions(), b.log)
 	if len(defs) == 0 && !keepsWithoutTools(conn) {
 		_ = conn.Close()
 		return attempt{err: fmt.Errorf("mcp server %q: %w", s.cfg.Name, errNoTools)}
@@ -290,7 +290,7 @@ func (b *Bridge) relist(s *server, l *link) {
 			"server", s.cfg.Name, "err", s.redac.Text(err.Error()))
 		return
 	}
-	defs := convertTools(&s.cfg, listed, b.target, b.log)
+	defs := convertTools(&s.cfg, listed, b.schemaOptions(), b.log)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if s.link != l || b.closed {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/schema"
 )
 
 // ServerState is the connection state of one server, as Gemini CLI's
@@ -91,6 +92,14 @@ type ServerStatus struct {
 	// description as the server gave it, whole (redacted, like every
 	// string here); tools without one are left out.
 	ToolDescriptions map[string]string `json:"toolDescriptions,omitempty"`
+	// ToolSizes maps a registered name in Tools to the size of the
+	// tool's function declaration in bytes (see [Tool.Size]); a tool
+	// whose schema was cut to its budget also appears in ToolsCut.
+	ToolSizes map[string]schema.Size `json:"toolSizes,omitempty"`
+	// ToolsCut are the registered names of the tools whose input schema
+	// was cut to [Options.DeclarationBudget] (see [Tool.BudgetCuts]), in
+	// the order of Tools.
+	ToolsCut []string `json:"toolsCut,omitempty"`
 }
 
 type serverStatusJSON ServerStatus // no methods: no recursion

@@ -47,6 +47,15 @@ type Tool struct {
 	// Changes lists what the schema conversion rewrote; empty when the
 	// schema passed unchanged.
 	Changes []schema.Change
+	// Size is the size of Declaration as a request carries it (compact
+	// JSON: name, description and schemas), for [Selection.MaxSize] and
+	// [RequestReport.Size].
+	Size schema.Size
+	// BudgetCuts counts the parts of the input schema described only as
+	// JSON text to keep the declaration within
+	// [Options.DeclarationBudget] (see [schema.Result.BudgetCuts]); 0
+	// when it fit.
+	BudgetCuts int
 	// Trust is the server's trust setting: true skips confirmation.
 	Trust bool
 	// Timeout bounds each call of the tool: the server's
@@ -80,20 +89,26 @@ type toolDef struct {
 }
 
 // convertTools filters listed by the server's include and exclude lists and
-// converts each remaining tool's raw schema for target. A schema that cannot
+// converts each remaining tool's raw schema with opts. A schema that cannot
 // be converted (it is never the case for JSON that parsed) drops its tool
-// with a warning. The result keeps the server's order.
-func convertTools(cfg *ServerConfig, listed []mcpconn.Tool, target schema.Target, log *slog.Logger) []*toolDef {
+// with a warning; one cut to its size budget is logged at Warn. The result
+// keeps the server's order.
+func convertTools(cfg *ServerConfig, listed []mcpconn.Tool, opts schema.Options, log *slog.Logger) []*toolDef {
+	target := opts.Target
 	defs := make([]*toolDef, 0, len(listed))
 	for _, t := range listed {
 		if !cfg.allowsTool(t.Name) {
 			log.Debug("mcp tool filtered out by includeTools/excludeTools", "server", cfg.Name, "tool", t.Name)
 			continue
 		}
-		res, err := schema.Convert(t.InputSchema, &schema.Options{Target: target})
+		res, err := schema.Convert(t.InputSchema, &opts)
 		if err != nil {
 			log.Warn("mcp tool dropped: its input schema cannot be converted", "server", cfg.Name, "tool", t.Name, "err", err)
 			continue
+		}
+		if res.BudgetCuts > 0 {
+			log.Warn("mcp tool schema cut to its size budget: some nested parts are described as JSON text",
+				"server", cfg.Name, "tool", t.Name, "cuts", res.BudgetCuts, "bytes", int(res.Size), "inputBytes", len(t.InputSchema))
 		}
 		if len(res.Changes) > 0 && log.Enabled(context.Background(), slog.LevelDebug) {
 			changes := make([]string, len(res.Changes))
@@ -140,6 +155,8 @@ func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 		Annotations: a,
 		Declaration: decl,
 		Changes:     def.conv.Changes,
+		Size:        declarationSize(decl),
+		BudgetCuts:  def.conv.BudgetCuts,
 		Trust:       cfg.Trust,
 		Timeout:     cfg.effectiveTimeout(),
 		def:         def,

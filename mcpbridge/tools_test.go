@@ -35,7 +35,7 @@ func TestConvertToolsFilters(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := ServerConfig{Name: "s", IncludeTools: tc.include, ExcludeTools: tc.exclude}
-			got := toolNames(convertTools(&cfg, listed, schema.Gemini, quiet()))
+			got := toolNames(convertTools(&cfg, listed, schema.Options{}, quiet()))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("convertTools(include %v, exclude %v) (-want +got):\n%s", tc.include, tc.exclude, diff)
 			}
@@ -51,7 +51,7 @@ func TestNewTool(t *testing.T) {
 		Annotations: mcpconn.Annotations{Title: "Fetch it", ReadOnlyHint: &yes},
 	}
 	cfg := ServerConfig{Name: "web", Command: "x", Trust: true, Timeout: 3 * time.Second}
-	defs := convertTools(&cfg, []mcpconn.Tool{raw}, schema.Gemini, quiet())
+	defs := convertTools(&cfg, []mcpconn.Tool{raw}, schema.Options{}, quiet())
 	if len(defs) != 1 {
 		t.Fatalf("convertTools() = %d tools, want 1", len(defs))
 	}
@@ -62,7 +62,9 @@ func TestNewTool(t *testing.T) {
 		Annotations: confirm.Annotations{Title: "Fetch it", ReadOnlyHint: &yes},
 		Declaration: defs[0].conv.Declaration("web__fetch", "fetches a URL"),
 		Changes:     defs[0].conv.Changes,
-		Trust:       true, Timeout: 3 * time.Second,
+		// {"description":"fetches a URL","name":"web__fetch","parameters":{...}}
+		Size:  schema.Size(len(`{"description":"fetches a URL","name":"web__fetch","parameters":{"properties":{"n":{"enum":["1","2"],"type":"STRING"}},"type":"OBJECT"}}`)),
+		Trust: true, Timeout: 3 * time.Second,
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(Tool{}), cmp.FilterPath(func(p cmp.Path) bool {
 		return p.Last().String() == ".def" || p.Last().String() == ".lex"
