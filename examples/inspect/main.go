@@ -12,6 +12,11 @@
 //	go run ./examples/inspect -target vertex        # Vertex AI's schema rules
 //	go run ./examples/inspect -desc                 # tool descriptions in the status
 //	go run ./examples/inspect -json                 # one JSON document for machines
+//	go run ./examples/inspect -budget 8000          # a smaller size budget per declaration (bytes)
+//
+// Each declaration's size is shown (bytes of compact JSON, and about a
+// quarter as many tokens), with the total of a request carrying them all,
+// and a warning for a tool whose schema was cut to its size budget.
 //
 // A remote server that asks for an OAuth login gets one: the URL is printed
 // on stderr (and opened in a browser when one is available), and the
@@ -64,6 +69,7 @@ type options struct {
 	desc       bool
 	timeout    time.Duration
 	demoServer string
+	budget     int
 }
 
 func parseFlags(args []string, stderr io.Writer) (*options, error) {
@@ -75,6 +81,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.json, "json", false, "print one JSON document to stdout and nothing else")
 	fs.BoolVar(&o.desc, "desc", false, "list each server's tools with their descriptions in the status, as Gemini CLI's /mcp desc (the -json document always has them)")
 	fs.DurationVar(&o.timeout, "timeout", 2*time.Minute, "give up on discovery after this long")
+	fs.IntVar(&o.budget, "budget", 0, "size budget of each declaration's schema in bytes (0: the default, 16384; -1: none)")
 	fs.StringVar(&o.demoServer, "demo-server", "", "run the named built-in demo server over stdio (used by the inspector itself)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -119,7 +126,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "inspect: warning: %s\n", w)
 	}
 	b, err := mcpbridge.New(cfg, &mcpbridge.Options{
-		Target: o.target, Logger: logger,
+		Target: o.target, Logger: logger, DeclarationBudget: schema.Size(o.budget),
 		LoginURL: hostlogin.ShowURL(stderr, hostlogin.BrowserAvailable()),
 	})
 	if err != nil {
@@ -224,7 +231,11 @@ func writeText(w io.Writer, b *mcpbridge.Bridge, source string, target schema.Ta
 		return err
 	}
 	tools := b.Tools()
-	fmt.Fprintf(&sb, "\nFunction declarations (%d):\n", len(tools))
+	var total schema.Size
+	for _, t := range tools {
+		total += t.Size
+	}
+	fmt.Fprintf(&sb, "\nFunction declarations (%d, %s together):\n", len(tools), sizeText(total))
 	if _, err := b.GenAITools(); err != nil {
 		fmt.Fprintf(&sb, "  warning: these cannot be sent as they are: %v\n", err)
 	}
@@ -233,7 +244,10 @@ func writeText(w io.Writer, b *mcpbridge.Bridge, source string, target schema.Ta
 		fmt.Fprintf(&sb, "  schema, in %d tools: %s\n", common[c], c)
 	}
 	for _, t := range tools {
-		fmt.Fprintf(&sb, "\n▶ %s  (server %q, tool %q)\n", t.Name, t.Server, t.ServerTool)
+		fmt.Fprintf(&sb, "\n▶ %s  (server %q, tool %q)  %s\n", t.Name, t.Server, t.ServerTool, sizeText(t.Size))
+		if t.BudgetCuts > 0 {
+			fmt.Fprintf(&sb, "  warning: cut to its size budget: %d nested parts are described as JSON text\n", t.BudgetCuts)
+		}
 		if t.Entry.Renamed() {
 			fmt.Fprintf(&sb, "  renamed: %s\n", t.Entry)
 		}
@@ -276,6 +290,11 @@ func commonChanges(tools []*mcpbridge.Tool) map[string]int {
 // minCommon is how many tools must share a root change for it to be said once.
 const minCommon = 3
 
+// sizeText shows a declaration size in bytes and estimated tokens.
+func sizeText(s schema.Size) string {
+	return fmt.Sprintf("%d bytes, ~%d tokens", int(s), s.Tokens())
+}
+
 // The -json document.
 type (
 	jsonDoc struct {
@@ -296,6 +315,13 @@ type (
 		Name           string `json:"name"`
 		ServerToolName string `json:"serverToolName"`
 		Description    string `json:"description,omitempty"`
+		// DeclarationBytes is the size of the tool's declaration (compact
+		// JSON), EstimatedTokens about a quarter of it.
+		DeclarationBytes int `json:"declarationBytes"`
+		EstimatedTokens  int `json:"estimatedTokens"`
+		// BudgetCuts counts the parts of its schema cut to the size
+		// budget.
+		BudgetCuts int `json:"budgetCuts,omitempty"`
 	}
 )
 
@@ -319,7 +345,8 @@ func writeJSON(w io.Writer, b *mcpbridge.Bridge) error {
 	}
 	byServer := map[string][]jsonTool{}
 	for _, t := range b.Tools() {
-		byServer[t.Server] = append(byServer[t.Server], jsonTool{Name: t.Name, ServerToolName: t.ServerTool})
+		byServer[t.Server] = append(byServer[t.Server], jsonTool{Name: t.Name, ServerToolName: t.ServerTool,
+			DeclarationBytes: int(t.Size), EstimatedTokens: t.Size.Tokens(), BudgetCuts: t.BudgetCuts})
 	}
 	for _, s := range st.Servers {
 		tools := byServer[s.Name]

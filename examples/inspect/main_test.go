@@ -52,8 +52,9 @@ func TestDefaultRunText(t *testing.T) {
 		"📡 tracker (CONNECTED)",
 		"📡 notes (CONNECTED)",
 		"Discovery State: COMPLETED",
-		"Function declarations (7):",
-		`▶ notes__get_status  (server "notes", tool "get_status")`,
+		"Function declarations (7, ",
+		" bytes, ~",
+		`▶ notes__get_status  (server "notes", tool "get_status")  `,
 		`(prefixed: "get_status" belongs to server "tracker")`,
 		`tool "notes/append" registered as "notes_append" (sanitized)`,
 		"generate_quarterly_engineeri___r_every_team_in_the_organization",
@@ -97,7 +98,11 @@ type jsonDocument struct {
 	Discovered bool `json:"discovered"`
 	Servers    []struct {
 		Name, Status, Error string
-		Tools               []struct{ Name, ServerToolName, Description string }
+		Tools               []struct {
+			Name, ServerToolName, Description string
+			DeclarationBytes, EstimatedTokens int
+			BudgetCuts                        int
+		}
 	} `json:"servers"`
 	Tools    []*genai.Tool `json:"tools"`
 	Warnings []string      `json:"warnings"`
@@ -141,9 +146,20 @@ func TestDefaultRunJSONEveryTarget(t *testing.T) {
 			if len(doc.Tools) != 1 || len(doc.Tools[0].FunctionDeclarations) != 7 {
 				t.Fatalf("tools = %d Tool(s); want one Tool with 7 declarations", len(doc.Tools))
 			}
+			sizes := map[string]int{}
 			for _, d := range doc.Tools[0].FunctionDeclarations {
 				if v := schema.CheckDeclaration(d, target); len(v) > 0 {
 					t.Errorf("declaration %s breaks the %s rules: %v", d.Name, target, v)
+				}
+				b, _ := json.Marshal(d)
+				sizes[d.Name] = len(b)
+			}
+			for _, s := range doc.Servers {
+				for _, tool := range s.Tools {
+					if tool.DeclarationBytes != sizes[tool.Name] || tool.EstimatedTokens != (tool.DeclarationBytes+3)/4 || tool.BudgetCuts != 0 {
+						t.Errorf("%s: declarationBytes %d, estimatedTokens %d, budgetCuts %d; want %d, %d, 0",
+							tool.Name, tool.DeclarationBytes, tool.EstimatedTokens, tool.BudgetCuts, sizes[tool.Name], (sizes[tool.Name]+3)/4)
+					}
 				}
 			}
 		})
