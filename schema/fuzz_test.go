@@ -52,16 +52,28 @@ func FuzzConvert(f *testing.F) {
 	f.Add([]byte(`{"type":"object","properties":{"a":{"$ref":"#/properties/a"}}}`))
 	f.Add([]byte(`{"allOf":[{"$ref":"#"}],"anyOf":[{"oneOf":[{"const":null}]}]}`))
 	f.Add([]byte(`[1,"x",{"type":["null"]}]`))
+	f.Add([]byte(`{"type":"object","required":["a"],"properties":{"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"type":"object",` +
+		`"required":["n"],"properties":{"n":{"anyOf":[{"type":"string"},{"$ref":"#/$defs/A"}]},"m":{"$ref":"#/properties/a"}}}}}`))
+	f.Add([]byte(`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string","description":` +
+		`"a description long enough to be written once and pointed to afterwards"}}},"c":{"$ref":"#/properties/a","title":"t"}}}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		for _, target := range allTargets {
-			res, err := Convert(raw, &Options{Target: target})
-			if err != nil {
-				if json.Valid(raw) {
-					t.Fatalf("Convert(%q, %v) error on valid JSON: %v", raw, target, err)
+			// The default budget, and one small enough that the seeds'
+			// references are cut to fit it.
+			for _, budget := range []Size{0, 300} {
+				opts := &Options{Target: target, Budget: budget}
+				res, err := Convert(raw, opts)
+				if err != nil {
+					if json.Valid(raw) {
+						t.Fatalf("Convert(%q, %v) error on valid JSON: %v", raw, target, err)
+					}
+					continue
 				}
-				continue
+				assertConvertedWith(t, raw, opts, res)
+				if res.Size != Size(len(mustJSON(t, outputValue(res)))) {
+					t.Errorf("Convert(%q, %v).Size = %d, want the output's %d bytes", raw, target, res.Size, len(mustJSON(t, outputValue(res))))
+				}
 			}
-			assertConverted(t, raw, target, res)
 		}
 	})
 }
@@ -78,8 +90,8 @@ func FuzzRestore(f *testing.F) {
 		if json.Unmarshal(rawArgs, &args) != nil {
 			return
 		}
-		for _, target := range allTargets {
-			res, err := Convert(raw, &Options{Target: target})
+		for _, opts := range []*Options{{Target: Gemini}, {Target: Vertex}, {Target: JSONSchema}, {Target: Gemini, Budget: 300}} {
+			res, err := Convert(raw, opts)
 			if err != nil {
 				return
 			}

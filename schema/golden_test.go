@@ -213,6 +213,14 @@ func outputValue(res *Result) any {
 // it again changes nothing, and the input is not modified.
 func assertConverted(t testing.TB, raw []byte, target Target, res *Result) {
 	t.Helper()
+	assertConvertedWith(t, raw, &Options{Target: target}, res)
+}
+
+// assertConvertedWith is assertConverted for a result converted with
+// opts: the same options convert it again, and its output to itself.
+func assertConvertedWith(t testing.TB, raw []byte, opts *Options, res *Result) {
+	t.Helper()
+	target := opts.Target
 	if res == nil {
 		t.Fatalf("Convert(%v) = nil result", target)
 	}
@@ -234,7 +242,7 @@ func assertConverted(t testing.TB, raw []byte, target Target, res *Result) {
 
 	// Deterministic, and the input bytes and decoded value are untouched.
 	before := bytes.Clone(raw)
-	again, err := Convert(raw, &Options{Target: target})
+	again, err := Convert(raw, opts)
 	if err != nil {
 		t.Fatalf("second Convert(%v) error: %v", target, err)
 	}
@@ -257,7 +265,7 @@ func assertConverted(t testing.TB, raw []byte, target Target, res *Result) {
 	var v, fresh any
 	if json.Valid(raw) && decode(&v) == nil {
 		_ = decode(&fresh)
-		viaValue, err := ConvertValue(v, &Options{Target: target})
+		viaValue, err := ConvertValue(v, opts)
 		if err != nil {
 			t.Fatalf("ConvertValue(%v) error: %v", target, err)
 		}
@@ -270,7 +278,7 @@ func assertConverted(t testing.TB, raw []byte, target Target, res *Result) {
 	}
 
 	// Idempotent: the output converts to itself, with nothing to report.
-	second, err := Convert(out, &Options{Target: target})
+	second, err := Convert(out, opts)
 	if err != nil {
 		t.Fatalf("Convert(Convert(%v)) error: %v", target, err)
 	}
