@@ -90,17 +90,30 @@ func convertOwned(v any, opts *Options) *Result {
 	if res.Size <= limit {
 		return res
 	}
-	// Over the budget: leave out the deepest expanded references first,
-	// one level of nesting at a time, until the output fits.
-	for level := c.maxRefLevel; level >= 1; level-- {
+	// Over the budget: leave out the deepest expanded references, those
+	// nested at least level deep, for the deepest level that fits (found
+	// by bisection: a smaller level never gives a larger output), or
+	// every reference when even that does not fit.
+	attempt := func(level int) *Result {
 		cut, cres := convertAttempt(v, o, level)
 		cres.Size = outputSize(cres)
 		cres.BudgetCuts = cut.budgetCuts
-		if cres.Size <= limit || level == 1 {
-			return cres
+		return cres
+	}
+	best := attempt(1)
+	if best.Size > limit {
+		return best
+	}
+	lo, hi := 1, c.maxRefLevel // level lo fits, level hi does not
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if r := attempt(mid); r.Size <= limit {
+			lo, best = mid, r
+		} else {
+			hi = mid
 		}
 	}
-	return res
+	return best
 }
 
 // convertAttempt converts v with the references nested cutLevel deep left

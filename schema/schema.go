@@ -67,9 +67,15 @@
 // express it.
 //
 // For [JSONSchema] the output stays JSON Schema, read as draft 2020-12:
-// references are inlined the same way (the keywords beside a $ref, its
-// description especially, are kept, also when the reference becomes a
-// placeholder), $schema, $id, $comment and $anchor are dropped, type arrays
+// local references stay references, each "#/$defs/<name>" into the
+// output's own $defs (a target elsewhere in the document, such as
+// "#/properties/a/items", is moved there), with only description and
+// default beside a $ref (other keywords go beside an allOf holding it);
+// the definitions on a loop of references through required fields only,
+// which the API rejects, are inlined and the recursion cut as for the other
+// targets (the keywords beside a $ref, its description especially, are
+// kept, also when the reference becomes a placeholder); $schema, $id,
+// $comment and $anchor are dropped, type arrays
 // with null are written as anyOf with {"type": "null"}, the draft-4 boolean
 // exclusiveMinimum becomes the numeric form, draft-4 tuples (array items)
 // become prefixItems and draft-4/7 dependencies become dependentRequired
@@ -83,7 +89,12 @@
 //
 // Outputs are bounded: [Options.MaxDepth] caps the nesting, and very large
 // expansions are cut with a described placeholder, so a schema whose
-// definitions refer to each other cannot grow without limit.
+// definitions refer to each other cannot grow without limit. Within that,
+// [Options.Budget] bounds the size of each output ([Result.Size], 16 KiB by
+// default): the deepest expanded references are cut first, each a reported
+// [Change], and the [Restorer] decodes what the model writes in their place
+// as JSON text. A long description repeated in one output is written again
+// as "same as for <its first place>" when that is shorter.
 //
 // When the model sends a string outside an enum it was shown as strings in
 // place of numbers or booleans, Restore leaves it a string;
