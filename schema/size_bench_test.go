@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 )
 
 // serverFixture is one file of testdata/servers: the tools a published
@@ -44,30 +46,53 @@ func loadServerFixtures(tb testing.TB) map[string]serverFixture {
 	return out
 }
 
+// benchTools returns every tool of testdata/servers and the input of each
+// golden file of a server's tool (testdata/golden/server-*.txtar: the
+// Notion-like fixture among them), in a fixed order.
+func benchTools(tb testing.TB) []fixtureTool {
+	servers := loadServerFixtures(tb)
+	var out []fixtureTool
+	for _, file := range sortedKeys(servers) {
+		out = append(out, servers[file].Tools...)
+	}
+	files, err := filepath.Glob(filepath.Join("testdata", "golden", "server-*.txtar"))
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no server golden files: %v", err)
+	}
+	for _, f := range files {
+		ar, err := txtar.ParseFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		in, _ := section(ar, "input.json")
+		out = append(out, fixtureTool{Name: filepath.Base(f), InputSchema: in})
+	}
+	return out
+}
+
 // BenchmarkDeclarationSize converts every tool of testdata/servers (the
-// tools/list answers of published MCP servers) for each target and
+// tools/list answers of published MCP servers) and the golden inputs of
+// servers' tools (benchTools) for each target and
 // reports, per target, the total size of the converted schemas against
 // the raw input schemas' ("ratio", compact JSON bytes), the largest
 // converted schema ("max-B") and how many tools the budget cut ("cut").
 func BenchmarkDeclarationSize(b *testing.B) {
-	servers := loadServerFixtures(b)
+	tools := benchTools(b)
 	for _, target := range allTargets {
 		b.Run(target.String(), func(b *testing.B) {
 			var raw, out, biggest, cut int
 			for b.Loop() {
 				raw, out, biggest, cut = 0, 0, 0, 0
-				for _, file := range sortedKeys(servers) {
-					for _, tool := range servers[file].Tools {
-						res, err := Convert(tool.InputSchema, &Options{Target: target})
-						if err != nil {
-							b.Fatal(err)
-						}
-						raw += compactLen(b, tool.InputSchema)
-						out += int(res.Size)
-						biggest = max(biggest, int(res.Size))
-						if res.BudgetCuts > 0 {
-							cut++
-						}
+				for _, tool := range tools {
+					res, err := Convert(tool.InputSchema, &Options{Target: target})
+					if err != nil {
+						b.Fatal(err)
+					}
+					raw += compactLen(b, tool.InputSchema)
+					out += int(res.Size)
+					biggest = max(biggest, int(res.Size))
+					if res.BudgetCuts > 0 {
+						cut++
 					}
 				}
 			}
