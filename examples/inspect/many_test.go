@@ -68,7 +68,7 @@ func TestTooManyForTarget(t *testing.T) {
 		t.Fatalf("inspect -target vertex = exit %d, stderr:\n%s", code, errOut)
 	}
 	for _, want := range []string{
-		"Function declarations (130):",
+		"Function declarations (130, ",
 		"warning: these cannot be sent as they are",
 		"at most 128 fit in one request",
 		"schema, in 130 tools: (root): $schema: dropped",
