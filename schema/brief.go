@@ -111,8 +111,9 @@ func orList(parts []string) string {
 // it reported and the depth it reached. The nodes it emitted still count
 // against the output budget, which bounds the extra work.
 func (c *converter) quietly(f func()) {
-	n, capHit, deepest := len(c.log.list), c.capHit, c.deepest
+	n, capHit, deepest, shown := len(c.log.list), c.capHit, c.deepest, c.shown
 	f()
+	c.shown = shown
 	for _, ch := range c.log.list[n:] {
 		delete(c.log.seen, ch)
 	}

@@ -82,6 +82,23 @@ func composite(v any) bool {
 	return false
 }
 
+// minNodeBytes is the fewest bytes one converted node takes in the JSON
+// encoding, halved: {"type":"STRING"} and {"anyOf":[]} for parameters, {}
+// for JSON Schema, and half of it because some converted nodes are
+// dropped again (identical anyOf branches are kept once). An output of
+// more converted nodes than limit/minNodeBytes is surely over limit.
+func minNodeBytes(t Target) int {
+	if t == JSONSchema {
+		return 1
+	}
+	return 6
+}
+
+// nodesWithin is the most output nodes an output within limit can have.
+func nodesWithin(limit Size, t Target) int {
+	return max(int(limit)/minNodeBytes(t), 1)
+}
+
 // outputSize is the size of what res sends to the API.
 func outputSize(res *Result) Size {
 	var v any = res.JSONSchema

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,8 +16,8 @@ import (
 // tools/list answers of published MCP servers) for every target: each
 // output passes the checker and fits the budget unless its input is
 // already larger (then it stays within 110% of its input), and for JSONSchema it keeps the references. The largest
-// tools of each server, and every seventh, are also checked for
-// determinism and idempotence (assertConverted).
+// two tools of each server are also checked for determinism and
+// idempotence (assertConverted).
 func TestServerFixtures(t *testing.T) {
 	servers := loadServerFixtures(t)
 	for _, file := range sortedKeys(servers) {
@@ -25,7 +26,7 @@ func TestServerFixtures(t *testing.T) {
 		slices.SortStableFunc(bySize, func(a, b fixtureTool) int { return len(b.InputSchema) - len(a.InputSchema) })
 		full := map[string]bool{}
 		for i, tool := range bySize {
-			if i < 3 || i%7 == 0 {
+			if i < 2 {
 				full[tool.Name] = true
 			}
 		}
@@ -130,33 +131,42 @@ func TestBudgetCutsRestore(t *testing.T) {
 // TestBudgetOptions: a smaller budget cuts more, a negative one nothing,
 // Tokens converts, and the cut output converts to itself.
 func TestBudgetOptions(t *testing.T) {
-	s := loadServerFixtures(t)["line-bot-mcp-server.json"]
-	var raw []byte
-	for _, tool := range s.Tools {
-		if tool.Name == "push_flex_message" {
-			raw = tool.InputSchema
+	// Five definitions, each holding the next twice: 32 copies of the
+	// last once inlined, from 1 KB of input.
+	defs := []string{}
+	for i := range 5 {
+		next := `{"type":"string","description":"the end of the chain, a string long enough to count"}`
+		if i < 4 {
+			next = `{"$ref":"#/$defs/d` + strconv.Itoa(i+1) + `"}`
 		}
+		defs = append(defs, `"d`+strconv.Itoa(i)+`":{"type":"object","description":"level `+strconv.Itoa(i)+`","properties":{"left":`+next+`,"right":`+next+`}}`)
 	}
-	if raw == nil {
-		t.Fatal("push_flex_message not in the LINE fixture")
-	}
+	raw := []byte(`{"type":"object","properties":{"root":{"$ref":"#/$defs/d0"}},"$defs":{` + strings.Join(defs, ",") + `}}`)
 	none, err := Convert(raw, &Options{Budget: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	def, _ := Convert(raw, nil)
-	small, _ := Convert(raw, &Options{Budget: Tokens(1000)})
-	if none.BudgetCuts != 0 || def.BudgetCuts == 0 || small.BudgetCuts < def.BudgetCuts {
-		t.Errorf("BudgetCuts: none %d, default %d, 1000 tokens %d; want 0, > 0, >= default", none.BudgetCuts, def.BudgetCuts, small.BudgetCuts)
+	small, _ := Convert(raw, &Options{Budget: Tokens(200)})
+	if none.BudgetCuts != 0 || def.BudgetCuts != 0 || small.BudgetCuts == 0 {
+		t.Errorf("BudgetCuts: none %d, default %d, 200 tokens %d; want 0, 0, > 0", none.BudgetCuts, def.BudgetCuts, small.BudgetCuts)
 	}
-	if !(small.Size <= def.Size && def.Size < none.Size) {
-		t.Errorf("Size: 1000 tokens %d, default %d, none %d; want increasing", small.Size, def.Size, none.Size)
+	if !(small.Size <= Tokens(200) && small.Size < def.Size && def.Size == none.Size) {
+		t.Errorf("Size: 200 tokens %d, default %d, none %d; want at most 800, then the whole", small.Size, def.Size, none.Size)
 	}
 	if got := Tokens(1000); got != 4000 || got.Tokens() != 1000 || Size(4001).Tokens() != 1001 {
 		t.Errorf("Tokens(1000) = %d (%d tokens), Size(4001).Tokens() = %d", got, got.Tokens(), Size(4001).Tokens())
 	}
+	cutNote := false
+	for _, c := range small.Changes {
+		cutNote = cutNote || strings.Contains(c.Detail, "cut to fit the declaration's size budget")
+	}
+	if !cutNote || !strings.Contains(string(mustJSON(t, small.Parameters)), "too large to describe here") {
+		t.Errorf("a cut is not reported (%v) or not described in %s", small.Changes, mustJSON(t, small.Parameters))
+	}
 	for _, target := range allTargets {
-		res, _ := Convert(raw, &Options{Target: target, Budget: Tokens(1000)})
-		assertConverted(t, raw, target, res)
+		opts := &Options{Target: target, Budget: Tokens(200)}
+		res, _ := Convert(raw, opts)
+		assertConvertedWith(t, raw, opts, res)
 	}
 }

@@ -80,34 +80,65 @@ func ConvertValue(v any, opts *Options) (*Result, error) {
 // the conversion may keep and share: a fresh decode or a private copy.
 func convertOwned(v any, opts *Options) *Result {
 	o := opts.normalized()
-	c, res := convertAttempt(v, o, 0)
-	res.Size = outputSize(res)
 	budget := o.budget()
-	if budget == 0 || res.Size <= budget || c.maxRefLevel == 0 {
+	if budget == 0 {
+		_, res := convertAttempt(v, o, 0, 0)
+		res.Size = outputSize(res)
 		return res
 	}
-	limit := max(budget, rawSize(v))
-	if res.Size <= limit {
+	// Attempts whose output is surely over the limit stop early (see
+	// minNodeBytes), so that a schema whose expansion is huge costs
+	// about what its budget allows, not what it expands to.
+	limit := budget
+	c, res := convertAttempt(v, o, 0, nodesWithin(limit, o.Target))
+	if !c.aborted {
+		res.Size = outputSize(res)
+	}
+	if c.aborted || res.Size > limit {
+		// A schema already larger than the budget may stay as large.
+		if raw := rawSize(v); raw > limit {
+			limit = raw
+			if c.aborted {
+				c, res = convertAttempt(v, o, 0, nodesWithin(limit, o.Target))
+				if !c.aborted {
+					res.Size = outputSize(res)
+				}
+			}
+		}
+	}
+	whole := func(level int) *Result {
+		cut, r := convertAttempt(v, o, level, 0)
+		r.Size = outputSize(r)
+		r.BudgetCuts = cut.budgetCuts
+		return r
+	}
+	switch {
+	case !c.aborted && res.Size <= limit:
 		return res
+	case c.maxRefLevel == 0:
+		return whole(0) // nothing to cut
 	}
 	// Over the budget: leave out the deepest expanded references, those
 	// nested at least level deep, for the deepest level that fits (found
 	// by bisection: a smaller level never gives a larger output), or
 	// every reference when even that does not fit.
-	attempt := func(level int) *Result {
-		cut, cres := convertAttempt(v, o, level)
-		cres.Size = outputSize(cres)
-		cres.BudgetCuts = cut.budgetCuts
-		return cres
+	attempt := func(level int) (*Result, bool) {
+		cut, r := convertAttempt(v, o, level, nodesWithin(limit, o.Target))
+		if cut.aborted {
+			return nil, false
+		}
+		r.Size = outputSize(r)
+		r.BudgetCuts = cut.budgetCuts
+		return r, r.Size <= limit
 	}
-	best := attempt(1)
-	if best.Size > limit {
-		return best
+	best, fits := attempt(1)
+	if !fits {
+		return whole(1)
 	}
 	lo, hi := 1, c.maxRefLevel // level lo fits, level hi does not
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
-		if r := attempt(mid); r.Size <= limit {
+		if r, ok := attempt(mid); ok {
 			lo, best = mid, r
 		} else {
 			hi = mid
@@ -119,11 +150,11 @@ func convertOwned(v any, opts *Options) *Result {
 // convertAttempt converts v with the references nested cutLevel deep left
 // out (0: none). For [JSONSchema] it keeps references where the API takes
 // them, and inlines the targets on loops it rejects.
-func convertAttempt(v any, o Options, cutLevel int) (*converter, *Result) {
+func convertAttempt(v any, o Options, cutLevel, abortAt int) (*converter, *Result) {
 	keep := o.Target == JSONSchema
 	excluded := map[string]bool{}
 	for try := 0; ; try++ {
-		c := &converter{opts: o, keepRefs: keep, excluded: excluded, cutLevel: cutLevel}
+		c := &converter{opts: o, keepRefs: keep, excluded: excluded, cutLevel: cutLevel, abortAt: abortAt}
 		root := c.loadRoot(v)
 		res := &Result{Target: o.Target}
 		switch o.Target {
@@ -131,6 +162,9 @@ func convertAttempt(v any, o Options, cutLevel int) (*converter, *Result) {
 			res.JSONSchema, res.Restorer = c.jsonSchemaRoot(root)
 		default:
 			res.Parameters, res.Restorer = c.genaiRoot(root)
+		}
+		if c.aborted {
+			return c, res // thrown away by the caller
 		}
 		if keep {
 			if loops := requiredRefLoops(res.JSONSchema); len(loops) > 0 {
@@ -200,7 +234,10 @@ type converter struct {
 	usedDefs map[string]bool    // names the output refers to
 
 	// The size budget: see budget.go.
-	cutLevel    int // references expanded inside this many others become placeholders (0: none)
-	maxRefLevel int // the deepest nesting of expanded references
-	budgetCuts  int // references replaced to fit the budget
+	cutLevel    int  // references expanded inside this many others become placeholders (0: none)
+	maxRefLevel int  // the deepest nesting of expanded references
+	budgetCuts  int  // references replaced to fit the budget
+	abortAt     int  // output nodes beyond which the output is surely over the budget (0: none)
+	shown       int  // output nodes so far that the output shows (emitted, less those of quietly)
+	aborted     bool // abortAt was passed: the output is incomplete and is thrown away
 }

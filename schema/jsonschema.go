@@ -29,7 +29,7 @@ func (c *converter) jsonSchemaRoot(root *node) (map[string]any, *Restorer) {
 		return c.withDefs(m), &Restorer{}
 	}
 	if c.capHit || c.deepest >= c.opts.MaxDepth {
-		c.log, c.capHit, c.emitted = saved, false, 0
+		c.log, c.capHit, c.emitted, c.shown = saved, false, 0, 0
 		if c.usedDefs != nil {
 			c.usedDefs = map[string]bool{}
 		}

@@ -30,7 +30,7 @@ func (c *converter) genaiRoot(root *node) (*genai.Schema, *Restorer) {
 		// Convert again one level deeper, as the wrapped value will be, so
 		// that the cap holds and converting the output again cuts at the
 		// same places.
-		c.log, c.capHit, c.emitted = saved, false, 0
+		c.log, c.capHit, c.emitted, c.shown = saved, false, 0, 0
 		s, p = c.schema(root, 1)
 	}
 	c.log.add("", "type", "root is not an object: wrapped as properties.value (unwrapped in the arguments)")

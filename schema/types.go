@@ -95,6 +95,13 @@ func (c *converter) schema(n *node, depth int) (*genai.Schema, *plan) {
 // order, never cuts more.
 func (c *converter) emit() bool {
 	c.emitted++
+	c.shown++
+	if c.abortAt > 0 && c.shown > c.abortAt {
+		// Surely over the size budget: this attempt's output is thrown
+		// away, so cut everything from here on to finish quickly.
+		c.aborted = true
+		return true
+	}
 	if c.emitted > maxOutputNodes {
 		c.capHit = true
 		return true
