@@ -35,7 +35,9 @@ func newOutputDef(cfg *ServerConfig, tool string, raw json.RawMessage, target sc
 	}
 	o := &outputDef{raw: raw}
 	if target == schema.JSONSchema {
-		res, err := schema.Convert(raw, &schema.Options{Target: target})
+		// No budget: a cut would tell the model a value it reads is JSON
+		// text when it is not, and nothing restores a response.
+		res, err := schema.Convert(raw, &schema.Options{Target: target, Budget: -1})
 		if err != nil {
 			log.Warn("mcp tool output schema not declared: it cannot be converted", "server", cfg.Name, "tool", tool, "err", err)
 		} else {
