@@ -1,0 +1,221 @@
+package testserver
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Icon is the icon of the features server, its "roots" tool, its "colour"
+// prompt, its "test://watched" resource and its "test://files/{name}"
+// template; EvilIcon, a second icon of the roots tool, has a scheme no
+// client should load.
+var (
+	Icon     = mcp.Icon{Src: "https://example.com/icon.png", MIMEType: "image/png", Sizes: []string{"48x48"}}
+	EvilIcon = mcp.Icon{Src: "javascript:alert(1)", MIMEType: "image/png"}
+)
+
+// Colours are the values the "colour" prompt's argument "name" completes
+// to (those starting with what was typed); files, those of the template's
+// "name" argument.
+var (
+	Colours = []string{"blue", "brown", "green", "red"}
+	files   = []string{"notes.txt", "todo.md"}
+)
+
+// listeners are the sessions of the open subscriptions/listen streams of a
+// 2026-07-28 client: a resource update goes to those that subscribed to
+// the resource (mcp-go's server leaves that fan-out to its user).
+type listeners struct {
+	mu       sync.Mutex
+	sessions map[server.ClientSession]int // open streams per session
+}
+
+func (l *listeners) hooks() *server.Hooks {
+	h := &server.Hooks{}
+	h.AddBeforeSubscriptionsListen(func(ctx context.Context, _ any, _ *mcp.SubscriptionsListenRequest) {
+		if sess := server.ClientSessionFromContext(ctx); sess != nil {
+			l.mu.Lock()
+			if l.sessions == nil {
+				l.sessions = map[server.ClientSession]int{}
+			}
+			l.sessions[sess]++
+			l.mu.Unlock()
+			context.AfterFunc(ctx, func() {
+				l.mu.Lock()
+				if l.sessions[sess]--; l.sessions[sess] <= 0 {
+					delete(l.sessions, sess)
+				}
+				l.mu.Unlock()
+			})
+		}
+	})
+	return h
+}
+
+// updated sends notifications/resources/updated for uri to the listen
+// sessions subscribed to it, and reports whether there was one.
+func (l *listeners) updated(uri string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	sent := false
+	for sess := range l.sessions {
+		subs, ok := sess.(server.SessionWithResourceSubscriptions)
+		if !ok || !slices.Contains(subs.SubscribedResources(), uri) {
+			continue
+		}
+		n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{
+			Method: string(mcp.MethodNotificationResourceUpdated),
+			Params: mcp.NotificationParams{AdditionalFields: map[string]any{"uri": uri}},
+		}}
+		select {
+		case sess.NotificationChannel() <- n:
+			sent = true
+		default:
+		}
+	}
+	return sent
+}
+
+// featureOptions are the server options of Options.Features.
+func featureOptions(l *listeners) []server.ServerOption {
+	return []server.ServerOption{
+		server.WithHooks(l.hooks()),
+		server.WithLogging(),
+		server.WithResourceCapabilities(true, true),
+		server.WithCompletions(),
+		server.WithPromptCapabilities(true),
+		server.WithIcons(Icon),
+		server.WithPromptCompletionProvider(completer{}),
+		server.WithResourceCompletionProvider(completer{}),
+	}
+}
+
+// addFeatures adds what exercises the client features:
+//   - roots: returns the client's roots as JSON (roots/list, or a roots
+//     input request on 2026-07-28);
+//   - log: sends a log message {"level", "logger", "message"} (subject to
+//     the level the client set), then answers "logged";
+//   - touch: sends notifications/resources/updated for "uri" on the
+//     subscriptions/listen streams subscribed to it or, with none, within
+//     the call, then answers "touched";
+//   - add_resource: adds the resource test://added/<name> (the server
+//     announces resources/list_changed);
+//   - need_url: fails with -32042 URLElicitationRequired (a visit of
+//     https://example.com/login, id "login-1") the first time it is
+//     called with a given "key", and answers "authorized" the next;
+//   - finish_url: sends notifications/elicitation/complete for "id";
+//   - the prompt "colour" (argument "name", completed from Colours), the
+//     resource test://watched and the template test://files/{name}
+//     (completed from files), all with Icon.
+func addFeatures(s *server.MCPServer, l *listeners) {
+	s.AddTool(mcp.NewTool("roots", mcp.WithDescription("lists the client's roots"), mcp.WithToolIcons(Icon, EvilIcon)),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if roots := server.RootsResponse(r.Params.InputResponses, "roots"); roots != nil {
+				b, err := json.Marshal(roots.Roots)
+				if err != nil {
+					return nil, err
+				}
+				return mcp.NewToolResultText(string(b)), nil
+			}
+			return server.NewInputRequestBuilder("").Roots("roots").ToolResult(), nil
+		})
+	s.AddTool(mcp.NewTool("log", mcp.WithString("level"), mcp.WithString("logger"), mcp.WithString("message")),
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			n := mcp.NewLoggingMessageNotification(mcp.LoggingLevel(r.GetString("level", "info")), r.GetString("logger", ""), r.GetString("message", ""))
+			if err := s.SendLogMessageToClient(ctx, n); err != nil && !strings.Contains(err.Error(), "level") {
+				return nil, err
+			}
+			return mcp.NewToolResultText("logged"), nil
+		})
+	s.AddTool(mcp.NewTool("touch", mcp.WithString("uri", mcp.Required())),
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			uri := r.GetString("uri", "")
+			if l.updated(uri) {
+				return mcp.NewToolResultText("touched"), nil
+			}
+			if err := s.SendNotificationToClient(ctx, string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": uri}); err != nil {
+				return nil, err
+			}
+			return mcp.NewToolResultText("touched"), nil
+		})
+	s.AddTool(mcp.NewTool("add_resource", mcp.WithString("name", mcp.Required())),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			uri := "test://added/" + r.GetString("name", "x")
+			s.AddResource(mcp.NewResource(uri, "added"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+				return []mcp.ResourceContents{mcp.TextResourceContents{URI: uri, Text: "added"}}, nil
+			})
+			return mcp.NewToolResultText("added " + uri), nil
+		})
+	var mu sync.Mutex
+	asked := map[string]bool{}
+	s.AddTool(mcp.NewTool("need_url", mcp.WithString("key")),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			key := r.GetString("key", "")
+			mu.Lock()
+			again := asked[key]
+			asked[key] = !again
+			mu.Unlock()
+			if again {
+				return mcp.NewToolResultText("authorized"), nil
+			}
+			return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{{
+				Mode: mcp.ElicitationModeURL, Message: "please log in", URL: "https://example.com/login", ElicitationID: "login-1",
+			}}}
+		})
+	s.AddTool(mcp.NewTool("finish_url", mcp.WithString("id", mcp.Required())),
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if err := s.SendElicitationComplete(ctx, server.ClientSessionFromContext(ctx), r.GetString("id", "")); err != nil {
+				return nil, err
+			}
+			return mcp.NewToolResultText("finished"), nil
+		})
+	s.AddPrompt(mcp.NewPrompt("colour", mcp.WithPromptDescription("a colour"), mcp.WithArgument("name", mcp.RequiredArgument()), mcp.WithPromptIcons(Icon)),
+		func(_ context.Context, r mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{
+				mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent("colour "+r.Params.Arguments["name"])),
+			}}, nil
+		})
+	s.AddResource(mcp.NewResource("test://watched", "watched", mcp.WithResourceIcons(Icon)),
+		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: "test://watched", Text: "watched"}}, nil
+		})
+	s.AddResourceTemplate(mcp.NewResourceTemplate("test://files/{name}", "files", mcp.WithTemplateIcons(Icon)),
+		func(_ context.Context, r mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: r.Params.URI, Text: "file"}}, nil
+		})
+}
+
+// completer completes the "colour" prompt's and the files template's
+// argument "name".
+type completer struct{}
+
+func (completer) CompletePromptArgument(_ context.Context, prompt string, arg mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
+	if prompt != "colour" {
+		return &mcp.Completion{Values: []string{}}, nil
+	}
+	return prefixed(Colours, arg.Value), nil
+}
+
+func (completer) CompleteResourceArgument(_ context.Context, uri string, arg mcp.CompleteArgument, _ mcp.CompleteContext) (*mcp.Completion, error) {
+	if uri != "test://files/{name}" {
+		return &mcp.Completion{Values: []string{}}, nil
+	}
+	return prefixed(files, arg.Value), nil
+}
+
+// prefixed returns the values starting with p.
+func prefixed(values []string, p string) *mcp.Completion {
+	out := []string{}
+	for _, v := range values {
+		if strings.HasPrefix(v, p) {
+			out = append(out, v)
+		}
+	}
+	return &mcp.Completion{Values: out, Total: len(out)}
+}
