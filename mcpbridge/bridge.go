@@ -156,6 +156,8 @@ type Bridge struct {
 	policy        *confirm.Policy
 	textLimit     int
 	elicit        func(context.Context, Elicitation) (ElicitResponse, error)
+	roots         *rootSet // nil: no roots offered
+	logLevel      LogLevel
 	protos        *protocache.Cache
 	maxMsg        int
 	binaryLimit   int
@@ -209,6 +211,9 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 	if opts != nil {
 		o = *opts
 	}
+	if err := o.Client.check(); err != nil {
+		return nil, err
+	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
@@ -225,6 +230,8 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		policy:        o.Policy,
 		textLimit:     o.TextLimit,
 		elicit:        o.Client.elicit(),
+		roots:         o.Client.rootSet(),
+		logLevel:      o.Client.logLevel(),
 		protos:        protocache.New(o.ProtocolCache, o.Logger),
 		maxMsg:        o.MaxMessageBytes,
 		binaryLimit:   cmp.Or(o.BinaryLimit, DefaultBinaryLimit),
@@ -392,6 +399,12 @@ func (b *Bridge) Status() Status {
 		ss.Auth = s.authState()
 		for _, e := range b.reg.ServerEntries(s.cfg.Name) {
 			ss.Tools = append(ss.Tools, e.Name)
+			if t := b.tools[e.Name]; t != nil && len(t.Icons) > 0 {
+				if ss.ToolIcons == nil {
+					ss.ToolIcons = make(map[string][]Icon)
+				}
+				ss.ToolIcons[e.Name] = redactIcons(b.redact, t.Icons)
+			}
 			if t := b.tools[e.Name]; t != nil && t.Description != "" {
 				if ss.ToolDescriptions == nil {
 					ss.ToolDescriptions = make(map[string]string)
@@ -419,6 +432,7 @@ func (b *Bridge) Status() Status {
 			ss.Rejected = append(ss.Rejected, rt)
 		}
 		ss.Instructions = b.redact.Text(s.instructions)
+		ss.Icons = redactIcons(b.redact, s.icons)
 		st.Servers = append(st.Servers, ss)
 	}
 	return st

@@ -91,6 +91,11 @@ type ServerStatus struct {
 	// description as the server gave it, whole (redacted, like every
 	// string here); tools without one are left out.
 	ToolDescriptions map[string]string `json:"toolDescriptions,omitempty"`
+	// Icons are the server's icons a host may show (see [Icon]), as it
+	// gave them when it last connected; ToolIcons maps a registered name
+	// in Tools to the tool's icons, for the tools that have any.
+	Icons     []Icon            `json:"icons,omitempty"`
+	ToolIcons map[string][]Icon `json:"toolIcons,omitempty"`
 }
 
 type serverStatusJSON ServerStatus // no methods: no recursion

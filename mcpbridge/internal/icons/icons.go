@@ -110,3 +110,16 @@ func FromJSON(obj json.RawMessage) []Icon {
 	}
 	return Clean(v.Icons)
 }
+
+// FromList returns the cleaned icons of a JSON list of icons (an "icons"
+// member's value); nil when there are none or raw is not such a list.
+func FromList(raw json.RawMessage) []Icon {
+	if len(raw) == 0 {
+		return nil
+	}
+	var list []Icon
+	if json.Unmarshal(raw, &list) != nil {
+		return nil
+	}
+	return Clean(list)
+}

@@ -641,6 +641,10 @@ func (c *Conn) ServerInfo() (name, version string) {
 	return c.init.ServerInfo.Name, c.init.ServerInfo.Version
 }
 
+// ServerIcons returns the icons the server gave itself in initialize (or
+// server/discover), as it gave them: untrusted.
+func (c *Conn) ServerIcons() []mcp.Icon { return c.init.ServerInfo.Icons }
+
 // Instructions returns the server's instructions from initialize.
 func (c *Conn) Instructions() string { return c.init.Instructions }
 

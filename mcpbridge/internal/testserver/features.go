@@ -82,6 +82,10 @@ func (l *listeners) updated(uri string) bool {
 	return sent
 }
 
+// DefaultsSchema is the form of the "ask_defaults" tool: every field has a
+// default.
+const DefaultsSchema = `{"type":"object","properties":{"name":{"type":"string","default":"John Doe"},"age":{"type":"integer","default":30},"status":{"type":"string","enum":["active","inactive"],"default":"active"}}}`
+
 // featureOptions are the server options of Options.Features.
 func featureOptions(l *listeners) []server.ServerOption {
 	return []server.ServerOption{
@@ -110,6 +114,10 @@ func featureOptions(l *listeners) []server.ServerOption {
 //     https://example.com/login, id "login-1") the first time it is
 //     called with a given "key", and answers "authorized" the next;
 //   - finish_url: sends notifications/elicitation/complete for "id";
+//   - ask_defaults: asks for a form of DefaultsSchema, then returns "got
+//     <content JSON>" or the refusal;
+//   - ask_bad_url: asks the user to visit javascript:alert(1), then
+//     returns the action;
 //   - the prompt "colour" (argument "name", completed from Colours), the
 //     resource test://watched and the template test://files/{name}
 //     (completed from files), all with Icon.
@@ -174,6 +182,35 @@ func addFeatures(s *server.MCPServer, l *listeners) {
 				return nil, err
 			}
 			return mcp.NewToolResultText("finished"), nil
+		})
+	s.AddTool(mcp.NewTool("ask_defaults"),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if answer := server.ElicitationResponse(r.Params.InputResponses, "form"); answer != nil {
+				if answer.Action != mcp.ElicitationResponseActionAccept {
+					return mcp.NewToolResultText(refusal(answer.Action)), nil
+				}
+				b, err := json.Marshal(answer.Content)
+				if err != nil {
+					return nil, err
+				}
+				return mcp.NewToolResultText("got " + string(b)), nil
+			}
+			var schema map[string]any
+			if err := json.Unmarshal([]byte(DefaultsSchema), &schema); err != nil {
+				return nil, err
+			}
+			return server.NewInputRequestBuilder("").Elicit("form", mcp.ElicitationParams{
+				Mode: mcp.ElicitationModeForm, Message: "who are you?", RequestedSchema: schema,
+			}).ToolResult(), nil
+		})
+	s.AddTool(mcp.NewTool("ask_bad_url"),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if answer := server.ElicitationResponse(r.Params.InputResponses, "visit"); answer != nil {
+				return mcp.NewToolResultText(string(answer.Action)), nil
+			}
+			return server.NewInputRequestBuilder("").Elicit("visit", mcp.ElicitationParams{
+				Mode: mcp.ElicitationModeURL, Message: "visit", URL: "javascript:alert(1)", ElicitationID: "bad-1",
+			}).ToolResult(), nil
 		})
 	s.AddPrompt(mcp.NewPrompt("colour", mcp.WithPromptDescription("a colour"), mcp.WithArgument("name", mcp.RequiredArgument()), mcp.WithPromptIcons(Icon)),
 		func(_ context.Context, r mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
