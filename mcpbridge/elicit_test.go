@@ -71,6 +71,10 @@ func TestElicit(t *testing.T) {
 				if tc.tool == "ask_url" {
 					want.Message, want.Schema, want.URL, want.ID = "please consent", nil, "https://example.com/consent", "consent-1"
 				}
+				if (got.Completed != nil) != (tc.tool == "ask_url") {
+					t.Errorf("Elicitation.Completed = %v, want a channel for a URL only", got.Completed)
+				}
+				got.Completed = nil
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Errorf("Elicitation (-want +got):\n%s", diff)
 				}
