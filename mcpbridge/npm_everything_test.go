@@ -106,7 +106,9 @@ func TestNPMEverythingFeatures(t *testing.T) {
 			execText(t, b, sc.Name, "toggle-subscriber-updates", nil)
 
 			execText(t, b, sc.Name, "toggle-simulated-logging", nil)
-			waitFor(t, "a simulated log message", func() bool { return len(logs.find(sc.Name, "level message")) > 0 || len(logs.find(sc.Name, "level-message")) > 0 })
+			waitFor(t, "a simulated log message", func() bool {
+				return len(logs.find(sc.Name, "level message")) > 0 || len(logs.find(sc.Name, "level-message")) > 0
+			})
 			execText(t, b, sc.Name, "toggle-simulated-logging", nil)
 			if d := logs.find(sc.Name, "Debug-level message"); len(d) > 0 {
 				t.Errorf("debug message logged with the level info set: %q", d[0].Message)
