@@ -22,6 +22,9 @@ type terminalElicitor struct {
 	lines *lineReader
 	out   io.Writer
 	mu    *sync.Mutex
+	// drain discards the lines typed before a question (a person at a
+	// terminal), as the confirmer does; scripted input is kept.
+	drain bool
 }
 
 // maxTries is how many times a field is asked again after an answer that
@@ -33,6 +36,11 @@ const maxTries = 3
 func (el *terminalElicitor) Elicit(ctx context.Context, e mcpbridge.Elicitation) (mcpbridge.ElicitResponse, error) {
 	el.mu.Lock()
 	defer el.mu.Unlock()
+	if el.drain {
+		if n := el.lines.drain(); n > 0 {
+			fmt.Fprintf(el.out, "\n(%d line(s) typed before this question were ignored)\n", n)
+		}
+	}
 	who := fmt.Sprintf("MCP server %q", e.Server)
 	if e.ServerTool != "" {
 		who += fmt.Sprintf(" (tool %s)", e.ServerTool)
@@ -275,14 +283,14 @@ func parseField(f formField, s string) (any, error) {
 // as the root, warnings and worse of their log messages (which the
 // agent's logger shows), and, when a person can answer (canAsk), their
 // questions put to that person on out; without one nobody is asked, and
-// servers are told so.
-func clientFeatures(lines *lineReader, out io.Writer, canAsk bool, tty *sync.Mutex) *mcpbridge.ClientFeatures {
+// servers are told so. drain is the elicitor's (see terminalElicitor).
+func clientFeatures(lines *lineReader, out io.Writer, canAsk, drain bool, tty *sync.Mutex) *mcpbridge.ClientFeatures {
 	f := &mcpbridge.ClientFeatures{LogLevel: mcpbridge.LogWarning}
 	if root, err := mcpbridge.DirRoot("."); err == nil {
 		f.Roots = []mcpbridge.Root{root}
 	}
 	if canAsk {
-		f.Elicit = (&terminalElicitor{lines: lines, out: out, mu: tty}).Elicit
+		f.Elicit = (&terminalElicitor{lines: lines, out: out, mu: tty, drain: drain}).Elicit
 	}
 	return f
 }
