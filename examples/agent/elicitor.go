@@ -281,7 +281,7 @@ func parseField(f formField, s string) (any, error) {
 
 // clientFeatures are what the agent offers servers: its working directory
 // as the root, warnings and worse of their log messages (which the
-// agent's logger shows), and, when a person can answer (canAsk), their
+// agent's log, see -log), and, when a person can answer (canAsk), their
 // questions put to that person on out; without one nobody is asked, and
 // servers are told so. drain is the elicitor's (see terminalElicitor).
 func clientFeatures(lines *lineReader, out io.Writer, canAsk, drain bool, tty *sync.Mutex) *mcpbridge.ClientFeatures {
