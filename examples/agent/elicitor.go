@@ -280,7 +280,7 @@ func parseField(f formField, s string) (any, error) {
 }
 
 // clientFeatures are what the agent offers servers: its working directory
-// as the root, warnings and worse of their log messages (which the
+// as the root, the warnings and worse of their log messages (for the
 // agent's log, see -log), and, when a person can answer (canAsk), their
 // questions put to that person on out; without one nobody is asked, and
 // servers are told so. drain is the elicitor's (see terminalElicitor).
