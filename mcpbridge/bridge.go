@@ -55,7 +55,8 @@ type Options struct {
 	// (Debug) and stdio servers' stderr lines: at Warn those that name a
 	// warning or error level, not at all those that name an info, debug
 	// or trace level, at Debug the rest (the status's stderr tail keeps
-	// every line). nil means slog.Default().
+	// every line), and the log messages servers send (see
+	// [ClientFeatures.LogLevel]). nil means slog.Default().
 	Logger *slog.Logger
 	// ReconnectInterval is the minimum time between two reconnects of one
 	// dead server on use; a call within it fails at once with
