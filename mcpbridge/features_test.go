@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -374,5 +376,52 @@ func TestSetRoots(t *testing.T) {
 	}
 	if err := b.SetRoots(context.Background(), []Root{{URI: "relative/path"}}); err == nil {
 		t.Error("SetRoots(relative) = nil, want an error")
+	}
+}
+
+// TestResubscribeOnReconnect: a server that dies and is reconnected on use
+// is subscribed again to what the host subscribed to; after unsubscribe,
+// it is not.
+func TestResubscribeOnReconnect(t *testing.T) {
+	for _, era := range []string{"modern", "legacy"} {
+		t.Run(era, func(t *testing.T) {
+			crash := filepath.Join(t.TempDir(), "crash")
+			sc := stdioServer("s", "-features", "-era="+era, "-crash-on-file="+crash)
+			sc.Trust = true
+			b := newBridge(t, &Options{ReconnectInterval: -1}, sc)
+			events, stop := b.Subscribe()
+			defer stop()
+			discover(t, b)
+			ctx := context.Background()
+			unsubscribe, err := b.SubscribeResource(ctx, "s", "test://watched")
+			if err != nil {
+				t.Fatalf("SubscribeResource() = %v", err)
+			}
+			if err := os.WriteFile(crash, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			waitEvent(t, events, "s DISCONNECTED", func(e Event) bool { return e.Kind == EventServerState && e.State == Disconnected })
+			if err := os.Remove(crash); err != nil {
+				t.Fatal(err)
+			}
+			// The call reconnects; the new connection subscribed again.
+			provokeEvent(t, events, func(e Event) bool { return e.Kind == EventResourceUpdated && e.URI == "test://watched" }, func() {
+				if got := execText(t, b, "s", "touch", map[string]any{"uri": "test://watched"}); got != "touched" {
+					t.Fatalf("touch after the reconnect = %q, want touched (subscribed again)", got)
+				}
+			})
+			if err := unsubscribe(); err != nil {
+				t.Errorf("unsubscribe() = %v", err)
+			}
+			// On 2026-07-28 the server drops the old listen stream on its own
+			// time: wait for the outcome.
+			deadline := time.Now().Add(20 * time.Second)
+			for got := ""; got != "not subscribed"; {
+				if time.Now().After(deadline) {
+					t.Fatalf("touch after unsubscribe = %q, want not subscribed", got)
+				}
+				got = execText(t, b, "s", "touch", map[string]any{"uri": "test://watched"})
+			}
+		})
 	}
 }

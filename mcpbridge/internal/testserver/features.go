@@ -33,40 +33,71 @@ var (
 // the resource (mcp-go's server leaves that fan-out to its user).
 type listeners struct {
 	mu       sync.Mutex
-	sessions map[server.ClientSession]int // open streams per session
+	sessions map[server.ClientSession][]string // open listen streams: the resources each asked for
+	subs     map[string]map[string]bool  // legacy resources/subscribe: session ID -> URIs
+}
+
+// subscribed reports whether the legacy session of ctx subscribed to uri.
+func (l *listeners) subscribed(ctx context.Context, uri string) bool {
+	sess := server.ClientSessionFromContext(ctx)
+	if sess == nil {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.subs[sess.SessionID()][uri]
 }
 
 func (l *listeners) hooks() *server.Hooks {
 	h := &server.Hooks{}
-	h.AddBeforeSubscriptionsListen(func(ctx context.Context, _ any, _ *mcp.SubscriptionsListenRequest) {
+	h.AddBeforeSubscribe(func(ctx context.Context, _ any, r *mcp.SubscribeRequest) {
 		if sess := server.ClientSessionFromContext(ctx); sess != nil {
 			l.mu.Lock()
-			if l.sessions == nil {
-				l.sessions = map[server.ClientSession]int{}
+			if l.subs == nil {
+				l.subs = map[string]map[string]bool{}
 			}
-			l.sessions[sess]++
+			if l.subs[sess.SessionID()] == nil {
+				l.subs[sess.SessionID()] = map[string]bool{}
+			}
+			l.subs[sess.SessionID()][r.Params.URI] = true
 			l.mu.Unlock()
-			context.AfterFunc(ctx, func() {
-				l.mu.Lock()
-				if l.sessions[sess]--; l.sessions[sess] <= 0 {
-					delete(l.sessions, sess)
-				}
-				l.mu.Unlock()
-			})
 		}
+	})
+	h.AddBeforeUnsubscribe(func(ctx context.Context, _ any, r *mcp.UnsubscribeRequest) {
+		if sess := server.ClientSessionFromContext(ctx); sess != nil {
+			l.mu.Lock()
+			delete(l.subs[sess.SessionID()], r.Params.URI)
+			l.mu.Unlock()
+		}
+	})
+	h.AddBeforeSubscriptionsListen(func(ctx context.Context, _ any, r *mcp.SubscriptionsListenRequest) {
+		sess := server.ClientSessionFromContext(ctx)
+		if sess == nil {
+			return
+		}
+		l.mu.Lock()
+		if l.sessions == nil {
+			l.sessions = map[server.ClientSession][]string{}
+		}
+		l.sessions[sess] = slices.Clone(r.Params.Notifications.ResourceSubscriptions)
+		l.mu.Unlock()
+		context.AfterFunc(ctx, func() {
+			l.mu.Lock()
+			delete(l.sessions, sess)
+			l.mu.Unlock()
+		})
 	})
 	return h
 }
 
 // updated sends notifications/resources/updated for uri to the listen
-// sessions subscribed to it, and reports whether there was one.
+// streams that asked for it, and reports whether there was one.
 func (l *listeners) updated(uri string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	sent := false
-	for sess := range l.sessions {
-		subs, ok := sess.(server.SessionWithResourceSubscriptions)
-		if !ok || !slices.Contains(subs.SubscribedResources(), uri) {
+	for sess, uris := range l.sessions {
+		if !slices.Contains(uris, uri) {
 			continue
 		}
 		n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{
@@ -106,8 +137,9 @@ func featureOptions(l *listeners) []server.ServerOption {
 //   - log: sends a log message {"level", "logger", "message"} (subject to
 //     the level the client set), then answers "logged";
 //   - touch: sends notifications/resources/updated for "uri" on the
-//     subscriptions/listen streams subscribed to it or, with none, within
-//     the call, then answers "touched";
+//     subscriptions/listen streams subscribed to it or, when the calling
+//     session subscribed with resources/subscribe, within the call, then
+//     answers "touched"; "not subscribed" when nobody subscribed;
 //   - add_resource: adds the resource test://added/<name> (the server
 //     announces resources/list_changed);
 //   - need_url: fails with -32042 URLElicitationRequired (a visit of
@@ -146,6 +178,9 @@ func addFeatures(s *server.MCPServer, l *listeners) {
 			uri := r.GetString("uri", "")
 			if l.updated(uri) {
 				return mcp.NewToolResultText("touched"), nil
+			}
+			if !l.subscribed(ctx, uri) {
+				return mcp.NewToolResultText("not subscribed"), nil
 			}
 			if err := s.SendNotificationToClient(ctx, string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": uri}); err != nil {
 				return nil, err
