@@ -420,6 +420,7 @@ func TestResubscribeOnReconnect(t *testing.T) {
 				if time.Now().After(deadline) {
 					t.Fatalf("touch after unsubscribe = %q, want not subscribed", got)
 				}
+				time.Sleep(20 * time.Millisecond)
 				got = execText(t, b, "s", "touch", map[string]any{"uri": "test://watched"})
 			}
 		})

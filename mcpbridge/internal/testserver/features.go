@@ -34,7 +34,7 @@ var (
 type listeners struct {
 	mu       sync.Mutex
 	sessions map[server.ClientSession][]string // open listen streams: the resources each asked for
-	subs     map[string]map[string]bool  // legacy resources/subscribe: session ID -> URIs
+	subs     map[string]map[string]bool        // legacy resources/subscribe: session ID -> URIs
 }
 
 // subscribed reports whether the legacy session of ctx subscribed to uri.
