@@ -32,9 +32,11 @@ func (c *Conn) SetLogLevel(ctx context.Context, level mcp.LoggingLevel) error {
 	req := mcp.SetLevelRequest{}
 	req.Params.Level = level
 	if IsModern(c.ProtocolVersion()) {
+		//lint:ignore SA1019 servers before 2026-07-28 take logging/setLevel; on 2026-07-28 mcp-go sends the level with each request.
 		return c.client.SetLevel(ctx, req) // recorded, nothing sent
 	}
 	_, err := c.request(ctx, string(mcp.MethodSetLogLevel), noTarget, nil, func(rctx context.Context) error {
+		//lint:ignore SA1019 servers before 2026-07-28 take logging/setLevel; on 2026-07-28 mcp-go sends the level with each request.
 		return c.client.SetLevel(rctx, req)
 	})
 	return err
@@ -61,6 +63,7 @@ func (c *Conn) UnsubscribeResource(ctx context.Context, uri string) error {
 	req := mcp.UnsubscribeRequest{}
 	req.Params.URI = uri
 	if IsModern(c.ProtocolVersion()) {
+		//lint:ignore SA1019 resources/subscribe before 2026-07-28; on 2026-07-28 it edits the filter of the next Listen, which relisten opens.
 		if err := c.client.Unsubscribe(ctx, req); err != nil {
 			return c.wrap(string(mcp.MethodResourcesUnsubscribe), err)
 		}
@@ -68,6 +71,7 @@ func (c *Conn) UnsubscribeResource(ctx context.Context, uri string) error {
 		return nil
 	}
 	_, err := c.request(ctx, string(mcp.MethodResourcesUnsubscribe), noTarget, nil, func(rctx context.Context) error {
+		//lint:ignore SA1019 resources/subscribe before 2026-07-28; on 2026-07-28 it edits the filter of the next Listen, which relisten opens.
 		return c.client.Unsubscribe(rctx, req)
 	})
 	return err
@@ -80,6 +84,7 @@ func (c *Conn) subscribe(ctx context.Context, uri string, relisten bool) error {
 	req := mcp.SubscribeRequest{}
 	req.Params.URI = uri
 	if IsModern(c.ProtocolVersion()) {
+		//lint:ignore SA1019 resources/subscribe before 2026-07-28; on 2026-07-28 it edits the filter of the next Listen, which relisten opens.
 		if err := c.client.Subscribe(ctx, req); err != nil {
 			return c.wrap(string(mcp.MethodResourcesSubscribe), err)
 		}
@@ -89,6 +94,7 @@ func (c *Conn) subscribe(ctx context.Context, uri string, relisten bool) error {
 		return nil
 	}
 	_, err := c.request(ctx, string(mcp.MethodResourcesSubscribe), noTarget, nil, func(rctx context.Context) error {
+		//lint:ignore SA1019 resources/subscribe before 2026-07-28; on 2026-07-28 it edits the filter of the next Listen, which relisten opens.
 		return c.client.Subscribe(rctx, req)
 	})
 	return err
