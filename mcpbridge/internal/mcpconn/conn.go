@@ -163,7 +163,10 @@ type Spec struct {
 	// tool call (form or URL mode): elicitation/create before 2026-07-28,
 	// an input_required result from then on. For a multi round-trip
 	// request ctx is the tool call's. The response's Content is dropped
-	// unless Action is accept. nil declines every request.
+	// unless Action is accept. nil declares no elicitation capability, and
+	// a server asking anyway gets an error (so does its tool call on
+	// 2026-07-28). Within Elicit, [ElicitationCompleted] gives a URL
+	// request's completion.
 	Elicit func(ctx context.Context, p mcp.ElicitationParams) (mcp.ElicitationResponse, error)
 	// Roots, when not nil, offers the roots capability: it returns the
 	// roots that answer the server's roots/list (or, on 2026-07-28, a
