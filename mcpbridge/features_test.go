@@ -426,3 +426,29 @@ func TestResubscribeOnReconnect(t *testing.T) {
 		})
 	}
 }
+
+// TestElicitationCompleted: a server's notifications/elicitation/complete
+// for the URL being visited closes Elicitation.Completed, so a host
+// waiting for the person can stop waiting.
+func TestElicitationCompleted(t *testing.T) {
+	sc, h := httpServer(t, "s", TransportHTTP, testserver.Options{Ask: true, Era: testserver.EraLegacy})
+	sc.Trust = true
+	el := func(ctx context.Context, e Elicitation) (ElicitResponse, error) {
+		if e.Completed == nil {
+			return ElicitResponse{}, errors.New("no Completed channel for a URL")
+		}
+		// The server says the visit is over while the host waits.
+		h.MCP.SendNotificationToAllClients("notifications/elicitation/complete", map[string]any{"elicitationId": e.ID})
+		select {
+		case <-e.Completed:
+			return ElicitResponse{Action: ElicitAccept}, nil
+		case <-ctx.Done():
+			return ElicitResponse{}, ctx.Err()
+		}
+	}
+	b := newBridge(t, &Options{Client: &ClientFeatures{Elicit: el}}, sc)
+	discover(t, b)
+	if got := execText(t, b, "s", "ask_url", nil); got != "visited" {
+		t.Errorf("ask_url = %q, want visited once the server said the visit was complete", got)
+	}
+}
