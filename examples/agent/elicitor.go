@@ -295,10 +295,21 @@ func clientFeatures(lines *lineReader, out io.Writer, canAsk, drain bool, tty *s
 	return f
 }
 
-// withSampling returns f with the sampling of s, when s offers any.
-func withSampling(f, s *mcpbridge.ClientFeatures) *mcpbridge.ClientFeatures {
-	if s != nil {
-		f.Sampling = s.Sampling
+// withSampling returns f with the sampling of s, when s offers any, its
+// questions taking tty as the confirmer's and the elicitor's do, so that
+// two questions never read the same lines.
+func withSampling(f, s *mcpbridge.ClientFeatures, tty *sync.Mutex) *mcpbridge.ClientFeatures {
+	if s == nil || s.Sampling == nil {
+		return f
 	}
+	sp := *s.Sampling
+	if review := sp.Review; review != nil {
+		sp.Review = func(ctx context.Context, req *mcpbridge.SamplingRequest, res *mcpbridge.SamplingResult) error {
+			tty.Lock()
+			defer tty.Unlock()
+			return review(ctx, req, res)
+		}
+	}
+	f.Sampling = &sp
 	return f
 }

@@ -239,7 +239,7 @@ func run(ctx context.Context, args []string, con *console) int {
 	b, err := mcpbridge.New(cfg, &mcpbridge.Options{
 		Target: target, Logger: logger, Policy: policy,
 		LoginURL: hostlogin.ShowURL(con.stderr, hostlogin.BrowserAvailable()),
-		Client:   withSampling(clientFeatures(lines, con.stderr, !o.hasPrompt || con.isTerminal, con.person, tty), samplingFeatures(o, con, lines, client.Models)),
+		Client:   withSampling(clientFeatures(lines, con.stderr, !o.hasPrompt || con.isTerminal, con.person, tty), samplingFeatures(o, con, lines, client.Models), tty),
 	})
 	if err != nil {
 		fmt.Fprintf(con.stderr, "agent: %v\n", err)
