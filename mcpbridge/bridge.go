@@ -62,7 +62,8 @@ type Options struct {
 	// (Debug) and stdio servers' stderr lines: at Warn those that name a
 	// warning or error level, not at all those that name an info, debug
 	// or trace level, at Debug the rest (the status's stderr tail keeps
-	// every line). nil means slog.Default().
+	// every line), and the log messages servers send (see
+	// [ClientFeatures.LogLevel]). nil means slog.Default().
 	Logger *slog.Logger
 	// ReconnectInterval is the minimum time between two reconnects of one
 	// dead server on use; a call within it fails at once with
@@ -163,6 +164,8 @@ type Bridge struct {
 	policy        *confirm.Policy
 	textLimit     int
 	elicit        func(context.Context, Elicitation) (ElicitResponse, error)
+	roots         *rootSet // nil: no roots offered
+	logLevel      LogLevel
 	protos        *protocache.Cache
 	maxMsg        int
 	binaryLimit   int
@@ -217,6 +220,9 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 	if opts != nil {
 		o = *opts
 	}
+	if err := o.Client.check(); err != nil {
+		return nil, err
+	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
@@ -233,6 +239,8 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		policy:        o.Policy,
 		textLimit:     o.TextLimit,
 		elicit:        o.Client.elicit(),
+		roots:         o.Client.rootSet(),
+		logLevel:      o.Client.logLevel(),
 		protos:        protocache.New(o.ProtocolCache, o.Logger),
 		maxMsg:        o.MaxMessageBytes,
 		binaryLimit:   cmp.Or(o.BinaryLimit, DefaultBinaryLimit),
@@ -401,6 +409,12 @@ func (b *Bridge) Status() Status {
 		ss.Auth = s.authState()
 		for _, e := range b.reg.ServerEntries(s.cfg.Name) {
 			ss.Tools = append(ss.Tools, e.Name)
+			if t := b.tools[e.Name]; t != nil && len(t.Icons) > 0 {
+				if ss.ToolIcons == nil {
+					ss.ToolIcons = make(map[string][]Icon)
+				}
+				ss.ToolIcons[e.Name] = redactIcons(b.redact, t.Icons)
+			}
 			if t := b.tools[e.Name]; t != nil && t.Description != "" {
 				if ss.ToolDescriptions == nil {
 					ss.ToolDescriptions = make(map[string]string)
@@ -429,6 +443,7 @@ func (b *Bridge) Status() Status {
 			ss.Rejected = append(ss.Rejected, rt)
 		}
 		ss.Instructions = b.redact.Text(s.instructions)
+		ss.Icons = redactIcons(b.redact, s.icons)
 		st.Servers = append(st.Servers, ss)
 	}
 	return st

@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
-	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/elicitation"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 )
 
 // Elicitation is a server's request for input from the user while one of
@@ -28,8 +29,17 @@ type Elicitation struct {
 	Schema json.RawMessage
 	// URL, when not empty, is the page the server asks the user to visit,
 	// and ID the server's id for this request; both are "" for a form.
+	// Only an https URL, or http to a loopback address, with an ASCII
+	// host and nothing before it, reaches the host (see [ClientFeatures]);
+	// Message and ID are cleaned of control and bidirectional characters.
 	URL string
 	ID  string
+	// Completed, for a URL with an ID, is closed when the server says the
+	// interaction at the page is complete
+	// (notifications/elicitation/complete): a host waiting for the user to
+	// come back may stop waiting then. It stays open when the server
+	// never says so; nil for a form.
+	Completed <-chan struct{}
 }
 
 // ElicitAction is the user's choice.
@@ -45,11 +55,16 @@ const (
 )
 
 // ElicitResponse is the answer to an [Elicitation]. An Action other than
-// the three defined ones counts as [ElicitCancel].
+// the three defined ones counts as [ElicitCancel]. For a URL, ElicitAccept
+// means the user has been to the page (or agreed to go): the Bridge goes
+// on, and when the server had refused the tool call until the visit
+// (URLElicitationRequired), it calls the tool once more.
 type ElicitResponse struct {
 	Action ElicitAction
 	// Content is the form's values when Action is ElicitAccept; it is
-	// ignored for a URL and for the other actions.
+	// ignored for a URL and for the other actions. A field of the form
+	// left out of it takes the default the form's schema gives it, if
+	// any. The Bridge does not modify it.
 	Content map[string]any
 }
 
@@ -59,15 +74,12 @@ type callKey struct{}
 
 // elicitCall is one tool call as elicitation sees it.
 type elicitCall struct {
-	tool     string
-	mu       sync.Mutex
-	declined []string // messages declined for want of ClientFeatures.Elicit
+	tool string
 }
 
 // withCall returns ctx carrying a new call of tool.
-func withCall(ctx context.Context, tool string) (context.Context, *elicitCall) {
-	c := &callContext{Context: ctx, call: elicitCall{tool: tool}}
-	return c, &c.call
+func withCall(ctx context.Context, tool string) context.Context {
+	return &callContext{Context: ctx, call: elicitCall{tool: tool}}
 }
 
 // callContext is a context carrying an elicitCall under callKey, built with
@@ -86,62 +98,70 @@ func (c *callContext) Value(key any) any {
 	return c.Context.Value(key)
 }
 
-// note returns what the model should read about questions that were
-// declined because the host cannot ask, or "".
-func (c *elicitCall) note() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.declined) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("[The server asked the user for input (%q), but this program cannot ask the user, so the request was declined.]",
-		strings.Join(c.declined, "; "))
-}
-
-// elicitFor returns the connection's elicitation hook for server: it asks
-// e, or declines when e is nil (noting it on the call, when known, so the
-// model is told).
+// elicitFor returns the connection's elicitation hook for server, which
+// asks e (not nil).
 func elicitFor(server string, e func(context.Context, Elicitation) (ElicitResponse, error)) func(context.Context, mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
 	return func(ctx context.Context, p mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
-		cl, _ := ctx.Value(callKey{}).(*elicitCall)
-		if e == nil {
-			if cl != nil {
-				cl.mu.Lock()
-				cl.declined = append(cl.declined, p.Message)
-				cl.mu.Unlock()
-			}
-			return mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}, nil
+		q, err := question(server, p)
+		if err != nil {
+			return mcp.ElicitationResponse{}, err
 		}
-		q := Elicitation{Server: server, Message: p.Message}
-		if cl != nil {
+		if cl, _ := ctx.Value(callKey{}).(*elicitCall); cl != nil {
 			q.ServerTool = cl.tool
 		}
-		if p.Mode == mcp.ElicitationModeURL {
-			if p.URL == "" {
-				return mcp.ElicitationResponse{}, fmt.Errorf("url elicitation without a url")
-			}
-			q.URL, q.ID = p.URL, p.ElicitationID
-		} else if p.RequestedSchema != nil {
-			b, err := json.Marshal(p.RequestedSchema)
-			if err != nil {
-				return mcp.ElicitationResponse{}, fmt.Errorf("elicitation schema: %w", err)
-			}
-			q.Schema = b
+		if q.URL != "" {
+			q.Completed = mcpconn.ElicitationCompleted(ctx)
 		}
 		a, err := e(ctx, q)
 		if err != nil {
 			return mcp.ElicitationResponse{}, fmt.Errorf("asking the user: %w", err)
 		}
-		switch a.Action {
-		case ElicitAccept:
-			r := mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept}
-			if q.URL == "" {
-				r.Content = a.Content
-			}
-			return r, nil
-		case ElicitDecline:
-			return mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}, nil
-		}
-		return mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}, nil
+		return elicitAnswer(q, a), nil
 	}
+}
+
+// question is the Elicitation of p from server, as the host sees it: the
+// message cleaned, the URL checked (an unsafe one is an error: the host is
+// not asked), the schema as JSON.
+func question(server string, p mcp.ElicitationParams) (Elicitation, error) {
+	q := Elicitation{Server: server, Message: elicitation.CleanText(p.Message)}
+	if p.Mode == mcp.ElicitationModeURL {
+		if p.URL == "" {
+			return Elicitation{}, fmt.Errorf("url elicitation without a url")
+		}
+		u, err := elicitation.CheckURL(p.URL)
+		if err != nil {
+			return Elicitation{}, fmt.Errorf("url elicitation not offered to the user: %w", err)
+		}
+		q.URL, q.ID = u, elicitation.CleanText(p.ElicitationID)
+		return q, nil
+	}
+	if p.RequestedSchema != nil {
+		b, err := json.Marshal(p.RequestedSchema)
+		if err != nil {
+			return Elicitation{}, fmt.Errorf("elicitation schema: %w", err)
+		}
+		q.Schema = b
+	}
+	return q, nil
+}
+
+// elicitAnswer is the response to the server of the host's answer a to q: for
+// an accepted form, the content with the schema's defaults for the fields
+// the user left out.
+func elicitAnswer(q Elicitation, a ElicitResponse) mcp.ElicitationResponse {
+	switch a.Action {
+	case ElicitAccept:
+		r := mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept}
+		if q.URL == "" {
+			r.Content = elicitation.ApplyDefaults(q.Schema, a.Content)
+			if r.Content == nil {
+				r.Content = map[string]any{}
+			}
+		}
+		return r
+	case ElicitDecline:
+		return mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}
+	}
+	return mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}
 }

@@ -30,10 +30,17 @@ const (
 	// or the Gemini API refused its declaration, and Err wraps the API's
 	// [genai.APIError].
 	EventToolDropped
+	// EventResourceUpdated: a server reported a change of a resource
+	// subscribed to with [Bridge.SubscribeResource] (Server, URI).
+	EventResourceUpdated
+	// EventResourcesChanged: a server's list of resources changed
+	// (Server); list them again with [Bridge.ListResources].
+	EventResourcesChanged
 )
 
 // String returns "server-state", "discovery-started",
-// "discovery-completed", "tools-changed" or "tool-dropped".
+// "discovery-completed", "tools-changed", "tool-dropped",
+// "resource-updated" or "resources-changed".
 func (k EventKind) String() string {
 	switch k {
 	case EventServerState:
@@ -46,6 +53,10 @@ func (k EventKind) String() string {
 		return "tools-changed"
 	case EventToolDropped:
 		return "tool-dropped"
+	case EventResourceUpdated:
+		return "resource-updated"
+	case EventResourcesChanged:
+		return "resources-changed"
 	}
 	return "EventKind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -58,6 +69,7 @@ type Event struct {
 	Err        error           // EventServerState to Disconnected: why, if it failed (redacted, see [Bridge.Status])
 	Update     registry.Update // EventToolsChanged: what changed
 	ServerTool string          // EventToolDropped: the server's name of the tool
+	URI        string          // EventResourceUpdated: the resource (redacted)
 }
 
 // subscriber is one Subscribe channel, fed from an unbounded queue so

@@ -86,6 +86,7 @@ func clonePrompts(ps []Prompt) []Prompt {
 	out := slices.Clone(ps)
 	for i := range out {
 		out[i].Arguments = slices.Clone(out[i].Arguments)
+		out[i].Icons = cloneIcons(out[i].Icons)
 	}
 	return out
 }

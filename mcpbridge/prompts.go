@@ -25,6 +25,8 @@ type Prompt struct {
 	Description string `json:"description,omitempty"`
 	// Arguments are the values the prompt takes, in the server's order.
 	Arguments []PromptArgument `json:"arguments,omitempty"`
+	// Icons are the prompt's icons a host may show (see [Icon]).
+	Icons []Icon `json:"icons,omitempty"`
 }
 
 // PromptArgument is one argument of a [Prompt].
@@ -76,11 +78,16 @@ func (b *Bridge) readPrompts(ctx context.Context, server string, conn *mcpconn.C
 	}
 	out := make([]Prompt, 0, len(raws))
 	for _, raw := range raws {
-		var p Prompt
-		if json.Unmarshal(raw, &p) != nil || p.Name == "" {
+		var w struct {
+			Prompt
+			Icons json.RawMessage `json:"icons"` // read apart: bad icons drop only themselves
+		}
+		if json.Unmarshal(raw, &w) != nil || w.Name == "" {
 			b.log.Warn("mcp server listed a prompt in a bad shape; skipped", "server", server)
 			continue
 		}
+		p := w.Prompt
+		p.Icons = redactIcons(b.redact, iconsOf(w.Icons))
 		p.Server = server
 		p.Arguments = slices.DeleteFunc(p.Arguments, func(a PromptArgument) bool { return a.Name == "" })
 		out = append(out, p)

@@ -20,6 +20,8 @@ type Resource struct {
 	MIMEType    string `json:"mimeType,omitempty"`
 	// Size is the size in bytes, if the server said; 0 otherwise.
 	Size int64 `json:"size,omitempty"`
+	// Icons are the resource's icons a host may show (see [Icon]).
+	Icons []Icon `json:"icons,omitempty"`
 }
 
 // ListResources lists the resources of the named server, page by page until
@@ -40,11 +42,16 @@ func (b *Bridge) ListResources(ctx context.Context, server string) ([]Resource, 
 	}
 	out := make([]Resource, 0, len(raws))
 	for _, raw := range raws {
-		var r Resource
-		if json.Unmarshal(raw, &r) != nil || r.URI == "" {
+		var w struct {
+			Resource
+			Icons json.RawMessage `json:"icons"` // read apart: bad icons drop only themselves
+		}
+		if json.Unmarshal(raw, &w) != nil || w.URI == "" {
 			b.log.Warn("mcp server listed a resource in a bad shape; skipped", "server", server)
 			continue
 		}
+		r := w.Resource
+		r.Icons = redactIcons(b.redact, iconsOf(w.Icons))
 		out = append(out, r)
 	}
 	return out, nil

@@ -230,6 +230,8 @@ type ResourceTemplate struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mimeType,omitempty"`
+	// Icons are the template's icons a host may show (see [Icon]).
+	Icons []Icon `json:"icons,omitempty"`
 }
 
 // ListResourceTemplates lists the resource templates of the named server,
@@ -251,11 +253,16 @@ func (b *Bridge) ListResourceTemplates(ctx context.Context, server string) ([]Re
 	}
 	out := make([]ResourceTemplate, 0, len(raws))
 	for _, raw := range raws {
-		var t ResourceTemplate
-		if json.Unmarshal(raw, &t) != nil || t.URITemplate == "" {
+		var w struct {
+			ResourceTemplate
+			Icons json.RawMessage `json:"icons"` // read apart: bad icons drop only themselves
+		}
+		if json.Unmarshal(raw, &w) != nil || w.URITemplate == "" {
 			b.log.Warn("mcp server listed a resource template in a bad shape; skipped", "server", server)
 			continue
 		}
+		t := w.ResourceTemplate
+		t.Icons = redactIcons(b.redact, iconsOf(w.Icons))
 		out = append(out, t)
 	}
 	return out, nil

@@ -10,10 +10,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/login"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
-	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 )
 
@@ -22,6 +23,9 @@ import (
 type server struct {
 	cfg   ServerConfig
 	redac *secrets.Redactor
+	// subs counts the resource subscriptions per URI (under the Bridge's
+	// mu), made again on each new connection.
+	subs map[string]int
 
 	// dialMu is held while connecting (discovery or reconnect), so a server
 	// has at most one attempt under way.
@@ -47,6 +51,8 @@ type server struct {
 	// instructions are what the last connection's server said in
 	// initialize; they stay after the server dies.
 	instructions string
+	// icons are the server's own, from the last connection.
+	icons []Icon
 	// era and via are the protocol version and transport of the last
 	// connection that worked, so that a reconnect goes straight to them;
 	// "" and the zero Kind when unknown. A failed attempt forgets them.
@@ -86,8 +92,16 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		OnClose: func(err error) {
 			b.lost(s, l, err)
 		},
-		Elicit: elicitFor(cfg.Name, b.elicit),
-		Sample: b.sampleFor(cfg.Name),
+		Sample:             b.sampleFor(cfg.Name),
+		Roots:              b.rootsFunc(),
+		LogLevel:           mcp.LoggingLevel(b.logLevel),
+		OnLog:              b.logFor(cfg.Name),
+		OnResourceUpdated:  func(uri string) { b.resourceUpdated(s, l, uri) },
+		OnResourcesChanged: func() { b.resourcesChanged(s, l) },
+		Subscriptions:      b.subscriptionsOf(s),
+	}
+	if b.elicit != nil {
+		sp.Elicit = elicitFor(cfg.Name, b.elicit)
 	}
 	switch cfg.Protocol {
 	case "legacy":
@@ -205,6 +219,7 @@ func (b *Bridge) installLocked(s *server, a attempt) (closeLink *link, relist bo
 	s.link = a.link
 	s.stderr = ""
 	s.instructions = a.link.conn.Instructions()
+	s.icons = serverIcons(a.link.conn.ServerIcons())
 	s.era, s.via = a.link.conn.NextEra(), a.link.conn.Kind()
 	b.setToolsLocked(s, a.defs)
 	b.setSkippedLocked(s, a.skipped)
@@ -390,15 +405,20 @@ func (b *Bridge) callTool(ctx context.Context, serverName, tool string, args any
 // [mcpconn.Conn.CallToolIn]).
 func (b *Bridge) callToolBounded(ctx context.Context, cancel context.CancelFunc, serverName, tool string, args any) (json.RawMessage, error) {
 	var raw json.RawMessage
-	ctx, cl := withCall(ctx, tool)
-	err := b.redact.redactErr(b.onBoundedServer(ctx, serverName, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
+	ctx = withCall(ctx, tool)
+	retried := false
+	call := func(ctx context.Context, conn *mcpconn.Conn) (err error) {
 		raw, err = conn.CallToolIn(ctx, cancel, tool, args)
+		if err != nil && !retried {
+			var again bool
+			if again, err = b.urlRequired(ctx, serverName, tool, conn, err); again {
+				retried = true // once: the page was visited
+				raw, err = conn.CallToolIn(ctx, cancel, tool, args)
+			}
+		}
 		return err
-	}))
-	if note := cl.note(); note != "" && err == nil {
-		raw = result.AppendText(raw, note)
 	}
-	return raw, err
+	return raw, b.redact.redactErr(b.onBoundedServer(ctx, serverName, call))
 }
 
 // onServer runs op on a live connection to the named server, counted as an

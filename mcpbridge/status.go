@@ -100,6 +100,11 @@ type ServerStatus struct {
 	// was cut to [Options.DeclarationBudget] (see [Tool.BudgetCuts]), in
 	// the order of Tools.
 	ToolsCut []string `json:"toolsCut,omitempty"`
+	// Icons are the server's icons a host may show (see [Icon]), as it
+	// gave them when it last connected; ToolIcons maps a registered name
+	// in Tools to the tool's icons, for the tools that have any.
+	Icons     []Icon            `json:"icons,omitempty"`
+	ToolIcons map[string][]Icon `json:"toolIcons,omitempty"`
 }
 
 type serverStatusJSON ServerStatus // no methods: no recursion

@@ -39,6 +39,9 @@ type Tool struct {
 	Description string
 	// Annotations are the server's behaviour hints, unverified.
 	Annotations confirm.Annotations
+	// Icons are the tool's icons a host may show (see [Icon]); nil when
+	// none.
+	Icons []Icon
 	// Declaration is the function declaration for the Bridge's
 	// [Options.Target], named Name, with Description and the converted
 	// input schema; for [schema.JSONSchema], a tool's outputSchema,
@@ -153,6 +156,7 @@ func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 		Title:       result.CleanText(def.raw.Title),
 		Description: result.CleanText(def.raw.Description),
 		Annotations: a,
+		Icons:       iconsOf(def.raw.Icons),
 		Declaration: decl,
 		Changes:     def.conv.Changes,
 		Size:        declarationSize(decl),

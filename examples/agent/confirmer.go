@@ -23,6 +23,7 @@ type terminalConfirmer struct {
 	// drain discards the lines typed before a question (a person at a
 	// terminal); scripted input is kept.
 	drain bool
+	mu    *sync.Mutex // held while asking (shared with the elicitor); nil: none
 }
 
 // Confirm shows req and reads the answer: o, t, s or c (once, tool, server,
@@ -32,6 +33,10 @@ type terminalConfirmer struct {
 // maxAsks times in all; then, and at the end of input, the call is
 // cancelled. The end of ctx (Ctrl-C) is an error (no answer).
 func (c *terminalConfirmer) Confirm(ctx context.Context, req confirm.Request) (confirm.Answer, error) {
+	if c.mu != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	if n := c.drainTypeAhead(); n > 0 {
 		fmt.Fprintf(c.out, "\n(%d line(s) typed before this question were ignored)\n", n)
 	}

@@ -56,6 +56,14 @@
 // answer to the server? [y]es / [n]o"; n, or the end of input, refuses. With -prompt
 // and no terminal nobody can be asked, and sampling is not offered.
 //
+// A server may ask the person something while its tool runs (MCP
+// elicitation): the question is shown on stderr and answered field by
+// field, or, for a page to visit, its URL is shown and the agent waits for
+// Enter. With -prompt and no terminal nobody is asked and servers are told
+// so (-yes does not answer questions). The agent offers the servers its
+// working directory as their root, and logs their messages of warning
+// level and above (see -log).
+//
 // The exit status is 0 on success, 1 when the request fails (a missing API
 // key, an API error, the turn limit, Ctrl-C with -prompt) and 2 for a bad
 // command line or an unreadable settings file.
@@ -71,6 +79,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/term"
@@ -209,12 +218,13 @@ func run(ctx context.Context, args []string, con *console) int {
 
 	lines := newLineReader(con.stdin)
 	defer lines.stop()
+	tty := &sync.Mutex{} // one question to the person at a time
 	policy := &confirm.Policy{Confirmer: approveAll}
 	if !o.yes {
 		if o.hasPrompt && !con.isTerminal {
 			policy.Confirmer = nil // nobody to ask: the bridge refuses, and the model is told
 		} else {
-			policy.Confirmer = &terminalConfirmer{lines: lines, out: con.stderr, drain: con.person}
+			policy.Confirmer = &terminalConfirmer{lines: lines, out: con.stderr, drain: con.person, mu: tty}
 		}
 	}
 	// The library's log goes to -log FILE or nowhere: the conversation on
@@ -229,7 +239,7 @@ func run(ctx context.Context, args []string, con *console) int {
 	b, err := mcpbridge.New(cfg, &mcpbridge.Options{
 		Target: target, Logger: logger, Policy: policy,
 		LoginURL: hostlogin.ShowURL(con.stderr, hostlogin.BrowserAvailable()),
-		Client:   samplingFeatures(o, con, lines, client.Models),
+		Client:   withSampling(clientFeatures(lines, con.stderr, !o.hasPrompt || con.isTerminal, con.person, tty), samplingFeatures(o, con, lines, client.Models), tty),
 	})
 	if err != nil {
 		fmt.Fprintf(con.stderr, "agent: %v\n", err)

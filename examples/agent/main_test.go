@@ -31,8 +31,12 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == agentFlag {
 		os.Exit(runMain(os.Args[2:]))
 	}
-	if len(os.Args) > 1 && os.Args[1] == serverFlag {
-		if err := server.ServeStdio(calcServer()); err != nil {
+	if len(os.Args) > 1 && (os.Args[1] == serverFlag || os.Args[1] == askFlag) {
+		s := calcServer()
+		if os.Args[1] == askFlag {
+			s = askServer()
+		}
+		if err := server.ServeStdio(s); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

@@ -163,8 +163,36 @@ type Spec struct {
 	// tool call (form or URL mode): elicitation/create before 2026-07-28,
 	// an input_required result from then on. For a multi round-trip
 	// request ctx is the tool call's. The response's Content is dropped
-	// unless Action is accept. nil declines every request.
+	// unless Action is accept. nil declares no elicitation capability, and
+	// a server asking anyway gets an error (so does its tool call on
+	// 2026-07-28). Within Elicit, [ElicitationCompleted] gives a URL
+	// request's completion.
 	Elicit func(ctx context.Context, p mcp.ElicitationParams) (mcp.ElicitationResponse, error)
+	// Roots, when not nil, offers the roots capability: it returns the
+	// roots that answer the server's roots/list (or, on 2026-07-28, a
+	// roots input request). It is called concurrently and must return
+	// quickly; nil means no roots are offered.
+	Roots func() []mcp.Root
+	// LogLevel, when not "", is the least severity of the log messages
+	// asked of a server that offers logging: logging/setLevel once
+	// connected, or on 2026-07-28 the level carried by every request. ""
+	// leaves the server's default.
+	LogLevel mcp.LoggingLevel
+	// OnLog receives each notifications/message: its level, its logger
+	// ("" when none) and its data as decoded JSON. It is called on the
+	// goroutine reading the connection and must return quickly. nil logs
+	// them to Logger at debug level.
+	OnLog func(level mcp.LoggingLevel, logger string, data any)
+	// Subscriptions are the resource URIs subscribed to once connected
+	// (see [Conn.SubscribeResource]).
+	Subscriptions []string
+	// OnResourceUpdated receives the URI of each
+	// notifications/resources/updated; OnResourcesChanged is called after
+	// each notifications/resources/list_changed. Both are called on the
+	// goroutine reading the connection, never after Close, and must
+	// return quickly.
+	OnResourceUpdated  func(uri string)
+	OnResourcesChanged func()
 	// OnNextEra is called at most once, with the protocol version a later
 	// connection should ask for, when a stdio server connected with the
 	// handshake turns out, after Dial returned, to have answered
@@ -246,6 +274,9 @@ type Conn struct {
 	closing bool
 	skipped []SkippedTool // of the last ListTools that succeeded
 	earlies [2]earlyList  // the tools and prompts lists read before the acknowledgement
+
+	elicitations completions // URL elicitations awaiting their completion
+	listenMu     sync.Mutex  // startListen and endListen, one at a time
 
 	closeOnce sync.Once
 	wg        sync.WaitGroup
@@ -393,8 +424,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		tr = httpTap{t, c.cancelled, c.in}
 	}
 	opts := append(s.clientOptions(), eraOptions(s)...)
-	opts = append(opts, s.samplingOptions(c)...)
-	c.client = client.NewClient(tr, append(opts, client.WithElicitationHandler(elicitor{c}))...)
+	c.client = client.NewClient(tr, append(opts, s.featureOptions(c)...)...)
 	c.client.OnNotification(c.onNotification)
 	c.client.OnConnectionLost(c.lost)
 	if err := c.client.Start(c.life); err != nil {
@@ -409,6 +439,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	c.init = init
+	c.setUp(dctx)
 	c.startListen()
 	return nil
 }
@@ -490,8 +521,7 @@ func (c *Conn) watchProc() {
 }
 
 func (c *Conn) onNotification(n mcp.JSONRPCNotification) {
-	if n.Method == string(mcp.MethodNotificationMessage) {
-		c.log.Debug("mcp server log message", "params", n.Params.AdditionalFields)
+	if c.onFeatureNotification(n) {
 		return
 	}
 	if n.Method == string(mcp.MethodNotificationProgress) {
@@ -614,6 +644,10 @@ func (c *Conn) ServerInfo() (name, version string) {
 	return c.init.ServerInfo.Name, c.init.ServerInfo.Version
 }
 
+// ServerIcons returns the icons the server gave itself in initialize (or
+// server/discover), as it gave them: untrusted.
+func (c *Conn) ServerIcons() []mcp.Icon { return c.init.ServerInfo.Icons }
+
 // Instructions returns the server's instructions from initialize.
 func (c *Conn) Instructions() string { return c.init.Instructions }
 
@@ -638,9 +672,11 @@ func (c *Conn) Close() error {
 // shutdown stops everything dial or connect started.
 func (c *Conn) shutdown() {
 	c.endListen()
+	c.listenMu.Lock() // no listen stream starts once closing
 	c.mu.Lock()
 	c.closing = true // from here on, die and callbacks do nothing
 	c.mu.Unlock()
+	c.listenMu.Unlock()
 	// End requests in flight (a subscriptions/listen stream among them)
 	// while the transport can still tell the server.
 	c.dieNow()

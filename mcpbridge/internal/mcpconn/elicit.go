@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -15,24 +16,28 @@ import (
 // passes each request to Spec.Elicit. The context of a multi round-trip
 // request is the tool call's; that of elicitation/create is the
 // connection's.
+//
+// Without Spec.Elicit the connection declares no elicitation capability
+// and installs no handler: a server that asks anyway gets an error (and
+// so does the tool call on 2026-07-28), never a "decline" nobody gave.
 
-// elicitor answers elicitations through Spec.Elicit, or declines them when
-// there is none.
+// elicitor answers elicitations through Spec.Elicit.
 type elicitor struct{ c *Conn }
 
 // Elicit implements mcp-go's client.ElicitationHandler.
 func (e elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	s := &e.c.spec
-	if s.Elicit == nil {
-		e.c.log.Warn("mcp server asked the user for input, but the host has no handler; declined", "message", req.Params.Message)
-		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
-	}
 	// A server's elicitation/create comes with the transport's context:
 	// bound the question by the request timeout and the connection's life.
 	ctx, cancel := context.WithTimeout(ctx, s.timeout())
 	defer cancel()
 	stop := context.AfterFunc(e.c.alive, cancel)
 	defer stop()
+	if req.Params.Mode == mcp.ElicitationModeURL && req.Params.ElicitationID != "" {
+		done, release := e.c.AwaitElicitation(req.Params.ElicitationID)
+		defer release()
+		ctx = context.WithValue(ctx, completedKey{}, done)
+	}
 	resp, err := s.Elicit(ctx, req.Params)
 	if err != nil {
 		return nil, err
@@ -46,4 +51,22 @@ func (e elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.
 		resp.Content = nil
 	}
 	return &mcp.ElicitationResult{ElicitationResponse: resp}, nil
+}
+
+// featureOptions are the mcp-go client options of the client features the
+// spec offers: the handlers, and the one set of capabilities that names
+// them (form and URL elicitation; roots with listChanged; sampling, see
+// samplingOptions).
+func (s *Spec) featureOptions(c *Conn) []client.ClientOption {
+	opts := s.samplingOptions(c)
+	var caps mcp.ClientCapabilities
+	s.samplingCapabilities(&caps)
+	if s.Elicit != nil {
+		opts = append(opts, client.WithElicitationHandler(elicitor{c}))
+		caps.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}
+	}
+	if s.Roots != nil {
+		opts = append(opts, client.WithRootsHandler(rootsHandler{c}))
+	}
+	return append(opts, client.WithClientCapabilities(caps))
 }

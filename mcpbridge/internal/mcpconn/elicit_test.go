@@ -40,7 +40,6 @@ func TestElicitation(t *testing.T) {
 		{"decline", "ask", mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}, "declined"},
 		{"cancel", "ask", mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel, Content: map[string]any{"value": "dropped"}}, "cancelled"},
 		{"url accept", "ask_url", mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept}, "visited"},
-		{"no handler", "ask", mcp.ElicitationResponse{}, "declined"},
 	}
 	for _, tg := range targets {
 		t.Run(tg.kind.String()+"/"+tg.era.String(), func(t *testing.T) {
@@ -64,19 +63,12 @@ func TestElicitation(t *testing.T) {
 			if IsModern(c.ProtocolVersion()) != tg.modern {
 				t.Fatalf("ProtocolVersion() = %q, want modern %v", c.ProtocolVersion(), tg.modern)
 			}
-			noHandler := s
-			noHandler.Elicit = nil
-			bare := dialT(t, noHandler)
 			for _, a := range answers {
 				t.Run(a.name, func(t *testing.T) {
 					mu.Lock()
 					asked, answer = nil, a.answer
 					mu.Unlock()
-					conn := c
-					if a.name == "no handler" {
-						conn = bare
-					}
-					raw, err := conn.CallTool(context.Background(), a.tool, map[string]any{"question": "favourite colour?"})
+					raw, err := c.CallTool(context.Background(), a.tool, map[string]any{"question": "favourite colour?"})
 					if err != nil {
 						t.Fatalf("CallTool(%s) = %v", a.tool, err)
 					}
@@ -94,12 +86,6 @@ func TestElicitation(t *testing.T) {
 					}
 					mu.Lock()
 					defer mu.Unlock()
-					if a.name == "no handler" {
-						if len(asked) != 0 {
-							t.Errorf("the handler of another connection was asked: %+v", asked)
-						}
-						return
-					}
 					if len(asked) != 1 {
 						t.Fatalf("handler asked %d times, want once", len(asked))
 					}

@@ -128,7 +128,9 @@ func (c *Conn) procEnded() bool {
 // for the server's acknowledgement: the lists read meanwhile are read again
 // once it has come (see [Conn.recheck]).
 func (c *Conn) startListen() {
-	if !c.wantsListen() {
+	c.listenMu.Lock()
+	defer c.listenMu.Unlock()
+	if c.stopListen != nil || !c.live() || c.alive.Err() != nil || !c.wantsListen() {
 		return
 	}
 	ctx, stop := context.WithCancel(c.alive)
@@ -163,10 +165,13 @@ func (c *Conn) listen(ctx context.Context) {
 // tell the server (over SSE a notifications/cancelled), waiting a moment
 // for that.
 func (c *Conn) endListen() {
+	c.listenMu.Lock()
+	defer c.listenMu.Unlock()
 	if c.stopListen == nil {
 		return
 	}
 	c.stopListen()
+	c.stopListen = nil
 	waitClosed(c.listenDone, time.Second)
 	sent := make(chan struct{})
 	go func() {
@@ -183,11 +188,14 @@ func (c *Conn) wantsListen() bool {
 }
 
 // listenFilter asks for the list_changed notifications the server
-// announces among those the connection follows: tools and prompts.
+// announces among those the connection follows (tools, prompts and, when
+// someone listens, resources) and the resources subscribed to.
 func (c *Conn) listenFilter() mcp.SubscriptionFilter {
 	caps := c.init.Capabilities
 	return mcp.SubscriptionFilter{
-		ToolsListChanged:   caps.Tools != nil && caps.Tools.ListChanged,
-		PromptsListChanged: caps.Prompts != nil && caps.Prompts.ListChanged,
+		ToolsListChanged:      caps.Tools != nil && caps.Tools.ListChanged,
+		PromptsListChanged:    caps.Prompts != nil && caps.Prompts.ListChanged,
+		ResourcesListChanged:  c.spec.OnResourcesChanged != nil && caps.Resources != nil && caps.Resources.ListChanged,
+		ResourceSubscriptions: c.subscribedResources(),
 	}
 }

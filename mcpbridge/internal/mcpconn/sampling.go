@@ -135,23 +135,31 @@ func (s sampler) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest
 	return &res, nil
 }
 
-// samplingOptions declare sampling (with tools) and sampling run as a
-// task when the spec answers sampling.
+// samplingOptions answer sampling (and the sampling tasks) when the spec
+// has Sample; samplingCapabilities declares it, in the one set of
+// capabilities featureOptions gives the client (mcp-go keeps only the last
+// set given).
 func (s *Spec) samplingOptions(c *Conn) []client.ClientOption {
 	if s.Sample == nil {
 		return nil
 	}
-	caps := mcp.ClientCapabilities{
-		Sampling: &mcp.SamplingCapability{Tools: &struct{}{}},
-		Tasks: &mcp.TasksCapability{
-			List:   &struct{}{},
-			Cancel: &struct{}{},
-			Requests: &mcp.TaskRequestsCapability{Sampling: &struct {
-				CreateMessage *struct{} `json:"createMessage,omitempty"`
-			}{CreateMessage: &struct{}{}}},
-		},
+	return []client.ClientOption{client.WithSamplingHandler(sampler{c})}
+}
+
+// samplingCapabilities adds to caps sampling (with tools) and sampling run
+// as a task, when the spec has Sample.
+func (s *Spec) samplingCapabilities(caps *mcp.ClientCapabilities) {
+	if s.Sample == nil {
+		return
 	}
-	return []client.ClientOption{client.WithClientCapabilities(caps), client.WithSamplingHandler(sampler{c})}
+	caps.Sampling = &mcp.SamplingCapability{Tools: &struct{}{}}
+	caps.Tasks = &mcp.TasksCapability{
+		List:   &struct{}{},
+		Cancel: &struct{}{},
+		Requests: &mcp.TaskRequestsCapability{Sampling: &struct {
+			CreateMessage *struct{} `json:"createMessage,omitempty"`
+		}{CreateMessage: &struct{}{}}},
+	}
 }
 
 // The taps route a server's requests through incoming. mcp-go's SSE

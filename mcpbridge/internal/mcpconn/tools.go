@@ -32,6 +32,8 @@ type Tool struct {
 	// OutputSchema holds the exact bytes of outputSchema, if any.
 	OutputSchema json.RawMessage
 	Annotations  Annotations
+	// Icons holds the exact bytes of the tool's icons, if any.
+	Icons json.RawMessage
 	// Raw is the tool's whole JSON object.
 	Raw json.RawMessage
 }
@@ -153,11 +155,12 @@ func decodeTool(raw json.RawMessage) (Tool, error) {
 		InputSchema  json.RawMessage `json:"inputSchema"`
 		OutputSchema json.RawMessage `json:"outputSchema"`
 		Annotations  json.RawMessage `json:"annotations"`
+		Icons        json.RawMessage `json:"icons"`
 	}
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return Tool{}, err
 	}
-	t := Tool{Name: w.Name, Title: w.Title, Description: w.Description, InputSchema: w.InputSchema, OutputSchema: w.OutputSchema, Raw: raw}
+	t := Tool{Name: w.Name, Title: w.Title, Description: w.Description, InputSchema: w.InputSchema, OutputSchema: w.OutputSchema, Icons: w.Icons, Raw: raw}
 	t.Annotations = decodeAnnotations(w.Annotations)
 	return t, nil
 }

@@ -37,7 +37,13 @@ func ServeHTTP(t testing.TB, o Options, sse bool) *HTTP {
 		h.URL = h.Server.URL + "/sse"
 		t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
 	} else {
-		s := server.NewStreamableHTTPServer(h.MCP)
+		var opts []server.StreamableHTTPOption
+		if o.Features {
+			// Resumable streams: without an event store mcp-go's server may
+			// drop a notification sent just before a request's response.
+			opts = append(opts, server.WithEventStore(server.NewInMemoryEventStore()))
+		}
+		s := server.NewStreamableHTTPServer(h.MCP, opts...)
 		h.Server = httptest.NewServer(h.record(gateHTTP(o.Era, false, s)))
 		h.URL = h.Server.URL + "/mcp"
 		t.Cleanup(func() { _ = s.Shutdown(context.Background()) })

@@ -72,6 +72,9 @@ type Options struct {
 	// Gather adds the tool "gather", which returns once "n" calls of it
 	// are in flight (see addGather).
 	Gather bool
+	// Features adds logging, resource subscriptions, completions, icons
+	// and the tools that exercise them (see addFeatures).
+	Features bool
 }
 
 // New returns a server offering:
@@ -103,6 +106,11 @@ func New(o Options) *server.MCPServer {
 	}
 	if o.PageSize > 0 {
 		opts = append(opts, server.WithPaginationLimit(o.PageSize))
+	}
+	var listening *listeners
+	if o.Features {
+		listening = &listeners{}
+		opts = append(opts, featureOptions(listening)...)
 	}
 	s := server.NewMCPServer(name, "1.2.3", opts...)
 	for i := range o.Tools {
@@ -194,6 +202,9 @@ func New(o Options) *server.MCPServer {
 	}
 	if o.Sample {
 		addSampleTools(s)
+	}
+	if o.Features {
+		addFeatures(s, listening)
 	}
 	if o.OnCrash != nil {
 		s.AddTool(mcp.NewTool("crash"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -41,6 +41,7 @@ func main() {
 	crashFile := flag.String("crash-on-file", "", "exit with code 3 once this file exists")
 	execTools := flag.Bool("exec", false, "add the executor test tools (lookup, profile, pick, image, fail, loose)")
 	gather := flag.Bool("gather", false, "add the tool gather, which returns once n calls of it are in flight")
+	features := flag.Bool("features", false, "add logging, subscriptions, completions, icons and the tools that exercise them")
 	described := map[string]string{}
 	flag.Func("described", "add a tool: name=description (repeatable)", func(v string) error {
 		n, d, ok := strings.Cut(v, "=")
@@ -125,7 +126,7 @@ func main() {
 			os.Exit(3)
 		}()
 	}
-	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Gather: *gather, Described: described, Offers: *offers, Bare: *bare, Ask: *ask, Sample: *sample, OnSleepCancelled: func() {
+	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Gather: *gather, Features: *features, Described: described, Offers: *offers, Bare: *bare, Ask: *ask, Sample: *sample, OnSleepCancelled: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: sleep cancelled")
 	}, OnCrash: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: crash tool called")

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpgenai/bridge/mcpbridge"
+)
+
+// elicitWith answers e with the console lines input and returns the
+// response and what was shown.
+func elicitWith(t *testing.T, input string, e mcpbridge.Elicitation) (mcpbridge.ElicitResponse, string, error) {
+	t.Helper()
+	lines := newLineReader(strings.NewReader(input))
+	defer lines.stop()
+	var out strings.Builder
+	el := &terminalElicitor{lines: lines, out: &out, mu: &sync.Mutex{}}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r, err := el.Elicit(ctx, e)
+	return r, out.String(), err
+}
+
+const profileSchema = `{"type":"object","properties":{
+	"name":{"type":"string","title":"Your name"},
+	"age":{"type":"integer","default":30},
+	"plan":{"type":"string","enum":["free","pro"]},
+	"news":{"type":"boolean"},
+	"tags":{"type":"array","items":{"enum":["a","b","c"]}}},
+	"required":["name"]}`
+
+func TestTerminalElicitorForm(t *testing.T) {
+	e := mcpbridge.Elicitation{Server: "shop", ServerTool: "signup", Message: "Tell us about you", Schema: json.RawMessage(profileSchema)}
+	// Fields come required first, then by name: name, age, news, plan, tags.
+	// age is left to its default; plan is answered wrongly once.
+	r, shown, err := elicitWith(t, "a\nAda\n\nyes\nenterprise\npro\na, c\n", e)
+	if err != nil {
+		t.Fatalf("Elicit() = %v\n%s", err, shown)
+	}
+	want := mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept, Content: map[string]any{
+		"name": "Ada", "news": true, "plan": "pro", "tags": []string{"a", "c"},
+	}}
+	if diff := cmp.Diff(want, r); diff != "" {
+		t.Errorf("Elicit() (-want +got):\n%s\nshown:\n%s", diff, shown)
+	}
+	for _, s := range []string{`MCP server "shop" (tool signup) asks: Tell us about you`, "name – Your name (string, required)", "default 30", `"enterprise" is not one of free | pro`} {
+		if !strings.Contains(shown, s) {
+			t.Errorf("shown text lacks %q:\n%s", s, shown)
+		}
+	}
+}
+
+func TestTerminalElicitorRefusals(t *testing.T) {
+	form := mcpbridge.Elicitation{Server: "s", Message: "?", Schema: json.RawMessage(profileSchema)}
+	for _, tc := range []struct {
+		name, input string
+		want        mcpbridge.ElicitAction
+	}{
+		{"decline", "d\n", mcpbridge.ElicitDecline},
+		{"cancel", "c\n", mcpbridge.ElicitCancel},
+		{"end of input", "", mcpbridge.ElicitCancel},
+		{"url declined", "decline\n", mcpbridge.ElicitDecline},
+	} {
+		e := form
+		if strings.HasPrefix(tc.name, "url") {
+			e = mcpbridge.Elicitation{Server: "s", Message: "log in", URL: "https://example.com/login", ID: "1"}
+		}
+		r, shown, err := elicitWith(t, tc.input, e)
+		if err != nil || r.Action != tc.want || r.Content != nil {
+			t.Errorf("%s: Elicit() = %+v, %v; want %v\n%s", tc.name, r, err, tc.want, shown)
+		}
+	}
+}
+
+func TestTerminalElicitorURL(t *testing.T) {
+	e := mcpbridge.Elicitation{Server: "auth", Message: "Log in", URL: "https://example.com/login", ID: "x"}
+	r, shown, err := elicitWith(t, "o\n\n", e)
+	if err != nil || r.Action != mcpbridge.ElicitAccept {
+		t.Fatalf("Elicit(url) = %+v, %v; want accept", r, err)
+	}
+	if !strings.Contains(shown, "https://example.com/login") || !strings.Contains(shown, "Press Enter") {
+		t.Errorf("shown text lacks the URL or the wait:\n%s", shown)
+	}
+
+	// The server saying the visit is complete ends the wait without Enter
+	// (the input stays open, as a terminal's does).
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	lines := newLineReader(pr)
+	defer lines.stop()
+	var out strings.Builder
+	el := &terminalElicitor{lines: lines, out: &out, mu: &sync.Mutex{}}
+	done := make(chan struct{})
+	e.Completed = done
+	go func() {
+		_, _ = pw.Write([]byte("o\n"))
+		close(done)
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r, err = el.Elicit(ctx, e)
+	if err != nil || r.Action != mcpbridge.ElicitAccept || !strings.Contains(out.String(), "the server says the page is done") {
+		t.Errorf("Elicit(url, completed) = %+v, %v; want accept once the server says so\n%s", r, err, out.String())
+	}
+}
