@@ -24,6 +24,13 @@ type Authorizer interface {
 	Accepted()
 }
 
+// Forbidder is an [Authorizer] that is told of a 403 to a request sent
+// with credentials (the value sent), such as a refusal for want of scope
+// that asks for a step-up login. The request is not sent again.
+type Forbidder interface {
+	Forbidden(ctx context.Context, resp *http.Response, sent string)
+}
+
 // authTransport adds an Authorizer's credentials to every request: as the
 // Authorization header, or, when param is set, as that query parameter
 // (the bearer token alone), for SSE servers that want it so. A 401 is shown
@@ -56,6 +63,12 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(t.with(r, v, r.Body))
 	if err != nil {
 		return nil, err
+	}
+	if resp.StatusCode == http.StatusForbidden && v != "" {
+		if f, ok := t.auth.(Forbidder); ok {
+			f.Forbidden(r.Context(), resp, v)
+		}
+		return resp, nil
 	}
 	if resp.StatusCode != http.StatusUnauthorized {
 		if v != "" && resp.StatusCode < 400 {
