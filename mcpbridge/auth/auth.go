@@ -135,3 +135,9 @@ func (s State) NeedsLogin() bool { return s == StateLoginNeeded || s == StateExp
 // ErrLoginRequired is wrapped by the errors of servers that refuse us until
 // somebody logs in.
 var ErrLoginRequired = errors.New("login required")
+
+// ErrInsufficientScope is wrapped by the errors of a server that refuses
+// the token for want of scope (HTTP 403 insufficient_scope) when another
+// login cannot help: it names scopes the token was already asked for, or
+// keeps refusing after the step-up logins allowed.
+var ErrInsufficientScope = errors.New("server refuses the token: insufficient scope")

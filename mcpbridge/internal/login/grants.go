@@ -223,6 +223,18 @@ func (c *Client) tokenRequest(ctx context.Context, endpoint string, form url.Val
 	return &tr, nil
 }
 
+// grantLogin runs the grant as Login does, keeping the count of refusals.
+func (c *Client) grantLogin(ctx context.Context) error {
+	c.mu.Lock()
+	n := c.refusals
+	c.mu.Unlock()
+	err := c.Login(ctx)
+	c.mu.Lock()
+	c.refusals = n
+	c.mu.Unlock()
+	return err
+}
+
 // grantAuthorization returns the Authorization value of a grant's token,
 // getting a new one when there is none or it expired or was refused.
 func (c *Client) grantAuthorization(ctx context.Context) (string, error) {
@@ -231,7 +243,13 @@ func (c *Client) grantAuthorization(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("token store: %w", err)
 	}
 	if !c.store.usable(t) {
-		if err := c.Login(ctx); err != nil {
+		c.mu.Lock()
+		refused := c.refusals >= 2
+		c.mu.Unlock()
+		if refused {
+			return "", nil // until Login tries again
+		}
+		if err := c.grantLogin(ctx); err != nil {
 			return "", err
 		}
 		if t, err = c.store.load(ctx); err != nil || t == nil {
@@ -243,6 +261,8 @@ func (c *Client) grantAuthorization(ctx context.Context) (string, error) {
 
 // grantUnauthorized handles a 401 to a grant's token: the token counts as
 // refused, and the request goes once more if a new grant gives another.
+// A server that refuses the new token too ends in [auth.StateFailed]
+// until it accepts one: grants are not repeated for every request.
 func (c *Client) grantUnauthorized(ctx context.Context, sent string) bool {
 	tok, ok := strings.CutPrefix(sent, "Bearer ")
 	if !ok || tok == "" {
@@ -253,6 +273,16 @@ func (c *Client) grantUnauthorized(ctx context.Context, sent string) bool {
 		return true // renewed meanwhile
 	}
 	c.store.refuse(tok)
+	c.mu.Lock()
+	c.refusals++
+	again := c.refusals < 2
+	if !again {
+		c.state, c.lastErr = auth.StateFailed, fmt.Errorf("mcp server %q refuses the tokens the %s grant gives", c.cfg.Server, c.cfg.Grant.Type)
+	}
+	c.mu.Unlock()
+	if !again {
+		return false
+	}
 	v, err := c.grantAuthorization(ctx)
 	return err == nil && v != sent
 }

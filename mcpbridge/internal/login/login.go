@@ -90,6 +90,7 @@ type Client struct {
 	lastErr   error
 	stepUp    []string // the scopes a 403 asked for, until a login gets them
 	stepUps   int      // step-up logins since the server last accepted a token
+	refusals  int      // 401s to a grant's tokens since one was accepted
 }
 
 // New returns a Client for cfg. It does no I/O.
@@ -253,6 +254,7 @@ func (c *Client) noteChallenge(h http.Header) {
 func (c *Client) Accepted() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.refusals = 0
 	if c.stepUp == nil {
 		c.state, c.lastErr = auth.StateAuthenticated, nil
 	}
@@ -298,6 +300,7 @@ func (c *Client) Login(ctx context.Context) error {
 	}
 	c.mu.Lock()
 	c.active = true
+	c.refusals = 0
 	if c.stepUp != nil {
 		c.stepUps++
 	} else {

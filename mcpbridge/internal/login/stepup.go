@@ -2,7 +2,6 @@ package login
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -14,7 +13,7 @@ import (
 // ErrInsufficientScope is wrapped by the error of a server that refuses
 // the token for want of scope (403 insufficient_scope) although it was
 // asked for the scopes the server names, or after MaxStepUps step-ups.
-var ErrInsufficientScope = errors.New("server refuses the token: insufficient scope")
+var ErrInsufficientScope = auth.ErrInsufficientScope
 
 // MaxStepUps bounds the step-up logins in a row that a server's 403
 // insufficient_scope may ask for without accepting a token in between.

@@ -1,0 +1,51 @@
+package mcpbridge
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/mcpgenai/bridge/mcpbridge/auth"
+)
+
+// TestLoginClientCredentials: with grantType client_credentials the
+// Bridge gets a token from the authorization server (zitadel's example
+// service user) with HTTP Basic client authentication and connects
+// without any login; the token is stored with its issuer.
+func TestLoginClientCredentials(t *testing.T) {
+	ls := newLoginSetup(t, false, nil)
+	cfg := ls.config(false, &OAuthConfig{Enabled: true, GrantType: "client_credentials", ClientID: "sid1", ClientSecret: "verysecret"})
+	b := ls.bridge(t, noLogin(t), cfg)
+	discover(t, b)
+	st := serverStatus(t, b, "remote")
+	if st.State != Connected || st.Auth != auth.StateAuthenticated {
+		t.Fatalf("remote: state %v, auth %q (%s; %s), want CONNECTED, authenticated", st.State, st.Auth, st.Error, st.AuthError)
+	}
+	if got, err := call(t, b, "remote", "tool_00", nil); err != nil || got != "tool_00" {
+		t.Errorf("call = %q, %v, want tool_00", got, err)
+	}
+	if form := ls.as.LastTokenRequest(); form.Get("grant_type") != "client_credentials" || form.Get("client_secret") != "" || form.Get("resource") != ls.remote.URL {
+		t.Errorf("token request %v: want client_credentials with the resource and the secret not in the body", form)
+	}
+	tok, err := ls.store.Load(context.Background(), ls.remote.URL)
+	if err != nil || tok == nil || tok.AccessToken == "" || tok.Issuer != ls.as.Issuer {
+		t.Fatalf("stored token = %+v, %v", tok, err)
+	}
+	assertNoSecret(t, ls, b, tok)
+	if strings.Contains(ls.logs.String(), "verysecret") {
+		t.Errorf("logs hold the client secret")
+	}
+}
+
+// TestLoginClientCredentialsRefused: a wrong secret is a clear error in
+// the status, and no login is asked for.
+func TestLoginClientCredentialsRefused(t *testing.T) {
+	ls := newLoginSetup(t, false, nil)
+	cfg := ls.config(false, &OAuthConfig{Enabled: true, GrantType: "client_credentials", ClientID: "sid1", ClientSecret: "wrong-secret-1"})
+	b := ls.bridge(t, noLogin(t), cfg)
+	discover(t, b)
+	st := serverStatus(t, b, "remote")
+	if st.State == Connected || st.Auth != auth.StateFailed || !strings.Contains(st.AuthError, "client_credentials grant") {
+		t.Errorf("remote: state %v, auth %q, auth error %q; want not connected, failed, the grant's error", st.State, st.Auth, st.AuthError)
+	}
+}
