@@ -17,8 +17,10 @@ type OAuthConfig struct {
 	Enabled bool
 	// ClientID and ClientSecret are a client registered beforehand with
 	// the authorization server ("clientId", "clientSecret"). Without
-	// ClientID the client is registered dynamically (RFC 7591) at every
-	// login. ClientSecret is a secret: it never appears in the status.
+	// ClientID the client is ClientMetadataURL where the server accepts
+	// it, else one registered dynamically (RFC 7591) once and kept in the
+	// token store with its issuer. ClientSecret is a secret: it never
+	// appears in the status.
 	ClientID     string
 	ClientSecret string
 	// AuthorizationURL and TokenURL ("authorizationUrl", "tokenUrl"), when
@@ -30,7 +32,8 @@ type OAuthConfig struct {
 	RegistrationURL  string
 	// Scopes are requested at login ("scopes"); for google_credentials they
 	// are the scopes of the access token and are required. Empty means the
-	// scopes of the server's WWW-Authenticate challenge, if any.
+	// scopes of the server's WWW-Authenticate challenge, else the
+	// scopes_supported of its protected resource metadata, else none.
 	Scopes []string
 	// Audiences ("audiences") are sent, space-separated, as the audience
 	// parameter of the authorization request and of the token requests
