@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -47,5 +48,33 @@ func TestLoginClientCredentialsRefused(t *testing.T) {
 	st := serverStatus(t, b, "remote")
 	if st.State == Connected || st.Auth != auth.StateFailed || !strings.Contains(st.AuthError, "client_credentials grant") {
 		t.Errorf("remote: state %v, auth %q, auth error %q; want not connected, failed, the grant's error", st.State, st.Auth, st.AuthError)
+	}
+}
+
+// TestLoginEnterpriseRefusedRedacted: zitadel's example server has no
+// ID-JAG token exchange (the conformance suite's cross-app scenario covers
+// the flow), so the exchange there fails; the failure is in the status,
+// and neither the ID token nor the identity provider's secret shows
+// anywhere.
+func TestLoginEnterpriseRefusedRedacted(t *testing.T) {
+	ls := newLoginSetup(t, false, nil)
+	const idToken, idpSecret = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1In0.c2lnbmF0dXJlLXZhbHVl", "idp-Secret-4242"
+	cfg := ls.config(false, &OAuthConfig{Enabled: true, GrantType: "enterprise", ClientID: "sid1", ClientSecret: "verysecret",
+		IDPTokenURL: ls.as.Issuer + "/oauth/token", IDPClientID: "idp-client", IDPClientSecret: idpSecret, IDToken: idToken})
+	b := ls.bridge(t, noLogin(t), cfg)
+	discover(t, b)
+	st := serverStatus(t, b, "remote")
+	if st.State == Connected || st.Auth != auth.StateFailed || !strings.Contains(st.AuthError, "token exchange at the identity provider") {
+		t.Errorf("remote: state %v, auth %q, auth error %q; want failed at the token exchange", st.State, st.Auth, st.AuthError)
+	}
+	if form := ls.as.LastTokenRequest(); form.Get("grant_type") != "urn:ietf:params:oauth:grant-type:token-exchange" ||
+		form.Get("requested_token_type") != "urn:ietf:params:oauth:token-type:id-jag" || form.Get("audience") != ls.as.Issuer || form.Get("resource") != ls.remote.URL {
+		t.Errorf("token exchange request %v: want an ID-JAG asked for the authorization server and the resource", form)
+	}
+	js, _ := json.Marshal(b.Status())
+	for _, text := range []string{b.Status().String(), string(js), ls.logs.String()} {
+		if strings.Contains(text, idToken) || strings.Contains(text, idpSecret) {
+			t.Errorf("a configured secret shows:\n%s", text)
+		}
 	}
 }
