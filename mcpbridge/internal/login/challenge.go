@@ -3,44 +3,37 @@ package login
 import (
 	"net/http"
 	"strings"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/egress"
 )
 
 // challengeParam returns the named parameter of the first Bearer challenge
-// in WWW-Authenticate that has it, "" when none does.
+// in WWW-Authenticate that has it, "" when none does or the header is over
+// egress's bounds.
 func challengeParam(h http.Header, name string) string {
-	for _, v := range h.Values("WWW-Authenticate") {
-		scheme, params, _ := strings.Cut(strings.TrimSpace(v), " ")
-		if !strings.EqualFold(scheme, "Bearer") {
+	cs, err := egress.ParseChallenges(h)
+	if err != nil {
+		return ""
+	}
+	name = strings.ToLower(name)
+	for _, c := range cs {
+		if !strings.EqualFold(c.Scheme, "Bearer") {
 			continue
 		}
-		for params != "" {
-			var key, val string
-			params = strings.TrimLeft(params, " ,")
-			key, params, _ = strings.Cut(params, "=")
-			params = strings.TrimLeft(params, " ")
-			if strings.HasPrefix(params, `"`) {
-				end := strings.IndexByte(params[1:], '"')
-				if end < 0 {
-					break
-				}
-				val, params = params[1:1+end], params[2+end:]
-			} else {
-				val, params, _ = strings.Cut(params, ",")
-			}
-			if strings.EqualFold(strings.TrimSpace(key), name) {
-				return strings.TrimSpace(val)
-			}
+		if v, ok := c.Params[name]; ok {
+			return strings.TrimSpace(v)
 		}
 	}
 	return ""
 }
 
 // challengeScopes returns the scope parameter of a Bearer challenge in
-// WWW-Authenticate (the scopes the server asks for), split at spaces.
+// WWW-Authenticate (the scopes the server asks for), split at spaces; nil
+// for none, or for a header over egress's bounds.
 func challengeScopes(h http.Header) []string {
-	v := challengeParam(h, "scope")
-	if strings.TrimSpace(v) == "" {
+	s, err := egress.Scopes(h)
+	if err != nil || len(s) == 0 {
 		return nil
 	}
-	return strings.Fields(v)
+	return s
 }

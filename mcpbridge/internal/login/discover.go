@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -49,9 +48,6 @@ type discovery struct {
 	// default endpoints at the server's origin).
 	Found bool
 }
-
-// maxMetadata bounds a metadata document.
-const maxMetadata = 1 << 20
 
 // discover finds the authorization server of the server, in the order of
 // the MCP authorization specification: the protected resource metadata
@@ -193,12 +189,9 @@ func (c *Client) getJSON(ctx context.Context, u string, v any) (bool, error) {
 	if resp.StatusCode != http.StatusOK {
 		return false, fmt.Errorf("metadata at %s: %s", u, resp.Status)
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetadata+1))
+	body, err := readBody(resp.Body)
 	if err != nil {
 		return false, fmt.Errorf("metadata at %s: %w", u, err)
-	}
-	if len(body) > maxMetadata {
-		return false, fmt.Errorf("metadata at %s: larger than %d bytes", u, maxMetadata)
 	}
 	if err := json.Unmarshal(body, v); err != nil {
 		return false, fmt.Errorf("metadata at %s: %w", u, err)

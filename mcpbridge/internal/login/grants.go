@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -54,9 +53,6 @@ const (
 	tokenTypeIDJAG     = "urn:ietf:params:oauth:token-type:id-jag"
 	assertionTypeJWT   = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 )
-
-// maxTokenResponse bounds a token response.
-const maxTokenResponse = 256 << 10
 
 type tokenResponse struct {
 	AccessToken  string `json:"access_token"`
@@ -203,22 +199,19 @@ func (c *Client) tokenRequest(ctx context.Context, endpoint string, form url.Val
 		return nil, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxTokenResponse+1))
+	body, err := readBody(resp.Body)
 	if err != nil {
-		return nil, err
-	}
-	if len(body) > maxTokenResponse {
-		return nil, fmt.Errorf("token response larger than %d bytes", maxTokenResponse)
+		return nil, fmt.Errorf("token response: %w", err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, oauthError(resp.Status, body)
+		return nil, oauthError(resp.StatusCode, body)
 	}
 	var tr tokenResponse
 	if err := json.Unmarshal(body, &tr); err != nil {
 		return nil, fmt.Errorf("token response: %w", err)
 	}
 	if tr.AccessToken == "" {
-		return nil, oauthError(resp.Status, body)
+		return nil, oauthError(resp.StatusCode, body)
 	}
 	return &tr, nil
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 )
@@ -25,9 +24,6 @@ type oauthClient struct {
 // configured, no Client ID Metadata Document the server accepts, and no
 // dynamic registration.
 var ErrNoClient = errors.New("no OAuth client: the authorization server offers no dynamic registration; set oauth.clientId (or oauth.clientMetadataUrl where it accepts Client ID Metadata Documents)")
-
-// maxRegistration bounds a registration response.
-const maxRegistration = 64 << 10
 
 // clientFor chooses the client of a login at the server of d, in the order
 // the MCP authorization specification gives: the one configured
@@ -87,15 +83,12 @@ func (c *Client) register(ctx context.Context, d *discovery, redirect string, sc
 		return oauthClient{}, err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxRegistration+1))
+	data, err := readBody(resp.Body)
 	if err != nil {
-		return oauthClient{}, err
-	}
-	if len(data) > maxRegistration {
-		return oauthClient{}, fmt.Errorf("response larger than %d bytes", maxRegistration)
+		return oauthClient{}, fmt.Errorf("response: %w", err)
 	}
 	if resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK {
-		return oauthClient{}, oauthError(resp.Status, data)
+		return oauthClient{}, oauthError(resp.StatusCode, data)
 	}
 	var out struct {
 		ClientID     string `json:"client_id"`
@@ -109,24 +102,4 @@ func (c *Client) register(ctx context.Context, d *discovery, redirect string, sc
 		return oauthClient{}, errors.New("response has no client_id")
 	}
 	return oauthClient{ID: out.ClientID, Secret: out.ClientSecret, AuthMethod: out.AuthMethod, Issuer: d.AS.Issuer}, nil
-}
-
-// oauthError describes an OAuth error response (RFC 6749 section 5.2):
-// its error code and description, cut short, else the HTTP status.
-func oauthError(status string, body []byte) error {
-	var e struct {
-		Code        string `json:"error"`
-		Description string `json:"error_description"`
-	}
-	if json.Unmarshal(body, &e) != nil || e.Code == "" {
-		return fmt.Errorf("authorization server answered %s", status)
-	}
-	desc := e.Description
-	if len(desc) > 200 {
-		desc = desc[:200] + "…"
-	}
-	if desc == "" {
-		return fmt.Errorf("authorization server answered %s: %s", status, e.Code)
-	}
-	return fmt.Errorf("authorization server answered %s: %s: %s", status, e.Code, desc)
 }

@@ -65,7 +65,9 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	if resp.StatusCode == http.StatusForbidden && v != "" {
-		if f, ok := t.auth.(Forbidder); ok {
+		// A challenge over egress's bounds is no step-up's: the 403
+		// goes back as it is.
+		if f, ok := t.auth.(Forbidder); ok && scopesOK(resp.Header) {
 			f.Forbidden(r.Context(), resp, v)
 		}
 		return resp, nil
@@ -148,4 +150,10 @@ func (s *Spec) confine() egress.Confine {
 		params = []string{s.TokenParam}
 	}
 	return egress.NewConfine(s.URL, names, params)
+}
+
+// scopesOK reports whether a challenge is within egress's bounds.
+func scopesOK(h http.Header) bool {
+	_, err := egress.Scopes(h)
+	return err == nil
 }
