@@ -78,3 +78,25 @@ func TestLoginEnterpriseRefusedRedacted(t *testing.T) {
 		}
 	}
 }
+
+// TestLoginTokenOfAnotherIssuer: a stored token that another
+// authorization server issued is forgotten, not sent, once the server's
+// protected resource metadata names a different one; a login is asked
+// for.
+func TestLoginTokenOfAnotherIssuer(t *testing.T) {
+	ls := newLoginSetup(t, false, nil)
+	if err := ls.store.Save(context.Background(), ls.remote.URL, &auth.Token{AccessToken: "token-of-another-issuer", ClientID: "c", Issuer: "https://other-as.example"}); err != nil {
+		t.Fatal(err)
+	}
+	b := ls.bridge(t, noLogin(t), ls.config(false, &OAuthConfig{Enabled: true}))
+	discover(t, b)
+	if st := serverStatus(t, b, "remote"); st.Auth != auth.StateLoginNeeded {
+		t.Errorf("remote: auth %q (%s), want login needed", st.Auth, st.Error)
+	}
+	if tok, err := ls.store.Load(context.Background(), ls.remote.URL); err != nil || tok != nil {
+		t.Errorf("stored token after discovery = %v, %v; want it forgotten", tok, err)
+	}
+	if !strings.Contains(ls.logs.String(), "moved to another authorization server") {
+		t.Errorf("logs do not say why the token was dropped:\n%s", ls.logs.String())
+	}
+}

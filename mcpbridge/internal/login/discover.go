@@ -47,6 +47,9 @@ type discovery struct {
 	// Found says whether metadata was found (false: the 2025-03-26
 	// default endpoints at the server's origin).
 	Found bool
+	// Named says the authorization server is named by protected resource
+	// metadata or the configuration, not guessed from the server's origin.
+	Named bool
 }
 
 // discover finds the authorization server of the server, in the order of
@@ -61,7 +64,7 @@ type discovery struct {
 func (c *Client) discover(ctx context.Context, challenge http.Header) (*discovery, error) {
 	if c.cfg.AuthorizationURL != "" && c.cfg.TokenURL != "" {
 		u, _ := url.Parse(c.cfg.AuthorizationURL)
-		d := &discovery{Resource: c.cfg.ServerURL, Found: true, AS: asMetadata{
+		d := &discovery{Resource: c.cfg.ServerURL, Found: true, Named: true, AS: asMetadata{
 			AuthorizationEndpoint: c.cfg.AuthorizationURL,
 			TokenEndpoint:         c.cfg.TokenURL,
 			RegistrationEndpoint:  c.cfg.RegistrationURL,
@@ -111,6 +114,7 @@ func (c *Client) discover(ctx context.Context, challenge http.Header) (*discover
 			return nil, fmt.Errorf("protected resource metadata at %s names no authorization server", prmURL)
 		}
 		asURL = prm.AuthorizationServers[0]
+		d.Named = true
 	}
 	issuer, err := url.Parse(asURL)
 	if err != nil || (issuer.Scheme != "https" && issuer.Scheme != "http") || issuer.Host == "" {

@@ -136,11 +136,12 @@ func (c *Client) current(ctx context.Context) (*transport.OAuthHandler, error) {
 	cl := oauthClient{ID: c.cfg.ClientID, Secret: c.cfg.ClientSecret}
 	if t != nil {
 		if t.Issuer != "" && t.AccessToken != "" {
-			d, err := c.discovered(ctx)
-			if err != nil {
-				return nil, err
-			}
-			if d.AS.Issuer != t.Issuer {
+			// Only an authorization server named by the server can
+			// disown the token: one guessed from the origin (no
+			// protected resource metadata at the well-known URLs, a
+			// server that names it only in its challenge) or a
+			// discovery that failed leaves the judgement to the server.
+			if d, err := c.discovered(ctx); err == nil && d.Named && d.AS.Issuer != t.Issuer {
 				c.cfg.Logger.Warn("mcp server moved to another authorization server; login needed", "server", c.cfg.Server)
 				_ = c.store.store.Delete(ctx, c.store.key)
 				c.store.drop()
