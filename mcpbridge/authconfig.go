@@ -17,8 +17,10 @@ type OAuthConfig struct {
 	Enabled bool
 	// ClientID and ClientSecret are a client registered beforehand with
 	// the authorization server ("clientId", "clientSecret"). Without
-	// ClientID the client is registered dynamically (RFC 7591) at every
-	// login. ClientSecret is a secret: it never appears in the status.
+	// ClientID the client is ClientMetadataURL where the server accepts
+	// it, else one registered dynamically (RFC 7591) once and kept in the
+	// token store with its issuer. ClientSecret is a secret: it never
+	// appears in the status.
 	ClientID     string
 	ClientSecret string
 	// AuthorizationURL and TokenURL ("authorizationUrl", "tokenUrl"), when
@@ -30,7 +32,8 @@ type OAuthConfig struct {
 	RegistrationURL  string
 	// Scopes are requested at login ("scopes"); for google_credentials they
 	// are the scopes of the access token and are required. Empty means the
-	// scopes of the server's WWW-Authenticate challenge, if any.
+	// scopes of the server's WWW-Authenticate challenge, else the
+	// scopes_supported of its protected resource metadata, else none.
 	Scopes []string
 	// Audiences ("audiences") are sent, space-separated, as the audience
 	// parameter of the authorization request and of the token requests
@@ -46,6 +49,39 @@ type OAuthConfig struct {
 	// as that query parameter instead of the Authorization header, for SSE
 	// servers that ask for it so.
 	TokenParamName string
+
+	// ClientMetadataURL ("clientMetadataUrl", mcpbridge's own key) is the
+	// https URL of a Client ID Metadata Document describing this client.
+	// Where the authorization server advertises
+	// client_id_metadata_document_supported, the URL is the client_id and
+	// no registration happens; elsewhere ClientID, then dynamic
+	// registration, are used.
+	ClientMetadataURL string
+	// GrantType ("grantType", mcpbridge's own key) is how tokens are got:
+	// "" or "authorization_code" (a person logs in, [Bridge.Login]);
+	// "client_credentials" (the client-credentials grant, for agents that
+	// run as services; ClientID with ClientSecret or PrivateKey); or
+	// "enterprise" (enterprise-managed authorization: IDToken is
+	// exchanged at IDPTokenURL for an identity assertion, which the
+	// authorization server takes as a JWT bearer grant from ClientID).
+	// Tokens of the last two are got, and got again when they expire or
+	// are refused, without any login.
+	GrantType string
+	// PrivateKey ("privateKey") is a PEM private key, EC P-256 or RSA,
+	// that signs the client's assertions instead of sending ClientSecret
+	// (private_key_jwt); SigningAlgorithm ("signingAlgorithm": "ES256" or
+	// "RS256"), when set, must match it. A secret.
+	PrivateKey       string
+	SigningAlgorithm string
+	// IDPTokenURL ("idpTokenUrl"), IDPClientID ("idpClientId") and
+	// IDPClientSecret ("idpClientSecret", a secret) are the enterprise
+	// identity provider's token endpoint and this client there; IDToken
+	// ("idToken", a secret) is the user's ID token from it. For GrantType
+	// "enterprise" only.
+	IDPTokenURL     string
+	IDPClientID     string
+	IDPClientSecret string
+	IDToken         string
 }
 
 // AuthProviderType is the authProviderType of a server: how its requests
@@ -107,6 +143,30 @@ func (s ServerConfig) validateAuth() error {
 		u, err := url.Parse(f.value)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return bad(f.field, "must be an absolute http or https URL")
+		}
+	}
+	switch o.GrantType {
+	case "", "authorization_code", "client_credentials":
+	case "enterprise":
+		if o.IDPTokenURL == "" || o.IDToken == "" {
+			return bad("oauth.grantType", "enterprise needs idpTokenUrl and idToken")
+		}
+	default:
+		return bad("oauth.grantType", `must be "authorization_code", "client_credentials" or "enterprise", got %q`, o.GrantType)
+	}
+	if (o.GrantType == "client_credentials" || o.GrantType == "enterprise") && o.ClientID == "" {
+		return bad("oauth.clientId", "required with grantType %s", o.GrantType)
+	}
+	if o.ClientMetadataURL != "" {
+		u, err := url.Parse(o.ClientMetadataURL)
+		if err != nil || u.Scheme != "https" || u.Host == "" || u.Path == "" || u.Path == "/" {
+			return bad("oauth.clientMetadataUrl", "must be an https URL with a path")
+		}
+	}
+	if o.IDPTokenURL != "" {
+		u, err := url.Parse(o.IDPTokenURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return bad("oauth.idpTokenUrl", "must be an absolute http or https URL")
 		}
 	}
 	if (o.AuthorizationURL == "") != (o.TokenURL == "") {

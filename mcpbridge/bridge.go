@@ -407,6 +407,12 @@ func (b *Bridge) Status() Status {
 		ss := newServerStatus(s.cfg)
 		ss.State = s.state
 		ss.Auth = s.authState()
+		if s.login != nil {
+			ss.AuthScopes = s.login.Scopes()
+			if err := s.login.Err(); err != nil {
+				ss.AuthError = b.redact.Text(err.Error())
+			}
+		}
 		for _, e := range b.reg.ServerEntries(s.cfg.Name) {
 			ss.Tools = append(ss.Tools, e.Name)
 			if t := b.tools[e.Name]; t != nil && len(t.Icons) > 0 {

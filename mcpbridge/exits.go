@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"slices"
 
 	"google.golang.org/genai"
 
@@ -26,8 +27,13 @@ type redactor struct{ *secrets.Redactor }
 // headers, endpoints, arguments, OAuth client secret and [ServerConfig.Secrets].
 func redactorFor(cfg ServerConfig) *secrets.Redactor {
 	c := secrets.Config{Env: cfg.Env, Headers: cfg.Headers, URLs: []string{cfg.URL, cfg.HTTPURL}, Args: cfg.Args, Secrets: cfg.Secrets}
-	if cfg.OAuth != nil {
-		c.ClientSecret = cfg.OAuth.ClientSecret
+	if o := cfg.OAuth; o != nil {
+		c.ClientSecret = o.ClientSecret
+		for _, v := range []string{o.PrivateKey, o.IDPClientSecret, o.IDToken} {
+			if v != "" {
+				c.Secrets = append(slices.Clip(c.Secrets), v)
+			}
+		}
 	}
 	return secrets.New(c)
 }

@@ -2,7 +2,9 @@ package mcpbridge
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/egress"
@@ -46,6 +48,16 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, 
 		lc.ClientID, lc.ClientSecret = oc.ClientID, oc.ClientSecret
 		lc.AuthorizationURL, lc.TokenURL, lc.RegistrationURL = oc.AuthorizationURL, oc.TokenURL, oc.RegistrationURL
 		lc.Scopes, lc.Audiences, lc.RedirectURI = oc.Scopes, oc.Audiences, oc.RedirectURI
+		lc.ClientMetadataURL = oc.ClientMetadataURL
+		switch oc.GrantType {
+		case "client_credentials", "enterprise":
+			g := &login.Grant{Type: login.GrantClientCredentials, PrivateKey: oc.PrivateKey, SigningAlgorithm: oc.SigningAlgorithm}
+			if oc.GrantType == "enterprise" {
+				g.Type = login.GrantEnterprise
+				g.IDPTokenURL, g.IDPClientID, g.IDPClientSecret, g.IDToken = oc.IDPTokenURL, oc.IDPClientID, oc.IDPClientSecret, oc.IDToken
+			}
+			lc.Grant = g
+		}
 	}
 	c := login.New(lc)
 	return c, c
@@ -90,12 +102,24 @@ func (s *server) authState() auth.State {
 	return auth.StateNone
 }
 
-// loginError marks the failed connection of a server that wants a login.
+// loginError marks the failed connection or request of a server that
+// wants a login: one wrapping [auth.ErrLoginRequired] (with the scopes a
+// step-up asks for), or the error of a step-up that cannot help (it wraps
+// ErrInsufficientScope).
 func loginError(s *server, err error) error {
-	if s.login == nil || !s.login.State().NeedsLogin() {
+	if s.login == nil {
 		return err
 	}
-	return fmt.Errorf("mcp server %q: %w (Bridge.Login connects it): %w", s.cfg.Name, auth.ErrLoginRequired, err)
+	if st := s.login.State(); st.NeedsLogin() {
+		if scopes := s.login.Scopes(); len(scopes) > 0 {
+			return fmt.Errorf("mcp server %q: %w with scopes %q (Bridge.Login asks for them): %w", s.cfg.Name, auth.ErrLoginRequired, strings.Join(scopes, " "), err)
+		}
+		return fmt.Errorf("mcp server %q: %w (Bridge.Login connects it): %w", s.cfg.Name, auth.ErrLoginRequired, err)
+	}
+	if lerr := s.login.Err(); lerr != nil && errors.Is(lerr, login.ErrInsufficientScope) {
+		return fmt.Errorf("%w: %w", lerr, err)
+	}
+	return err
 }
 
 // Login logs in to the named server and connects it. The authorization URL

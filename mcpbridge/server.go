@@ -172,7 +172,7 @@ func (b *Bridge) dial(ctx context.Context, s *server) (a attempt) {
 		listed, err = conn.ListTools(ctx)
 		if err != nil {
 			_ = conn.Close()
-			return attempt{err: err}
+			return attempt{err: loginError(s, err)}
 		}
 	}
 	defs := convertTools(&s.cfg, listed, b.schemaOptions(), b.log)

@@ -23,6 +23,11 @@ func (p *settingsParser) oauth(s *ServerConfig, v any, off int) bool {
 		"authorizationUrl": &o.AuthorizationURL, "tokenUrl": &o.TokenURL,
 		"registrationUrl": &o.RegistrationURL, "redirectUri": &o.RedirectURI,
 		"tokenParamName": &o.TokenParamName,
+		// mcpbridge's own keys (Gemini CLI has none for these).
+		"clientMetadataUrl": &o.ClientMetadataURL, "grantType": &o.GrantType,
+		"privateKey": &o.PrivateKey, "signingAlgorithm": &o.SigningAlgorithm,
+		"idpTokenUrl": &o.IDPTokenURL, "idpClientId": &o.IDPClientID,
+		"idpClientSecret": &o.IDPClientSecret, "idToken": &o.IDToken,
 	}
 	lists := map[string]*[]string{"scopes": &o.Scopes, "audiences": &o.Audiences}
 	for _, key := range slices.Sorted(maps.Keys(m)) {

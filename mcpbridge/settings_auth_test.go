@@ -83,6 +83,10 @@ func TestParseSettingsOAuthErrors(t *testing.T) {
 		{"impersonation without target", `{"httpUrl": "https://h/mcp", "authProviderType": "service_account_impersonation", "targetAudience": "a"}`, "needs targetAudience and targetServiceAccount"},
 		{"provider on stdio", `{"command": "x", "authProviderType": "google_credentials", "oauth": {"scopes": ["s"]}}`, "only allowed with url or httpUrl"},
 		{"google without scopes", `{"httpUrl": "https://x.googleapis.com/mcp", "authProviderType": "google_credentials"}`, "google_credentials needs oauth.scopes"},
+		{"unknown grant", `{"httpUrl": "https://h/mcp", "oauth": {"grantType": "password"}}`, `oauth.grantType: must be "authorization_code", "client_credentials" or "enterprise", got "password"`},
+		{"client credentials without client", `{"httpUrl": "https://h/mcp", "oauth": {"grantType": "client_credentials"}}`, "oauth.clientId: required with grantType client_credentials"},
+		{"enterprise without token", `{"httpUrl": "https://h/mcp", "oauth": {"grantType": "enterprise", "clientId": "c", "idpTokenUrl": "https://idp/token"}}`, "enterprise needs idpTokenUrl and idToken"},
+		{"metadata URL not https", `{"httpUrl": "https://h/mcp", "oauth": {"clientMetadataUrl": "http://app.example/client.json"}}`, "oauth.clientMetadataUrl: must be an https URL with a path"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -104,5 +108,29 @@ func TestParseSettingsOAuthUnknownKey(t *testing.T) {
 	}
 	if len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0], `ignoring unknown key "oauth.pkce"`) {
 		t.Errorf("warnings = %q, want one for oauth.pkce", cfg.Warnings)
+	}
+}
+
+func TestParseSettingsOAuthOwnKeys(t *testing.T) {
+	data := `{"mcpServers": {"svc": {"httpUrl": "https://mcp.example.com/mcp", "oauth": {
+  "clientId": "svc-1", "grantType": "enterprise", "clientMetadataUrl": "https://app.example/client.json",
+  "privateKey": "$KEY", "signingAlgorithm": "ES256",
+  "idpTokenUrl": "https://idp.example/token", "idpClientId": "idp-1", "idpClientSecret": "$IDP_SECRET", "idToken": "$ID_TOKEN"
+}}}}`
+	cfg, err := mcpbridge.ParseSettings([]byte(data), "s.json", env(map[string]string{"KEY": "pem", "IDP_SECRET": "idp-secret-value", "ID_TOKEN": "eyJ.id.token"}))
+	if err != nil {
+		t.Fatalf("ParseSettings() = %v", err)
+	}
+	if len(cfg.Warnings) != 0 {
+		t.Errorf("warnings = %q, want none: the keys are known", cfg.Warnings)
+	}
+	got := cfg.Servers[0].OAuth
+	want := &mcpbridge.OAuthConfig{
+		Enabled: true, ClientID: "svc-1", GrantType: "enterprise", ClientMetadataURL: "https://app.example/client.json",
+		PrivateKey: "pem", SigningAlgorithm: "ES256",
+		IDPTokenURL: "https://idp.example/token", IDPClientID: "idp-1", IDPClientSecret: "idp-secret-value", IDToken: "eyJ.id.token",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("OAuth (-want +got):\n%s", diff)
 	}
 }

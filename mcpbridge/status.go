@@ -85,6 +85,13 @@ type ServerStatus struct {
 	Skipped []DroppedTool `json:"skipped,omitempty"`
 	// Auth is where the server's login stands; never a token.
 	Auth auth.State `json:"auth,omitempty"`
+	// AuthScopes, while Auth says a login is needed because the server
+	// refused the token for want of scope (403 insufficient_scope), are
+	// the scopes it asked for: the next [Bridge.Login] asks for them too.
+	AuthScopes []string `json:"authScopes,omitempty"`
+	// AuthError is why the last login, token grant or step-up failed, or
+	// what the server's refusal asks for; redacted like Error.
+	AuthError string `json:"authError,omitempty"`
 	// Instructions are what the server said about itself when it last
 	// connected (MCP's initialize instructions), redacted like Error.
 	Instructions string `json:"instructions,omitempty"`

@@ -22,6 +22,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -43,14 +44,14 @@ func main() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
 	defer cancel()
-	if err := run(ctx, os.Args[1], os.Getenv("MCP_CONFORMANCE_CONTEXT")); err != nil {
+	if err := run(ctx, os.Args[1], os.Getenv("MCP_CONFORMANCE_SCENARIO"), os.Getenv("MCP_CONFORMANCE_CONTEXT")); err != nil {
 		fmt.Fprintln(os.Stderr, "client:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, serverURL, scenarioContext string) error {
-	settings, err := settingsFor(serverURL, scenarioContext)
+func run(ctx context.Context, serverURL, scenario, scenarioContext string) error {
+	settings, err := settingsFor(serverURL, scenario, scenarioContext)
 	if err != nil {
 		return err
 	}
@@ -125,23 +126,47 @@ func serverStatus(b *mcpbridge.Bridge) mcpbridge.ServerStatus {
 	return mcpbridge.ServerStatus{}
 }
 
+// clientMetadataURL is the Client ID Metadata Document the conformance
+// scenarios expect a client to name.
+const clientMetadataURL = "https://conformance-test.local/client-metadata.json"
+
 // settingsFor returns the settings document of the scenario: the server,
 // trusted so its tools run without confirmation, with the oauth block the
-// scenario's context calls for.
-func settingsFor(serverURL, scenarioContext string) ([]byte, error) {
+// scenario's context calls for, in the keys a user would write.
+func settingsFor(serverURL, scenario, scenarioContext string) ([]byte, error) {
 	server := map[string]any{"httpUrl": serverURL, "trust": true}
-	var sc map[string]any
+	sc := map[string]string{}
 	if scenarioContext != "" {
-		if err := json.Unmarshal([]byte(scenarioContext), &sc); err != nil {
+		var raw map[string]any
+		if err := json.Unmarshal([]byte(scenarioContext), &raw); err != nil {
 			return nil, fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
 		}
+		for k, v := range raw {
+			if s, ok := v.(string); ok {
+				sc[k] = s
+			}
+		}
 	}
-	oauth := map[string]any{"enabled": true}
-	if id, ok := sc["client_id"].(string); ok {
-		oauth["clientId"] = id
+	oauth := map[string]any{"enabled": true, "clientMetadataUrl": clientMetadataURL}
+	set := func(key, ctxKey string) {
+		if v, ok := sc[ctxKey]; ok {
+			oauth[key] = v
+		}
 	}
-	if secret, ok := sc["client_secret"].(string); ok {
-		oauth["clientSecret"] = secret
+	set("clientId", "client_id")
+	set("clientSecret", "client_secret")
+	switch {
+	case sc["private_key_pem"] != "":
+		oauth["grantType"] = "client_credentials"
+		set("privateKey", "private_key_pem")
+		set("signingAlgorithm", "signing_algorithm")
+	case sc["idp_id_token"] != "":
+		oauth["grantType"] = "enterprise"
+		set("idToken", "idp_id_token")
+		set("idpClientId", "idp_client_id")
+		set("idpTokenUrl", "idp_token_endpoint")
+	case strings.HasPrefix(scenario, "auth/client-credentials"):
+		oauth["grantType"] = "client_credentials"
 	}
 	server["oauth"] = oauth
 	return json.Marshal(map[string]any{"mcpServers": map[string]any{serverName: server}})

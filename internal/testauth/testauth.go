@@ -49,7 +49,41 @@ type Server struct {
 	Refreshes, Registrations, Codes atomic.Int64
 
 	mu        sync.Mutex
-	lastToken url.Values // the form of the last token request
+	lastToken url.Values     // the form of the last token request
+	lastReg   map[string]any // the body of the last registration
+	// service holds the access tokens of client_credentials grants, which
+	// the library's userinfo does not know (they name no user).
+	service map[string]bool
+}
+
+// clientCredentials serves a client_credentials grant and records the
+// access token it issues.
+func (a *Server) clientCredentials(w http.ResponseWriter, r *http.Request, next http.Handler) {
+	rec := httptest.NewRecorder()
+	next.ServeHTTP(rec, r)
+	var tr struct {
+		AccessToken string `json:"access_token"`
+	}
+	if rec.Code == http.StatusOK && json.Unmarshal(rec.Body.Bytes(), &tr) == nil && tr.AccessToken != "" {
+		a.mu.Lock()
+		if a.service == nil {
+			a.service = map[string]bool{}
+		}
+		a.service[tr.AccessToken] = true
+		a.mu.Unlock()
+	}
+	for k, v := range rec.Header() {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rec.Code)
+	_, _ = w.Write(rec.Body.Bytes())
+}
+
+// LastRegistration returns the body of the last dynamic registration.
+func (a *Server) LastRegistration() map[string]any {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.lastReg
 }
 
 // LastTokenRequest returns the form of the last token request.
@@ -153,6 +187,9 @@ func (a *Server) wrap(next http.Handler) http.Handler {
 				a.Refreshes.Add(1)
 			} else if q.Get("grant_type") == "authorization_code" {
 				a.Codes.Add(1)
+			} else if q.Get("grant_type") == "client_credentials" {
+				a.clientCredentials(w, r, next)
+				return
 			}
 		}
 		next.ServeHTTP(w, r)
@@ -164,7 +201,13 @@ func (a *Server) register(w http.ResponseWriter, r *http.Request) {
 		RedirectURIs []string `json:"redirect_uris"`
 		AuthMethod   string   `json:"token_endpoint_auth_method"`
 	}
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.RedirectURIs) == 0 {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<10))
+	var all map[string]any
+	_ = json.Unmarshal(body, &all)
+	a.mu.Lock()
+	a.lastReg = all
+	a.mu.Unlock()
+	if err := json.Unmarshal(body, &req); err != nil || len(req.RedirectURIs) == 0 {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
 		_, _ = io.WriteString(w, `{"error":"invalid_client_metadata"}`)
@@ -225,7 +268,8 @@ func (a *Server) Proxy(t testing.TB) string {
 }
 
 // Protected serves next (an MCP endpoint at path) behind bearer tokens that
-// the authorization server's userinfo endpoint accepts, with protected
+// the authorization server's userinfo endpoint accepts (or that it issued
+// to a client_credentials grant), with protected
 // resource metadata (RFC 9728) naming authServer (a.Issuer when "") at
 // /.well-known/oauth-protected-resource<path>. Tokens marked with Expire
 // are refused as the server would an expired one.
@@ -240,7 +284,10 @@ type Protected struct {
 	mu      sync.Mutex
 	seen    map[string]bool
 	expired map[string]bool
+	stepUp  *stepUp
 	Refused atomic.Int64
+	// Forbidden counts the 403 insufficient_scope answers.
+	Forbidden atomic.Int64
 }
 
 // Expire makes every access token seen so far be refused.
@@ -268,6 +315,10 @@ func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
 		return
 	}
+	if p.insufficient(w, r, tok) {
+		p.Forbidden.Add(1)
+		return
+	}
 	p.next.ServeHTTP(w, r)
 }
 
@@ -280,6 +331,15 @@ func (p *Protected) valid(ctx context.Context, tok string) bool {
 	p.mu.Unlock()
 	if expired {
 		return false
+	}
+	p.as.mu.Lock()
+	service := p.as.service[tok]
+	p.as.mu.Unlock()
+	if service {
+		p.mu.Lock()
+		p.seen[tok] = true
+		p.mu.Unlock()
+		return true
 	}
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.as.Issuer+"/userinfo", nil)
 	req.Header.Set("Authorization", "Bearer "+tok)

@@ -43,6 +43,17 @@ type Token struct {
 	// registration gave. ClientSecret is "" for a public client.
 	ClientID     string `json:"clientId,omitempty"`
 	ClientSecret string `json:"clientSecret,omitempty"`
+	// TokenEndpointAuthMethod is how the client authenticates at the
+	// token endpoint, as registration gave it ("" for the server's
+	// choice).
+	TokenEndpointAuthMethod string `json:"tokenEndpointAuthMethod,omitempty"`
+	// Issuer is the authorization server that issued the token and the
+	// client. The token and client are used only with that server: a
+	// server that moves to another authorization server gets a new login
+	// and client.
+	Issuer string `json:"issuer,omitempty"`
+	// Scopes are the scopes the token was asked for.
+	Scopes []string `json:"scopes,omitempty"`
 }
 
 // String returns a description of t that holds no secret, so that
@@ -124,3 +135,9 @@ func (s State) NeedsLogin() bool { return s == StateLoginNeeded || s == StateExp
 // ErrLoginRequired is wrapped by the errors of servers that refuse us until
 // somebody logs in.
 var ErrLoginRequired = errors.New("login required")
+
+// ErrInsufficientScope is wrapped by the errors of a server that refuses
+// the token for want of scope (HTTP 403 insufficient_scope) when another
+// login cannot help: it names scopes the token was already asked for, or
+// keeps refusing after the step-up logins allowed.
+var ErrInsufficientScope = errors.New("server refuses the token: insufficient scope")

@@ -1,8 +1,11 @@
 // Package login runs the OAuth 2.1 login of one remote MCP server and
-// gives its requests their Authorization header. It builds on mcp-go's
-// OAuthHandler for discovery (protected resource metadata, authorization
-// server or OpenID metadata with the issuer checked), dynamic client
-// registration, the code exchange and refresh; it adds the loopback
+// gives its requests their Authorization header. Discovery (protected
+// resource metadata, then authorization server or OpenID metadata, in the
+// MCP specification's order, with the 2025-03-26 fallbacks), the choice of
+// client (configured, Client ID Metadata Document, stored registration,
+// dynamic registration), the step-up on insufficient_scope, and the
+// client-credentials and enterprise grants are this package's; mcp-go's
+// OAuthHandler does the code exchange and refreshes. It adds the loopback
 // redirect listener, the host's URL callback, the token store, refresh
 // before expiry and after a refusal, and the login state. A [Google]
 // gives a server's requests Google credentials instead, which go only to
@@ -10,16 +13,10 @@
 package login
 
 import (
-	"bytes"
 	"context"
-	"crypto/subtle"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -48,6 +45,13 @@ type Config struct {
 	// RedirectURI is where the browser comes back; "" means a loopback
 	// listener on a free port, http://127.0.0.1:PORT/oauth/callback.
 	RedirectURI string
+	// ClientMetadataURL is the https URL of the client's metadata
+	// document, used as its client_id where the authorization server
+	// accepts Client ID Metadata Documents.
+	ClientMetadataURL string
+	// Grant, when set, gets tokens without a person: the
+	// client-credentials grant or the enterprise-managed one.
+	Grant *Grant
 
 	// Eager sends a stored token from the first request on; otherwise the
 	// store is consulted only after the server answered 401.
@@ -80,9 +84,13 @@ type Client struct {
 	mu        sync.Mutex
 	handler   *transport.OAuthHandler
 	active    bool        // Eager, or a 401 was seen
-	challenge http.Header // WWW-Authenticate of the last 401
+	challenge http.Header // WWW-Authenticate of the last 401 or 403
+	disc      *discovery  // for challenge; nil until needed
 	state     auth.State
 	lastErr   error
+	stepUp    []string // the scopes a 403 asked for, until a login gets them
+	stepUps   int      // step-up logins since the server last accepted a token
+	refusals  int      // 401s to a grant's tokens since one was accepted
 }
 
 // New returns a Client for cfg. It does no I/O.
@@ -93,7 +101,7 @@ func New(cfg Config) *Client {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	c := &Client{cfg: cfg, http: hc, active: cfg.Eager}
+	c := &Client{cfg: cfg, http: hc, active: cfg.Eager || cfg.Grant != nil}
 	c.store = &tokenStore{store: cfg.Store, key: cfg.ServerURL}
 	return c
 }
@@ -111,50 +119,9 @@ func (c *Client) setState(s auth.State, err error) {
 	c.state, c.lastErr = s, err
 }
 
-// configuredMetadataURL is the address at which the HTTP client of a
-// handler serves the metadata built from configured endpoints.
-const configuredMetadataURL = "http://configured-endpoints.mcpbridge.invalid/metadata"
-
-// newHandler returns an OAuthHandler for a client with the given
-// credentials and redirect URI, primed with the last challenge.
-func (c *Client) newHandler(clientID, secret, redirect string) *transport.OAuthHandler {
-	hc := c.http
-	c.mu.Lock()
-	challenge := c.challenge
-	c.mu.Unlock()
-	scopes := c.cfg.Scopes
-	if len(scopes) == 0 {
-		scopes = challengeScopes(challenge)
-	}
-	oc := transport.OAuthConfig{
-		ClientID:     clientID,
-		ClientSecret: secret,
-		RedirectURI:  redirect,
-		Scopes:       scopes,
-		TokenStore:   c.store,
-		PKCEEnabled:  true,
-	}
-	if c.cfg.AuthorizationURL != "" && c.cfg.TokenURL != "" {
-		oc.AuthServerMetadataURL = configuredMetadataURL
-		hc = &http.Client{Timeout: hc.Timeout, Transport: configuredMetadata{cfg: &c.cfg, base: hc.Transport}}
-	}
-	if extra := c.extraParams(); len(extra) > 0 {
-		hc = &http.Client{Timeout: hc.Timeout, Transport: tokenParams{params: extra, base: hc.Transport}}
-	}
-	oc.HTTPClient = hc
-	h := transport.NewOAuthHandler(oc)
-	h.SetBaseURL(c.cfg.ServerURL)
-	if challenge != nil {
-		h.HandleUnauthorizedResponse(&http.Response{StatusCode: http.StatusUnauthorized, Header: challenge})
-	}
-	c.store.mu.Lock()
-	c.store.client = func() (string, string) { return h.GetClientID(), h.GetClientSecret() }
-	c.store.mu.Unlock()
-	return h
-}
-
 // current returns the handler for requests: the one of the last login, or
-// one for the stored client credentials.
+// one for the stored token and client. A stored token of another
+// authorization server than the one discovered now is forgotten, not sent.
 func (c *Client) current(ctx context.Context) (*transport.OAuthHandler, error) {
 	c.mu.Lock()
 	h := c.handler
@@ -166,11 +133,30 @@ func (c *Client) current(ctx context.Context) (*transport.OAuthHandler, error) {
 	if err != nil {
 		return nil, err
 	}
-	id, secret := c.cfg.ClientID, c.cfg.ClientSecret
-	if id == "" && t != nil {
-		id, secret = t.ClientID, t.ClientSecret
+	cl := oauthClient{ID: c.cfg.ClientID, Secret: c.cfg.ClientSecret}
+	if t != nil {
+		if t.Issuer != "" && t.AccessToken != "" {
+			// Only an authorization server named by the server can
+			// disown the token: one guessed from the origin (no
+			// protected resource metadata at the well-known URLs, a
+			// server that names it only in its challenge) or a
+			// discovery that failed leaves the judgement to the server.
+			if d, err := c.discovered(ctx); err == nil && d.Named && d.AS.Issuer != t.Issuer {
+				c.cfg.Logger.Warn("mcp server moved to another authorization server; login needed", "server", c.cfg.Server)
+				_ = c.store.store.Delete(ctx, c.store.key)
+				c.store.drop()
+				t = nil
+			}
+		}
+		if t != nil && cl.ID == "" {
+			cl = oauthClient{ID: t.ClientID, Secret: t.ClientSecret, AuthMethod: t.TokenEndpointAuthMethod, Issuer: t.Issuer}
+		}
 	}
-	h = c.newHandler(id, secret, c.cfg.RedirectURI)
+	var scopes []string
+	if t != nil {
+		scopes = t.Scopes
+	}
+	h = c.newHandler(cl, c.cfg.RedirectURI, scopes)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.handler == nil {
@@ -190,6 +176,9 @@ func (c *Client) Authorization(ctx context.Context) (string, error) {
 	c.mu.Unlock()
 	if !active {
 		return "", nil
+	}
+	if c.cfg.Grant != nil {
+		return c.grantAuthorization(ctx)
 	}
 	h, err := c.current(ctx)
 	if err != nil {
@@ -219,16 +208,12 @@ func (c *Client) Authorization(ctx context.Context) (string, error) {
 // sent ("" for none). It records the challenge for discovery and reports
 // whether the request should be sent once more, with a refreshed token.
 func (c *Client) Unauthorized(ctx context.Context, resp *http.Response, sent string) bool {
+	c.noteChallenge(resp.Header)
 	c.mu.Lock()
-	changed := !slices.Equal(c.challenge.Values("WWW-Authenticate"), resp.Header.Values("WWW-Authenticate"))
-	c.challenge = resp.Header.Clone()
 	c.active = true
-	h := c.handler
 	c.mu.Unlock()
-	if h != nil && changed {
-		// Only a new challenge: the handler forgets the metadata it
-		// discovered, which would fail a refresh under way.
-		h.HandleUnauthorizedResponse(resp)
+	if c.cfg.Grant != nil {
+		return c.grantUnauthorized(ctx, sent)
 	}
 	if sent == "" {
 		if t, _ := c.store.load(ctx); t != nil && t.AccessToken != "" {
@@ -252,21 +237,48 @@ func (c *Client) Unauthorized(ctx context.Context, resp *http.Response, sent str
 	return false
 }
 
+// noteChallenge keeps a new WWW-Authenticate challenge: the next
+// discovery starts from it.
+func (c *Client) noteChallenge(h http.Header) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(h.Values("WWW-Authenticate")) == 0 || slices.Equal(c.challenge.Values("WWW-Authenticate"), h.Values("WWW-Authenticate")) {
+		return
+	}
+	c.challenge = h.Clone()
+	if challengeParam(h, "resource_metadata") != "" || c.disc == nil {
+		c.disc = nil
+	}
+}
+
 // Accepted records that the server accepted a request sent with a token.
 func (c *Client) Accepted() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.state, c.lastErr = auth.StateAuthenticated, nil
+	c.refusals = 0
+	if c.stepUp == nil {
+		c.state, c.lastErr = auth.StateAuthenticated, nil
+	}
+}
+
+// Err returns the error of the last login, grant or step-up that failed,
+// nil when there is none.
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lastErr
 }
 
 // Login runs the authorization-code flow with PKCE: discovery (from the
-// last 401's challenge, or the server's well-known metadata), dynamic
-// client registration when no client ID is configured, the URL handed to
-// ShowURL, the redirect awaited on a loopback listener, the code exchanged
-// and the token stored. It returns when the token is stored, or with ctx's
-// error (bounded by DefaultLoginTimeout when ctx has no deadline).
+// last challenge, or the server's well-known metadata), the client
+// (configured, Client ID Metadata Document, stored or dynamically
+// registered), the URL handed to ShowURL, the redirect awaited on a
+// loopback listener, the code exchanged and the token stored. With a
+// Grant, it gets a token with that grant instead, without ShowURL. It
+// returns when the token is stored, or with ctx's error (bounded by
+// DefaultLoginTimeout when ctx has no deadline).
 func (c *Client) Login(ctx context.Context) error {
-	if c.cfg.ShowURL == nil {
+	if c.cfg.ShowURL == nil && c.cfg.Grant == nil {
 		return ErrNoLoginHandler
 	}
 	c.loginMu.Lock()
@@ -276,13 +288,58 @@ func (c *Client) Login(ctx context.Context) error {
 		ctx, cancel = context.WithTimeout(ctx, DefaultLoginTimeout)
 		defer cancel()
 	}
-	err := c.login(ctx)
-	if err != nil {
-		c.setState(auth.StateFailed, err)
-		return fmt.Errorf("login to mcp server %q: %w", c.cfg.Server, err)
+	var err error
+	if c.cfg.Grant != nil {
+		err = c.grant(ctx)
+	} else {
+		err = c.login(ctx)
 	}
-	c.setState(auth.StateAuthenticated, nil)
+	if err != nil {
+		err = fmt.Errorf("login to mcp server %q: %w", c.cfg.Server, err)
+		c.setState(auth.StateFailed, err)
+		return err
+	}
+	c.mu.Lock()
+	c.active = true
+	c.refusals = 0
+	if c.stepUp != nil {
+		c.stepUps++
+	} else {
+		c.stepUps = 0
+	}
+	c.stepUp = nil
+	c.state, c.lastErr = auth.StateAuthenticated, nil
+	c.mu.Unlock()
 	return nil
+}
+
+// scopes returns the scopes a login asks for: the configured ones; else
+// those of the challenge, else the protected resource's scopes_supported;
+// with, after a 403, the scopes the server asked for added to those held.
+func (c *Client) scopes(ctx context.Context, d *discovery) []string {
+	c.mu.Lock()
+	challenge, stepUp := c.challenge, c.stepUp
+	c.mu.Unlock()
+	scopes := slices.Clone(c.cfg.Scopes)
+	if len(scopes) == 0 {
+		scopes = challengeScopes(challenge)
+	}
+	if len(scopes) == 0 && d != nil {
+		scopes = slices.Clone(d.ResourceScopes)
+	}
+	if stepUp != nil {
+		if t, _ := c.store.load(ctx); t != nil {
+			scopes = append(scopes, t.Scopes...)
+		}
+		scopes = append(scopes, stepUp...)
+	}
+	var out []string
+	for _, s := range scopes {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func (c *Client) login(ctx context.Context) error {
@@ -291,12 +348,24 @@ func (c *Client) login(ctx context.Context) error {
 		return err
 	}
 	defer ln.Close()
-	h := c.newHandler(c.cfg.ClientID, c.cfg.ClientSecret, redirect)
-	if c.cfg.ClientID == "" {
-		if err := h.RegisterClient(ctx, "mcpbridge"); err != nil {
-			return fmt.Errorf("dynamic client registration: %w", err)
-		}
+	d, err := c.discovered(ctx)
+	if err != nil {
+		return err
 	}
+	// PKCE S256 is required; only the 2025-03-26 default endpoints, of
+	// a server without metadata, cannot say.
+	if d.Found && !slices.Contains(d.AS.CodeChallengeMethods, "S256") {
+		return ErrNoPKCE
+	}
+	scopes := c.scopes(ctx, d)
+	cl, err := c.clientFor(ctx, d, redirect, scopes)
+	if err != nil {
+		return err
+	}
+	c.store.mu.Lock()
+	c.store.scopes = scopes
+	c.store.mu.Unlock()
+	h := c.newHandler(cl, redirect, scopes)
 	verifier, err := transport.GenerateCodeVerifier()
 	if err != nil {
 		return err
@@ -309,25 +378,27 @@ func (c *Client) login(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if extra := c.extraParams(); len(extra) > 0 {
-		if u, err := url.Parse(authURL); err == nil {
-			q := u.Query()
-			for k, v := range extra {
-				if !q.Has(k) {
-					q[k] = v
-				}
+	if u, err := url.Parse(authURL); err == nil {
+		q := u.Query()
+		for k, v := range c.extraParams(d) {
+			if !q.Has(k) {
+				q[k] = v
 			}
-			u.RawQuery = q.Encode()
-			authURL = u.String()
 		}
+		u.RawQuery = q.Encode()
+		authURL = u.String()
 	}
 	path := "/oauth/callback"
 	if u, err := url.Parse(redirect); err == nil && u.Path != "" {
 		path = u.Path
 	}
+	issuer := ""
+	if d.AS.ISSParameter {
+		issuer = d.AS.Issuer
+	}
 	got := make(chan callback, 1)
 	srv := &http.Server{
-		Handler:           callbackHandler(path, state, got),
+		Handler:           callbackHandler(path, state, issuer, d.AS.Issuer, got),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	served := make(chan struct{})
@@ -361,193 +432,4 @@ func (c *Client) login(ctx context.Context) error {
 	c.handler = h
 	c.mu.Unlock()
 	return nil
-}
-
-// listen opens the redirect listener: on the configured redirect URI's
-// host and port, or on a free loopback port.
-func listen(redirect string) (net.Listener, string, error) {
-	if redirect == "" {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, "", fmt.Errorf("redirect listener: %w", err)
-		}
-		return ln, fmt.Sprintf("http://%s/oauth/callback", ln.Addr()), nil
-	}
-	u, err := url.Parse(redirect)
-	if err != nil || u.Scheme != "http" || u.Port() == "" {
-		return nil, "", fmt.Errorf("redirectUri %q: want http://localhost:PORT/path or http://127.0.0.1:PORT/path", redirect)
-	}
-	host := u.Hostname()
-	if host != "localhost" && !isLoopback(host) {
-		return nil, "", fmt.Errorf("redirectUri %q: host must be loopback", redirect)
-	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(host, u.Port()))
-	if err != nil {
-		return nil, "", fmt.Errorf("redirect listener: %w", err)
-	}
-	return ln, redirect, nil
-}
-
-func isLoopback(host string) bool {
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-type callback struct {
-	code string
-	err  error
-}
-
-// callbackHandler accepts one redirect with the expected state.
-func callbackHandler(path, state string, got chan<- callback) http.Handler {
-	var once sync.Once
-	deliver := func(cb callback) { once.Do(func() { got <- cb }) }
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != path {
-			http.NotFound(w, r)
-			return
-		}
-		q := r.URL.Query()
-		if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(state)) != 1 {
-			http.Error(w, "unexpected state parameter", http.StatusBadRequest)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		if e := q.Get("error"); e != "" {
-			desc := q.Get("error_description")
-			deliver(callback{err: fmt.Errorf("authorization server refused: %s %s", e, desc)})
-			fmt.Fprintf(w, "<!doctype html><p>Login failed: %s</p>", html.EscapeString(e))
-			return
-		}
-		code := q.Get("code")
-		if code == "" {
-			http.Error(w, "missing code", http.StatusBadRequest)
-			return
-		}
-		deliver(callback{code: code})
-		fmt.Fprint(w, "<!doctype html><p>Logged in. You can close this window.</p>")
-	})
-}
-
-// configuredMetadata serves authorization-server metadata built from the
-// configured endpoints at configuredMetadataURL, and passes every other
-// request on.
-type configuredMetadata struct {
-	cfg  *Config
-	base http.RoundTripper
-}
-
-func (m configuredMetadata) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.URL.String() != configuredMetadataURL {
-		base := m.base
-		if base == nil {
-			base = http.DefaultTransport
-		}
-		return base.RoundTrip(r)
-	}
-	u, _ := url.Parse(m.cfg.AuthorizationURL)
-	issuer := ""
-	if u != nil {
-		issuer = u.Scheme + "://" + u.Host
-	}
-	body, err := json.Marshal(map[string]any{
-		"issuer":                           issuer,
-		"authorization_endpoint":           m.cfg.AuthorizationURL,
-		"token_endpoint":                   m.cfg.TokenURL,
-		"registration_endpoint":            m.cfg.RegistrationURL,
-		"code_challenge_methods_supported": []string{"S256"},
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &http.Response{
-		StatusCode: http.StatusOK,
-		Header:     http.Header{"Content-Type": {"application/json"}},
-		Body:       io.NopCloser(bytes.NewReader(body)),
-		Request:    r,
-	}, nil
-}
-
-// challengeScopes returns the scope parameter of a Bearer challenge in
-// WWW-Authenticate (the scopes the server asks for), split at spaces.
-func challengeScopes(h http.Header) []string {
-	for _, v := range h.Values("WWW-Authenticate") {
-		scheme, params, _ := strings.Cut(v, " ")
-		if !strings.EqualFold(scheme, "Bearer") {
-			continue
-		}
-		for params != "" {
-			var name, val string
-			params = strings.TrimLeft(params, " ,")
-			name, params, _ = strings.Cut(params, "=")
-			if strings.HasPrefix(params, `"`) {
-				end := strings.IndexByte(params[1:], '"')
-				if end < 0 {
-					break
-				}
-				val, params = params[1:1+end], params[2+end:]
-			} else {
-				val, params, _ = strings.Cut(params, ",")
-			}
-			if strings.EqualFold(strings.TrimSpace(name), "scope") {
-				return strings.Fields(val)
-			}
-		}
-	}
-	return nil
-}
-
-// extraParams are the parameters mcp-go's handler does not send and the
-// authorization and token requests need: the audiences, space-separated,
-// as Gemini CLI sends them; and, with configured endpoints (no discovery
-// that would name the resource), the server's URL as the resource
-// (RFC 8707).
-func (c *Client) extraParams() url.Values {
-	v := url.Values{}
-	if len(c.cfg.Audiences) > 0 {
-		v.Set("audience", strings.Join(c.cfg.Audiences, " "))
-	}
-	if c.cfg.AuthorizationURL != "" && c.cfg.TokenURL != "" {
-		v.Set("resource", c.cfg.ServerURL)
-	}
-	return v
-}
-
-// tokenParams adds params to token requests (form POSTs with a
-// grant_type: the code exchange and refreshes) that lack them.
-type tokenParams struct {
-	params url.Values
-	base   http.RoundTripper
-}
-
-// maxTokenRequest bounds the token request bodies tokenParams rewrites.
-const maxTokenRequest = 64 << 10
-
-func (a tokenParams) RoundTrip(r *http.Request) (*http.Response, error) {
-	base := a.base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	if r.Method != http.MethodPost || r.Body == nil || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
-		return base.RoundTrip(r)
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxTokenRequest+1))
-	r.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	form, err := url.ParseQuery(string(body))
-	if err == nil && len(body) <= maxTokenRequest && form.Get("grant_type") != "" {
-		for k, v := range a.params {
-			if !form.Has(k) {
-				form[k] = v
-			}
-		}
-		body = []byte(form.Encode())
-	}
-	c := r.Clone(r.Context())
-	c.Body = io.NopCloser(bytes.NewReader(body))
-	c.ContentLength = int64(len(body))
-	c.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-	return base.RoundTrip(c)
 }

@@ -67,7 +67,7 @@ func TestCallbackHandler(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := make(chan callback, 1)
-			h := callbackHandler("/oauth/callback", "s1", got)
+			h := callbackHandler("/oauth/callback", "s1", "", "", got)
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/oauth/callback"+tt.query, nil))
 			if rec.Code != tt.status {
@@ -86,7 +86,7 @@ func TestCallbackHandler(t *testing.T) {
 		})
 	}
 	rec := httptest.NewRecorder()
-	callbackHandler("/oauth/callback", "s1", make(chan callback, 1)).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/other?state=s1&code=c", nil))
+	callbackHandler("/oauth/callback", "s1", "", "", make(chan callback, 1)).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/other?state=s1&code=c", nil))
 	if rec.Code != http.StatusNotFound {
 		t.Errorf("other path: status %d, want 404", rec.Code)
 	}

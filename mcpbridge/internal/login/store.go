@@ -23,9 +23,10 @@ type tokenStore struct {
 	key   string
 
 	mu      sync.Mutex
-	client  func() (id, secret string) // the handler's client credentials
-	refused string                     // an access token the server refused
-	loaded  bool                       // cached is what the store holds
+	client  oauthClient // the client of the handler
+	scopes  []string    // the scopes it asks for
+	refused string      // an access token the server refused
+	loaded  bool        // cached is what the store holds
 	cached  *auth.Token
 }
 
@@ -82,12 +83,8 @@ func (s *tokenStore) GetToken(ctx context.Context) (*transport.Token, error) {
 
 func (s *tokenStore) SaveToken(ctx context.Context, t *transport.Token) error {
 	s.mu.Lock()
-	client := s.client
+	cl, scopes := s.client, s.scopes
 	s.mu.Unlock()
-	var id, secret string
-	if client != nil {
-		id, secret = client()
-	}
 	var exp time.Time
 	if !t.ExpiresAt.IsZero() {
 		// mcp-go computed ExpiresAt from expires_in; keep the real expiry.
@@ -98,9 +95,19 @@ func (s *tokenStore) SaveToken(ctx context.Context, t *transport.Token) error {
 		TokenType:    t.TokenType,
 		RefreshToken: t.RefreshToken,
 		Expiry:       exp,
-		ClientID:     id,
-		ClientSecret: secret,
+		ClientID:     cl.ID,
+		ClientSecret: cl.Secret,
+
+		TokenEndpointAuthMethod: cl.AuthMethod,
+		Issuer:                  cl.Issuer,
+		Scopes:                  scopes,
 	})
+}
+
+// keepClient stores the client cl (of a dynamic registration) without
+// tokens: the next login reuses it.
+func (s *tokenStore) keepClient(ctx context.Context, cl oauthClient) error {
+	return s.save(ctx, &auth.Token{ClientID: cl.ID, ClientSecret: cl.Secret, TokenEndpointAuthMethod: cl.AuthMethod, Issuer: cl.Issuer})
 }
 
 // refuse records that the server refused access token tok: it counts as
@@ -119,5 +126,26 @@ func (s *tokenStore) forget(ctx context.Context) error {
 	if err != nil || t == nil {
 		return err
 	}
-	return s.save(ctx, &auth.Token{ClientID: t.ClientID, ClientSecret: t.ClientSecret})
+	return s.save(ctx, &auth.Token{ClientID: t.ClientID, ClientSecret: t.ClientSecret, TokenEndpointAuthMethod: t.TokenEndpointAuthMethod, Issuer: t.Issuer})
+}
+
+// drop forgets what load cached: the next load reads the store.
+func (s *tokenStore) drop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.loaded, s.cached = false, nil
+}
+
+// usable reports whether t holds an access token that has not expired
+// (refreshEarly ahead) and that the server has not refused.
+func (s *tokenStore) usable(t *auth.Token) bool {
+	if t == nil || t.AccessToken == "" {
+		return false
+	}
+	if !t.Expiry.IsZero() && time.Until(t.Expiry) < refreshEarly {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.refused == "" || s.refused != t.AccessToken
 }

@@ -24,6 +24,13 @@ type Authorizer interface {
 	Accepted()
 }
 
+// Forbidder is an [Authorizer] that is told of a 403 to a request sent
+// with credentials (the value sent), such as a refusal for want of scope
+// that asks for a step-up login. The request is not sent again.
+type Forbidder interface {
+	Forbidden(ctx context.Context, resp *http.Response, sent string)
+}
+
 // authTransport adds an Authorizer's credentials to every request: as the
 // Authorization header, or, when param is set, as that query parameter
 // (the bearer token alone), for SSE servers that want it so. A 401 is shown
@@ -56,6 +63,14 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(t.with(r, v, r.Body))
 	if err != nil {
 		return nil, err
+	}
+	if resp.StatusCode == http.StatusForbidden && v != "" {
+		// A challenge over egress's bounds is no step-up's: the 403
+		// goes back as it is.
+		if f, ok := t.auth.(Forbidder); ok && scopesOK(resp.Header) {
+			f.Forbidden(r.Context(), resp, v)
+		}
+		return resp, nil
 	}
 	if resp.StatusCode != http.StatusUnauthorized {
 		if v != "" && resp.StatusCode < 400 {
@@ -135,4 +150,10 @@ func (s *Spec) confine() egress.Confine {
 		params = []string{s.TokenParam}
 	}
 	return egress.NewConfine(s.URL, names, params)
+}
+
+// scopesOK reports whether a challenge is within egress's bounds.
+func scopesOK(h http.Header) bool {
+	_, err := egress.Scopes(h)
+	return err == nil
 }

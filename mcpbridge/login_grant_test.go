@@ -1,0 +1,102 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpgenai/bridge/mcpbridge/auth"
+)
+
+// TestLoginClientCredentials: with grantType client_credentials the
+// Bridge gets a token from the authorization server (zitadel's example
+// service user) with HTTP Basic client authentication and connects
+// without any login; the token is stored with its issuer.
+func TestLoginClientCredentials(t *testing.T) {
+	ls := newLoginSetup(t, false, nil)
+	cfg := ls.config(false, &OAuthConfig{Enabled: true, GrantType: "client_credentials", ClientID: "sid1", ClientSecret: "verysecret"})
+	b := ls.bridge(t, noLogin(t), cfg)
+	discover(t, b)
+	st := serverStatus(t, b, "remote")
+	if st.State != Connected || st.Auth != auth.StateAuthenticated {
+		t.Fatalf("remote: state %v, auth %q (%s; %s), want CONNECTED, authenticated", st.State, st.Auth, st.Error, st.AuthError)
+	}
+	if got, err := call(t, b, "remote", "tool_00", nil); err != nil || got != "tool_00" {
+		t.Errorf("call = %q, %v, want tool_00", got, err)
+	}
+	if form := ls.as.LastTokenRequest(); form.Get("grant_type") != "client_credentials" || form.Get("client_secret") != "" || form.Get("resource") != ls.remote.URL {
+		t.Errorf("token request %v: want client_credentials with the resource and the secret not in the body", form)
+	}
+	tok, err := ls.store.Load(context.Background(), ls.remote.URL)
+	if err != nil || tok == nil || tok.AccessToken == "" || tok.Issuer != ls.as.Issuer {
+		t.Fatalf("stored token = %+v, %v", tok, err)
+	}
+	assertNoSecret(t, ls, b, tok)
+	if strings.Contains(ls.logs.String(), "verysecret") {
+		t.Errorf("logs hold the client secret")
+	}
+}
+
+// TestLoginClientCredentialsRefused: a wrong secret is a clear error in
+// the status, and no login is asked for.
+func TestLoginClientCredentialsRefused(t *testing.T) {
+	ls := newLoginSetup(t, false, nil)
+	cfg := ls.config(false, &OAuthConfig{Enabled: true, GrantType: "client_credentials", ClientID: "sid1", ClientSecret: "wrong-secret-1"})
+	b := ls.bridge(t, noLogin(t), cfg)
+	discover(t, b)
+	st := serverStatus(t, b, "remote")
+	if st.State == Connected || st.Auth != auth.StateFailed || !strings.Contains(st.AuthError, "client_credentials grant") {
+		t.Errorf("remote: state %v, auth %q, auth error %q; want not connected, failed, the grant's error", st.State, st.Auth, st.AuthError)
+	}
+}
+
+// TestLoginEnterpriseRefusedRedacted: zitadel's example server has no
+// ID-JAG token exchange (the conformance suite's cross-app scenario covers
+// the flow), so the exchange there fails; the failure is in the status,
+// and neither the ID token nor the identity provider's secret shows
+// anywhere.
+func TestLoginEnterpriseRefusedRedacted(t *testing.T) {
+	ls := newLoginSetup(t, false, nil)
+	const idToken, idpSecret = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1In0.c2lnbmF0dXJlLXZhbHVl", "idp-Secret-4242"
+	cfg := ls.config(false, &OAuthConfig{Enabled: true, GrantType: "enterprise", ClientID: "sid1", ClientSecret: "verysecret",
+		IDPTokenURL: ls.as.Issuer + "/oauth/token", IDPClientID: "idp-client", IDPClientSecret: idpSecret, IDToken: idToken})
+	b := ls.bridge(t, noLogin(t), cfg)
+	discover(t, b)
+	st := serverStatus(t, b, "remote")
+	if st.State == Connected || st.Auth != auth.StateFailed || !strings.Contains(st.AuthError, "token exchange at the identity provider") {
+		t.Errorf("remote: state %v, auth %q, auth error %q; want failed at the token exchange", st.State, st.Auth, st.AuthError)
+	}
+	if form := ls.as.LastTokenRequest(); form.Get("grant_type") != "urn:ietf:params:oauth:grant-type:token-exchange" ||
+		form.Get("requested_token_type") != "urn:ietf:params:oauth:token-type:id-jag" || form.Get("audience") != ls.as.Issuer || form.Get("resource") != ls.remote.URL {
+		t.Errorf("token exchange request %v: want an ID-JAG asked for the authorization server and the resource", form)
+	}
+	js, _ := json.Marshal(b.Status())
+	for _, text := range []string{b.Status().String(), string(js), ls.logs.String()} {
+		if strings.Contains(text, idToken) || strings.Contains(text, idpSecret) {
+			t.Errorf("a configured secret shows:\n%s", text)
+		}
+	}
+}
+
+// TestLoginTokenOfAnotherIssuer: a stored token that another
+// authorization server issued is forgotten, not sent, once the server's
+// protected resource metadata names a different one; a login is asked
+// for.
+func TestLoginTokenOfAnotherIssuer(t *testing.T) {
+	ls := newLoginSetup(t, false, nil)
+	if err := ls.store.Save(context.Background(), ls.remote.URL, &auth.Token{AccessToken: "token-of-another-issuer", ClientID: "c", Issuer: "https://other-as.example"}); err != nil {
+		t.Fatal(err)
+	}
+	b := ls.bridge(t, noLogin(t), ls.config(false, &OAuthConfig{Enabled: true}))
+	discover(t, b)
+	if st := serverStatus(t, b, "remote"); st.Auth != auth.StateLoginNeeded {
+		t.Errorf("remote: auth %q (%s), want login needed", st.Auth, st.Error)
+	}
+	if tok, err := ls.store.Load(context.Background(), ls.remote.URL); err != nil || tok != nil {
+		t.Errorf("stored token after discovery = %v, %v; want it forgotten", tok, err)
+	}
+	if !strings.Contains(ls.logs.String(), "moved to another authorization server") {
+		t.Errorf("logs do not say why the token was dropped:\n%s", ls.logs.String())
+	}
+}
