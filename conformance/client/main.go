@@ -64,7 +64,7 @@ func run(ctx context.Context, serverURL, scenario, scenarioContext string) error
 		Logger:     logger,
 		TokenStore: newMemStore(),
 		LoginURL:   followLogin,
-		Client:     &mcpbridge.ClientFeatures{Elicit: acceptDefaults},
+		Client:     &mcpbridge.ClientFeatures{Elicit: acceptEmpty},
 	})
 	if err != nil {
 		return err
@@ -201,26 +201,12 @@ func followLogin(ctx context.Context, _, authURL string) error {
 	return nil
 }
 
-// acceptDefaults accepts a form with each property's default value.
-func acceptDefaults(_ context.Context, e mcpbridge.Elicitation) (mcpbridge.ElicitResponse, error) {
-	if e.URL != "" {
-		return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept}, nil
-	}
-	var schema struct {
-		Properties map[string]struct {
-			Default any `json:"default"`
-		} `json:"properties"`
-	}
-	if err := json.Unmarshal(e.Schema, &schema); err != nil {
-		return mcpbridge.ElicitResponse{}, fmt.Errorf("elicitation schema: %w", err)
-	}
-	content := map[string]any{}
-	for name, p := range schema.Properties {
-		if p.Default != nil {
-			content[name] = p.Default
-		}
-	}
-	return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept, Content: content}, nil
+// acceptEmpty accepts every question without filling in anything, as a
+// person who leaves every field as it is: the library fills in the
+// defaults of the requested schema (SEP-1034), which is what the suite's
+// elicitation scenario checks.
+func acceptEmpty(context.Context, mcpbridge.Elicitation) (mcpbridge.ElicitResponse, error) {
+	return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept}, nil
 }
 
 // memStore is a token store for one run.
