@@ -91,9 +91,11 @@ func (h *hostSet) has(name string) bool { return h.names[name] }
 // or the fallback when it has none), to the MCP tool declared under that
 // name in req (aliases included), to a registered Bridge tool (even one the
 // request did not carry), and otherwise to the fallback; with no fallback
-// it is an unknown function.
-func (b *Bridge) runCalls(ctx context.Context, h *hostSet, req *request, calls []*genai.FunctionCall) []*CallResult {
-	return runAll(calls, func(c *genai.FunctionCall) *CallResult { return b.dispatch(ctx, h, req, c) })
+// it is an unknown function. ended, if not nil, is called with each result
+// as its call ends (see runAll).
+func (b *Bridge) runCalls(ctx context.Context, h *hostSet, req *request, calls []*genai.FunctionCall,
+	ended func(i int, r *CallResult)) []*CallResult {
+	return runAll(calls, func(c *genai.FunctionCall) *CallResult { return b.dispatch(ctx, h, req, c) }, ended)
 }
 
 // dispatch runs one call; see runCalls.
