@@ -282,8 +282,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.reject(w, req, http.StatusInternalServerError, fmt.Sprintf("geminitest: turn %d: encoding the answer: %v", turnIndex, err))
 		return
 	}
-	s.record(req)
-	s.write(w, req, out)
+	if !req.Stream {
+		s.record(req)
+	}
+	s.write(w, req, out, resp)
 }
 
 // authorize checks the API key, in the x-goog-api-key header or the key
@@ -357,12 +359,12 @@ type wireResponse struct {
 
 type wireCandidate struct {
 	Content      *genai.Content     `json:"content"`
-	FinishReason genai.FinishReason `json:"finishReason"`
+	FinishReason genai.FinishReason `json:"finishReason,omitempty"`
 	Index        int                `json:"index"`
 }
 
-// answer builds the JSON of a successful answer.
-func (s *Server) answer(req *Request, turnIndex int, resp Response) ([]byte, error) {
+// answer builds a successful answer.
+func (s *Server) answer(req *Request, turnIndex int, resp Response) (*wireResponse, error) {
 	parts := s.fill(resp.Parts)
 	finish := resp.FinishReason
 	if finish == "" {
@@ -372,7 +374,7 @@ func (s *Server) answer(req *Request, turnIndex int, resp Response) ([]byte, err
 	if version == "" {
 		version = req.Model
 	}
-	out := wireResponse{
+	out := &wireResponse{
 		Candidates:   []wireCandidate{{Content: &genai.Content{Role: genai.RoleModel, Parts: parts}, FinishReason: finish}},
 		ModelVersion: version,
 		ResponseID:   fmt.Sprintf("fake-response-%d", turnIndex+1),
@@ -388,7 +390,45 @@ func (s *Server) answer(req *Request, turnIndex int, resp Response) ([]byte, err
 			PromptTokenCount: prompt, CandidatesTokenCount: cand, TotalTokenCount: prompt + cand,
 		}
 	}
-	return json.Marshal(out)
+	return out, nil
+}
+
+// chunks splits a streamed answer into its events as resp.Chunks says.
+func chunks(out *wireResponse, resp Response) ([]*wireResponse, error) {
+	parts := out.Candidates[0].Content.Parts
+	sizes := resp.Chunks
+	if len(sizes) == 0 {
+		sizes = make([]int, len(parts))
+		for i := range sizes {
+			sizes[i] = 1
+		}
+		if len(parts) == 0 {
+			sizes = []int{0}
+		}
+	}
+	total := 0
+	for i, n := range sizes {
+		if n <= 0 && len(parts) > 0 {
+			return nil, fmt.Errorf("Chunks[%d] = %d, want a positive count", i, n)
+		}
+		total += n
+	}
+	if total != len(parts) {
+		return nil, fmt.Errorf("Chunks add up to %d parts, the answer has %d", total, len(parts))
+	}
+	events := make([]*wireResponse, len(sizes))
+	at := 0
+	for i, n := range sizes {
+		ev := *out
+		cand := wireCandidate{Content: &genai.Content{Role: genai.RoleModel, Parts: parts[at : at+n]}}
+		if i == len(sizes)-1 {
+			cand.FinishReason = out.Candidates[0].FinishReason
+		}
+		ev.Candidates = []wireCandidate{cand}
+		events[i] = &ev
+		at += n
+	}
+	return events, nil
 }
 
 // fill copies parts, giving function calls IDs and the first call a thought
@@ -421,18 +461,50 @@ func (s *Server) fill(parts []*genai.Part) []*genai.Part {
 }
 
 // write sends a successful answer: plain JSON for generateContent, one
-// server-sent event for streamGenerateContent?alt=sse, and a JSON array for
-// streamGenerateContent without alt=sse.
-func (s *Server) write(w http.ResponseWriter, req *Request, out []byte) {
-	switch {
-	case !req.Stream:
+// server-sent event per chunk for streamGenerateContent?alt=sse (each
+// flushed at once), and a JSON array of the chunks for streamGenerateContent
+// without alt=sse.
+func (s *Server) write(w http.ResponseWriter, req *Request, out *wireResponse, resp Response) {
+	if !req.Stream {
 		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-		_, _ = w.Write(out)
-	case req.Query.Get("alt") == "sse":
+		_ = json.NewEncoder(w).Encode(out)
+		return
+	}
+	events, err := chunks(out, resp)
+	if err != nil {
+		s.reject(w, req, http.StatusInternalServerError, fmt.Sprintf("geminitest: turn %d: %v", req.Turn, err))
+		return
+	}
+	s.record(req)
+	sse := req.Query.Get("alt") == "sse"
+	if sse {
 		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = fmt.Fprintf(w, "data: %s\r\n\r\n", out)
-	default:
+	} else {
 		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-		_, _ = fmt.Fprintf(w, "[%s]", out)
+		_, _ = io.WriteString(w, "[")
+	}
+	flusher, _ := w.(http.Flusher)
+	for i, ev := range events {
+		if resp.BeforeChunk != nil {
+			resp.BeforeChunk(i)
+		}
+		data, err := json.Marshal(ev)
+		if err != nil {
+			return // cannot happen: the whole answer encoded
+		}
+		switch {
+		case sse:
+			_, _ = fmt.Fprintf(w, "data: %s\r\n\r\n", data)
+		case i > 0:
+			_, _ = fmt.Fprintf(w, ",\r\n%s", data)
+		default:
+			_, _ = w.Write(data)
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	if !sse {
+		_, _ = io.WriteString(w, "]")
 	}
 }
