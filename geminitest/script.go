@@ -43,6 +43,12 @@ type Response struct {
 	// the stream there until the caller has seen the events before it.
 	// Each event is flushed to the client as soon as it is written.
 	BeforeChunk func(i int)
+
+	// Cancel, in a Live session, lists the IDs of pending function calls
+	// the model gives up, as it does when the user interrupts: the server
+	// sends toolCallCancellation with them before the turn's content and
+	// no longer expects their responses. Ignored outside Live.
+	Cancel []string
 }
 
 // Call is one function call a scripted turn makes.

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gorilla/websocket"
 	"google.golang.org/genai"
 )
 
@@ -70,6 +71,11 @@ type Server struct {
 	next     int // index of the next unused turn
 	ids      int // function call IDs generated so far
 	requests []*Request
+
+	liveMu     sync.Mutex
+	liveConns  map[*websocket.Conn]bool
+	liveClosed bool
+	liveWG     sync.WaitGroup
 }
 
 // New starts a server that answers with script, one turn per valid
@@ -151,10 +157,45 @@ func (s *Server) Requests() []*Request {
 	return out
 }
 
-// Close shuts the server down, waiting for requests in flight. It may be
-// called more than once.
+// Close shuts the server down, ending Live sessions and waiting for
+// requests in flight. It may be called more than once.
 func (s *Server) Close() {
-	s.once.Do(s.srv.Close)
+	s.once.Do(func() {
+		s.liveMu.Lock()
+		for c := range s.liveConns {
+			_ = c.Close()
+		}
+		s.liveConns = nil
+		s.liveClosed = true
+		s.liveMu.Unlock()
+		s.srv.Close()
+		s.liveWG.Wait()
+	})
+}
+
+// track adds a Live connection, to be closed by Close; it reports false
+// when the server is closed.
+func (s *Server) track(c *websocket.Conn) bool {
+	s.liveMu.Lock()
+	defer s.liveMu.Unlock()
+	if s.liveClosed {
+		return false
+	}
+	if s.liveConns == nil {
+		s.liveConns = map[*websocket.Conn]bool{}
+	}
+	s.liveConns[c] = true
+	s.liveWG.Add(1)
+	return true
+}
+
+// untrack closes and forgets a Live connection.
+func (s *Server) untrack(c *websocket.Conn) {
+	_ = c.Close()
+	s.liveMu.Lock()
+	delete(s.liveConns, c)
+	s.liveMu.Unlock()
+	s.liveWG.Done()
 }
 
 // apiError is the body of an error answer.
@@ -211,6 +252,10 @@ func route(path string) (model, method string, ok bool) {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if isLivePath(r.URL.Path) {
+		s.serveLive(w, r)
+		return
+	}
 	model, method, ok := route(r.URL.Path)
 	if !ok || r.Method != http.MethodPost {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("geminitest: no route for %s %s (want POST /v1beta/models/{model}:generateContent)", r.Method, r.URL.Path))
