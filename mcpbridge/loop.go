@@ -55,6 +55,10 @@ type RunOptions struct {
 	// OnProgress, if not nil, receives the progress servers report on the
 	// calls Run makes, instead of [Options.OnProgress] (see [Progress]).
 	OnProgress func(Progress)
+	// LongCalls, if not nil, names the calls that run in the background:
+	// answered at once as started, their results given to the model in a
+	// later request (see [LongCalls]).
+	LongCalls *LongCalls
 }
 
 // RunResult is what [Bridge.Run] did.
@@ -127,7 +131,7 @@ func (b *Bridge) Run(ctx context.Context, gen ContentGenerator, model string, hi
 		if err != nil || t == nil {
 			return r.res, err
 		}
-		r.answer(t, b.runCalls(ctx, r.hosts, t.req, t.calls, nil))
+		r.answer(t, r.runCalls(ctx, t, nil))
 	}
 }
 

@@ -208,7 +208,7 @@ func (d *streamDriver) runCalls(ctx context.Context, r *run, t *turn) ([]*CallRe
 	ended := make(chan *CallResult, len(t.calls)) // never blocks a call
 	done := make(chan []*CallResult, 1)
 	go func() {
-		done <- r.b.runCalls(ctx, r.hosts, t.req, t.calls, func(_ int, res *CallResult) { ended <- res })
+		done <- r.runCalls(ctx, t, func(_ int, res *CallResult) { ended <- res })
 	}()
 	n := r.res.Turns
 	for {

@@ -83,6 +83,7 @@ func (r *run) next(ctx context.Context, send sendRequest) (*turn, error) {
 	if r.o.ServerInstructions {
 		config = r.b.withSystemInstruction(config)
 	}
+	r.res.History = withDelivered(r.res.History, r.o.LongCalls.deliver())
 	r.res.Turns++
 	n := r.res.Turns
 	resp, req, err := r.b.generate(ctx, send, r.res.History, config, r.hosts, r.o.Selection, n)
@@ -112,6 +113,20 @@ func (r *run) next(ctx context.Context, send sendRequest) (*turn, error) {
 		}
 	}
 	return &turn{req: req, content: content, calls: calls}, nil
+}
+
+// runCalls runs t's calls concurrently (at most maxParallelCalls at a
+// time), each through dispatch, those of LongCalls in the background, and
+// returns their results in call order; ended, if not nil, gets each result
+// as its call ends.
+func (r *run) runCalls(ctx context.Context, t *turn, ended func(int, *CallResult)) []*CallResult {
+	b, long := r.b, r.o.LongCalls
+	return runAll(t.calls, func(c *genai.FunctionCall) *CallResult {
+		if c != nil && long.has(c.Name) {
+			return long.start(ctx, c, func(ctx context.Context) *CallResult { return b.dispatch(ctx, r.hosts, t.req, c) }, b.textLimit)
+		}
+		return b.dispatch(ctx, r.hosts, t.req, c)
+	}, ended)
 }
 
 // answer records the results of t's calls (in call order): OnResult, then
