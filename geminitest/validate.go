@@ -2,6 +2,7 @@ package geminitest
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"sort"
 	"strconv"
@@ -103,6 +104,7 @@ func checkTools(req *wireRequest, opts *Options) []violation {
 			continue
 		}
 		total += len(tool.FunctionDeclarations)
+		vs = append(vs, checkMCPServers(t, tool.MCPServers)...)
 	}
 	if total > MaxDeclarations {
 		return []violation{{"", fmt.Sprintf("At most %d function declarations can be specified.", MaxDeclarations)}}
@@ -424,4 +426,43 @@ func checkThoughtSignatures(req *wireRequest, opts *Options) []violation {
 		}
 	}
 	return nil
+}
+
+// durationPattern is a proto Duration in JSON: seconds with up to nine
+// fractional digits and an "s".
+var durationPattern = regexp.MustCompile(`^-?[0-9]+(\.[0-9]{1,9})?s$`)
+
+// checkMCPServers checks the remote MCP servers of tools[t]: a name, a
+// streamable HTTP transport with an http(s) URL, durations in proto form.
+func checkMCPServers(t int, servers []*wireMCPServer) []violation {
+	var vs []violation
+	names := map[string]bool{}
+	for i, m := range servers {
+		path := fmt.Sprintf("tools[%d].mcp_servers[%d]", t, i)
+		switch {
+		case m == nil || m.Name == "":
+			vs = append(vs, violation{path + ".name", "name is required"})
+		case names[m.Name]:
+			vs = append(vs, violation{path + ".name", fmt.Sprintf("Duplicate MCP server name: %s", m.Name)})
+		default:
+			names[m.Name] = true
+		}
+		if m == nil {
+			continue
+		}
+		tr := m.StreamableHTTPTransport
+		if tr == nil {
+			vs = append(vs, violation{path + ".transport", "required one_of 'transport' must have one initialized field"})
+			continue
+		}
+		if u, err := url.Parse(tr.URL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			vs = append(vs, violation{path + ".streamable_http_transport.url", fmt.Sprintf("invalid URL: %q", tr.URL)})
+		}
+		for _, d := range []struct{ field, v string }{{"timeout", tr.Timeout}, {"sse_read_timeout", tr.SSEReadTimeout}} {
+			if d.v != "" && !durationPattern.MatchString(d.v) {
+				vs = append(vs, violation{path + ".streamable_http_transport." + d.field, fmt.Sprintf("invalid google.protobuf.Duration value %q", d.v)})
+			}
+		}
+	}
+	return vs
 }

@@ -104,7 +104,7 @@ func (b *Bridge) Live(ctx context.Context, config *genai.LiveConnectConfig, opts
 	if err != nil {
 		return nil, err
 	}
-	req, err := b.buildRequest(ctx, nil, gc, hosts, l.o.Selection)
+	req, err := b.declare(ctx, nil, gc, hosts, l.o.Selection, false)
 	if err != nil {
 		return nil, err
 	}
