@@ -81,3 +81,63 @@ func TestAccumulatorPartialCall(t *testing.T) {
 		})
 	}
 }
+
+// FuzzAccumulator: chunks built from the input, with text, thought and
+// call parts, nil parts and empty chunks, assemble to every non-nil part in
+// order, and Pieces shows exactly the non-empty texts.
+func FuzzAccumulator(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 255, 4, 5})
+	f.Add([]byte{})
+	f.Add([]byte{3, 3, 3, 7, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var a Accumulator
+		var want []*genai.Part
+		var chunk *genai.GenerateContentResponse
+		flush := func() {
+			if err := a.Add(chunk); err != nil {
+				t.Fatalf("Add() = %v", err)
+			}
+			chunk = nil
+		}
+		for i, b := range data {
+			if chunk == nil {
+				chunk = &genai.GenerateContentResponse{Candidates: []*genai.Candidate{{Content: &genai.Content{}}}}
+			}
+			var p *genai.Part
+			switch b % 6 {
+			case 0:
+				flush()
+				continue
+			case 1:
+				p = &genai.Part{Text: string(rune('a' + i%26))}
+			case 2:
+				p = &genai.Part{Text: "t", Thought: true}
+			case 3:
+				p = &genai.Part{FunctionCall: &genai.FunctionCall{Name: "f", ID: string(rune('0' + i%10))}, ThoughtSignature: []byte{b}}
+			case 4:
+				p = &genai.Part{ThoughtSignature: []byte{b}}
+			case 5:
+				chunk.Candidates[0].Content.Parts = append(chunk.Candidates[0].Content.Parts, nil)
+				continue
+			}
+			chunk.Candidates[0].Content.Parts = append(chunk.Candidates[0].Content.Parts, p)
+			want = append(want, p)
+		}
+		if chunk != nil {
+			flush()
+		}
+		resp := a.Response()
+		var got []*genai.Part
+		if resp != nil && len(resp.Candidates) > 0 && resp.Candidates[0].Content != nil {
+			got = resp.Candidates[0].Content.Parts
+		}
+		if len(got) != len(want) {
+			t.Fatalf("assembled %d parts, want %d", len(got), len(want))
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("part %d is not the part sent", i)
+			}
+		}
+	})
+}
