@@ -454,12 +454,12 @@ func chunks(out *wireResponse, resp Response) ([]*wireResponse, error) {
 	total := 0
 	for i, n := range sizes {
 		if n <= 0 && len(parts) > 0 {
-			return nil, fmt.Errorf("Chunks[%d] = %d, want a positive count", i, n)
+			return nil, fmt.Errorf("the response's Chunks[%d] = %d, want a positive count", i, n)
 		}
 		total += n
 	}
 	if total != len(parts) {
-		return nil, fmt.Errorf("Chunks add up to %d parts, the answer has %d", total, len(parts))
+		return nil, fmt.Errorf("the response's Chunks add up to %d parts, the answer has %d", total, len(parts))
 	}
 	events := make([]*wireResponse, len(sizes))
 	at := 0

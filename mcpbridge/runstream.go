@@ -169,8 +169,6 @@ func lastReport(res *RunResult) *RequestReport {
 // send streams one request, yielding its text as it arrives, and returns
 // the assembled answer.
 func (d *streamDriver) send(ctx context.Context, gen ContentStreamer, model string, r *run, cfg *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	var acc stream.Accumulator
 	for chunk, err := range gen.GenerateContentStream(ctx, model, r.res.History, cfg) {
 		if err != nil {
