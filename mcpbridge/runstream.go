@@ -205,8 +205,12 @@ func (d *streamDriver) runCalls(ctx context.Context, r *run, t *turn) ([]*CallRe
 	defer cancel()
 	ended := make(chan *CallResult, len(t.calls)) // never blocks a call
 	done := make(chan []*CallResult, 1)
+	var onEnd func(int, *CallResult)
+	if len(t.calls) > 1 { // a single call's result comes with done: one wake-up less
+		onEnd = func(_ int, res *CallResult) { ended <- res }
+	}
 	go func() {
-		done <- r.runCalls(ctx, t, func(_ int, res *CallResult) { ended <- res })
+		done <- r.runCalls(ctx, t, onEnd)
 	}()
 	n := r.res.Turns
 	for {
@@ -224,6 +228,9 @@ func (d *streamDriver) runCalls(ctx context.Context, r *run, t *turn) ([]*CallRe
 		case results := <-done:
 			for len(ended) > 0 {
 				d.emit(RunEvent{Kind: RunCallResult, Turn: n, Result: <-ended})
+			}
+			if onEnd == nil {
+				d.emit(RunEvent{Kind: RunCallResult, Turn: n, Result: results[0]})
 			}
 			d.prog.take() // reports that came with the last results are stale
 			if d.stopped {

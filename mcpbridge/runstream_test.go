@@ -253,13 +253,16 @@ func TestRunStreamStop(t *testing.T) {
 		}
 	})
 	t.Run("during calls", func(t *testing.T) {
-		cancelled := make(chan struct{}, 1)
-		slow, _ := httpServer(t, "slow", TransportHTTP, testserver.Options{OnSleepCancelled: func() {
-			select {
-			case cancelled <- struct{}{}:
-			default:
+		started, cancelled := make(chan struct{}, 1), make(chan struct{}, 1)
+		signal := func(c chan struct{}) func() {
+			return func() {
+				select {
+				case c <- struct{}{}:
+				default:
+				}
 			}
-		}})
+		}
+		slow, _ := httpServer(t, "slow", TransportHTTP, testserver.Options{OnSleepStarted: signal(started), OnSleepCancelled: signal(cancelled)})
 		slow.Trust = true
 		b := newBridge(t, nil, slow, mcptestExec("main"))
 		discover(t, b)
@@ -276,7 +279,12 @@ func TestRunStreamStop(t *testing.T) {
 			}
 			got = append(got, kinds([]RunEvent{ev})...)
 			if ev.Kind == RunCallResult {
-				break // lookup ended; sleep still runs
+				select { // lookup ended; sleep runs at its server
+				case <-started:
+				case <-time.After(30 * time.Second):
+					t.Fatal("the sleep call never reached its server")
+				}
+				break
 			}
 		}
 		want := []string{"request:1", "call:sleep", "call:lookup", "result:lookup"}
