@@ -43,6 +43,15 @@ type Options struct {
 	// function_declarations[3].<field>: <message>" (no ".<field>" when
 	// field is empty).
 	DeclarationRules []DeclarationRule
+	// VertexAI makes the server a Vertex AI endpoint in express mode (an
+	// API key, no project): it serves
+	// /v1beta1/publishers/google/models/{model}:generateContent (and
+	// streamGenerateContent) instead of the Developer API's paths,
+	// [Server.ClientConfig] selects genai.BackendVertexAI, declarations
+	// are checked against Vertex AI's schema rules and its limit of 128,
+	// and server-side MCP (a tool's mcpServers), which Vertex AI does not
+	// support, is a 400. The Live endpoint stays the Developer API's.
+	VertexAI bool
 	// MaxNestingDepth, when positive, rejects a request in which a
 	// declaration's parameters nest deeper than this many schemas, with
 	// the API's message, which names no declaration: "A
@@ -105,9 +114,13 @@ func (s *Server) ClientConfig() *genai.ClientConfig {
 	if key == "" {
 		key = "test"
 	}
+	backend := genai.BackendGeminiAPI
+	if s.opts.VertexAI {
+		backend = genai.BackendVertexAI
+	}
 	return &genai.ClientConfig{
 		APIKey:      key,
-		Backend:     genai.BackendGeminiAPI,
+		Backend:     backend,
 		HTTPOptions: genai.HTTPOptions{BaseURL: s.srv.URL},
 		HTTPClient:  s.srv.Client(),
 	}
@@ -233,8 +246,12 @@ func writeError(w http.ResponseWriter, code int, message string) {
 
 // route splits "/v1beta/models/gemini-x:generateContent" into the model
 // and the method.
-func route(path string) (model, method string, ok bool) {
-	rest, ok := strings.CutPrefix(path, "/v1beta/")
+func route(path string, vertex bool) (model, method string, ok bool) {
+	prefix := "/v1beta/"
+	if vertex {
+		prefix = "/v1beta1/publishers/google/"
+	}
+	rest, ok := strings.CutPrefix(path, prefix)
 	if !ok {
 		return "", "", false
 	}
@@ -256,7 +273,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveLive(w, r)
 		return
 	}
-	model, method, ok := route(r.URL.Path)
+	model, method, ok := route(r.URL.Path, s.opts.VertexAI)
 	if !ok || r.Method != http.MethodPost {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("geminitest: no route for %s %s (want POST /v1beta/models/{model}:generateContent)", r.Method, r.URL.Path))
 		return

@@ -104,10 +104,18 @@ func checkTools(req *wireRequest, opts *Options) []violation {
 			continue
 		}
 		total += len(tool.FunctionDeclarations)
+		if opts.VertexAI && len(tool.MCPServers) > 0 {
+			vs = append(vs, violation{fmt.Sprintf("tools[%d].mcp_servers", t), "MCP servers are not supported in Vertex AI."})
+			continue
+		}
 		vs = append(vs, checkMCPServers(t, tool.MCPServers)...)
 	}
-	if total > MaxDeclarations {
-		return []violation{{"", fmt.Sprintf("At most %d function declarations can be specified.", MaxDeclarations)}}
+	limit, target := MaxDeclarations, schema.Gemini
+	if opts.VertexAI {
+		limit, target = schema.Vertex.MaxDeclarations(), schema.Vertex
+	}
+	if total > limit {
+		return []violation{{"", fmt.Sprintf("At most %d function declarations can be specified.", limit)}}
 	}
 	seen := map[string]string{}
 	for t, tool := range req.Tools {
@@ -119,7 +127,7 @@ func checkTools(req *wireRequest, opts *Options) []violation {
 			if decl == nil {
 				continue
 			}
-			for _, v := range schema.CheckDeclaration(decl.genai(), schema.Gemini) {
+			for _, v := range schema.CheckDeclaration(decl.genai(), target) {
 				path, msg := joinPath(dpath, apiPath(v.Path)), v.Message
 				// The API names the offending field in the path:
 				// "properties[x].enum: only allowed for STRING type".

@@ -92,4 +92,15 @@ func TestServerSideMCPVertex(t *testing.T) {
 	if err != nil || len(tools) != 1 || len(tools[0].MCPServers) != 0 || len(tools[0].FunctionDeclarations) == 0 {
 		t.Errorf("GenAITools() on Vertex AI = %+v, %v; want declarations only", tools, err)
 	}
+	// Against a Vertex AI endpoint, which refuses MCP servers, the run
+	// bridges the server's tools.
+	ctx := context.Background()
+	srv := geminitest.New(t, &geminitest.Options{VertexAI: true}, geminitest.Calls(geminitest.Call{Name: "echo", Args: map[string]any{"text": "hi"}}), geminitest.Text("ok"))
+	res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil)
+	if err != nil || res.Response.Text() != "ok" || len(res.Results) != 1 || res.Results[0].Err != nil {
+		t.Fatalf("Run() on Vertex AI = %v, want the bridged echo call and the answer", err)
+	}
+	if rep := res.Requests[0]; len(rep.ServerSide) != 0 {
+		t.Errorf("RequestReport.ServerSide = %v on Vertex AI", rep.ServerSide)
+	}
 }
