@@ -21,6 +21,8 @@ import (
 // one, for the user's next message) carries its result as text in the
 // last user turn: "The background call NAME (id ID) has finished: ...".
 //
+// A background call keeps the values of the run's context (trace, the
+// run's progress callback) but not its cancellation: it outlives the run.
 // Set it in [RunOptions.LongCalls]. The zero value runs nothing in the
 // background. Names and OnDone must not change once a run uses it. Its
 // methods are safe for concurrent use. [LongCalls.Close] cancels the calls
