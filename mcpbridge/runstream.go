@@ -9,7 +9,7 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/mcpgenai/bridge/mcpbridge/internal/stream"
+	chunks "github.com/mcpgenai/bridge/mcpbridge/internal/stream"
 )
 
 // ContentStreamer generates content as a stream of chunks: *genai.Models
@@ -169,7 +169,7 @@ func lastReport(res *RunResult) *RequestReport {
 // send streams one request, yielding its text as it arrives, and returns
 // the assembled answer.
 func (d *streamDriver) send(ctx context.Context, gen ContentStreamer, model string, r *run, cfg *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
-	var acc stream.Accumulator
+	var acc chunks.Accumulator
 	for chunk, err := range gen.GenerateContentStream(ctx, model, r.res.History, cfg) {
 		if err != nil {
 			if acc.Chunks() > 0 {
@@ -180,7 +180,7 @@ func (d *streamDriver) send(ctx context.Context, gen ContentStreamer, model stri
 		if err := acc.Add(chunk); err != nil {
 			return nil, &midStreamError{err}
 		}
-		for _, p := range stream.Pieces(chunk) {
+		for _, p := range chunks.Pieces(chunk) {
 			kind := RunText
 			if p.Thought {
 				kind = RunThought
