@@ -45,6 +45,18 @@
 //	resp, err := client.Models.GenerateContent(ctx, "gemini-2.5-flash", contents, config)
 //	// ... srv.Requests() holds every request, accepted or rejected.
 //
+// streamGenerateContent is served too, as server-sent events
+// (?alt=sse, what genai's GenerateContentStream asks for): one event per
+// part of the answer, or as [Response.Chunks] splits it, each flushed as
+// soon as it is written ([Response.BeforeChunk] lets a test hold the
+// stream between events). So is the Live API's WebSocket
+// (BidiGenerateContent; connect with [Server.LiveClientConfig]): the setup
+// message's tools are checked like a request's, the script answers each
+// complete user turn, function calls go out as toolCall messages and must
+// be answered by ID, NON_BLOCKING functions let the model go on, and
+// [Response.Cancel] sends toolCallCancellation. A message the API would
+// refuse closes the session with code 1007 and the reason.
+//
 // Like net/http/httptest, the package is for tests; it has no MCP
 // dependency, so the tests of any program built on genai can use it, since
 // the Gemini API cannot be reached from every test machine.

@@ -20,6 +20,12 @@ type Request struct {
 	Model string
 	// Stream reports whether the request was streamGenerateContent.
 	Stream bool
+	// Live reports whether the request is a message of a Live session
+	// (see [Server.LiveClientConfig]): its setup, or a message that made
+	// the script answer, or a tool response that did not. Contents is then
+	// the session's conversation so far, Config holds the setup's tools and
+	// system instruction, and Body is the message.
+	Live bool
 	// Contents is the conversation: every turn of the request, in order.
 	Contents []*genai.Content
 	// Config holds the rest of the body: system instruction, tools, tool

@@ -29,6 +29,26 @@ type Response struct {
 	Status int
 	// Message is the error message sent with Status.
 	Message string
+
+	// Chunks says how a streamed answer (streamGenerateContent) splits
+	// Parts into events, in order: Chunks[i] is how many parts event i
+	// carries. The counts must be positive and add up to len(Parts) (else
+	// the server answers 500). Empty means one event per part. The last
+	// event carries the finish reason; every event carries the usage
+	// metadata so far, the model version and the response ID, as the API's
+	// do. A generateContent answer ignores Chunks.
+	Chunks []int
+	// BeforeChunk, if not nil, is called on the server's goroutine before
+	// event i of a streamed answer is written (i from 0): a test can hold
+	// the stream there until the caller has seen the events before it.
+	// Each event is flushed to the client as soon as it is written.
+	BeforeChunk func(i int)
+
+	// Cancel, in a Live session, lists the IDs of pending function calls
+	// the model gives up, as it does when the user interrupts: the server
+	// sends toolCallCancellation with them before the turn's content and
+	// no longer expects their responses. Ignored outside Live.
+	Cancel []string
 }
 
 // Call is one function call a scripted turn makes.

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gorilla/websocket"
 	"google.golang.org/genai"
 )
 
@@ -42,6 +43,15 @@ type Options struct {
 	// function_declarations[3].<field>: <message>" (no ".<field>" when
 	// field is empty).
 	DeclarationRules []DeclarationRule
+	// VertexAI makes the server a Vertex AI endpoint in express mode (an
+	// API key, no project): it serves
+	// /v1beta1/publishers/google/models/{model}:generateContent (and
+	// streamGenerateContent) instead of the Developer API's paths,
+	// [Server.ClientConfig] selects genai.BackendVertexAI, declarations
+	// are checked against Vertex AI's schema rules and its limit of 128,
+	// and server-side MCP (a tool's mcpServers), which Vertex AI does not
+	// support, is a 400. The Live endpoint stays the Developer API's.
+	VertexAI bool
 	// MaxNestingDepth, when positive, rejects a request in which a
 	// declaration's parameters nest deeper than this many schemas, with
 	// the API's message, which names no declaration: "A
@@ -70,6 +80,11 @@ type Server struct {
 	next     int // index of the next unused turn
 	ids      int // function call IDs generated so far
 	requests []*Request
+
+	liveMu     sync.Mutex
+	liveConns  map[*websocket.Conn]bool
+	liveClosed bool
+	liveWG     sync.WaitGroup
 }
 
 // New starts a server that answers with script, one turn per valid
@@ -99,9 +114,13 @@ func (s *Server) ClientConfig() *genai.ClientConfig {
 	if key == "" {
 		key = "test"
 	}
+	backend := genai.BackendGeminiAPI
+	if s.opts.VertexAI {
+		backend = genai.BackendVertexAI
+	}
 	return &genai.ClientConfig{
 		APIKey:      key,
-		Backend:     genai.BackendGeminiAPI,
+		Backend:     backend,
 		HTTPOptions: genai.HTTPOptions{BaseURL: s.srv.URL},
 		HTTPClient:  s.srv.Client(),
 	}
@@ -151,10 +170,45 @@ func (s *Server) Requests() []*Request {
 	return out
 }
 
-// Close shuts the server down, waiting for requests in flight. It may be
-// called more than once.
+// Close shuts the server down, ending Live sessions and waiting for
+// requests in flight. It may be called more than once.
 func (s *Server) Close() {
-	s.once.Do(s.srv.Close)
+	s.once.Do(func() {
+		s.liveMu.Lock()
+		for c := range s.liveConns {
+			_ = c.Close()
+		}
+		s.liveConns = nil
+		s.liveClosed = true
+		s.liveMu.Unlock()
+		s.srv.Close()
+		s.liveWG.Wait()
+	})
+}
+
+// track adds a Live connection, to be closed by Close; it reports false
+// when the server is closed.
+func (s *Server) track(c *websocket.Conn) bool {
+	s.liveMu.Lock()
+	defer s.liveMu.Unlock()
+	if s.liveClosed {
+		return false
+	}
+	if s.liveConns == nil {
+		s.liveConns = map[*websocket.Conn]bool{}
+	}
+	s.liveConns[c] = true
+	s.liveWG.Add(1)
+	return true
+}
+
+// untrack closes and forgets a Live connection.
+func (s *Server) untrack(c *websocket.Conn) {
+	_ = c.Close()
+	s.liveMu.Lock()
+	delete(s.liveConns, c)
+	s.liveMu.Unlock()
+	s.liveWG.Done()
 }
 
 // apiError is the body of an error answer.
@@ -192,8 +246,12 @@ func writeError(w http.ResponseWriter, code int, message string) {
 
 // route splits "/v1beta/models/gemini-x:generateContent" into the model
 // and the method.
-func route(path string) (model, method string, ok bool) {
-	rest, ok := strings.CutPrefix(path, "/v1beta/")
+func route(path string, vertex bool) (model, method string, ok bool) {
+	prefix := "/v1beta/"
+	if vertex {
+		prefix = "/v1beta1/publishers/google/"
+	}
+	rest, ok := strings.CutPrefix(path, prefix)
 	if !ok {
 		return "", "", false
 	}
@@ -211,7 +269,11 @@ func route(path string) (model, method string, ok bool) {
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	model, method, ok := route(r.URL.Path)
+	if isLivePath(r.URL.Path) {
+		s.serveLive(w, r)
+		return
+	}
+	model, method, ok := route(r.URL.Path, s.opts.VertexAI)
 	if !ok || r.Method != http.MethodPost {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("geminitest: no route for %s %s (want POST /v1beta/models/{model}:generateContent)", r.Method, r.URL.Path))
 		return
@@ -282,8 +344,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.reject(w, req, http.StatusInternalServerError, fmt.Sprintf("geminitest: turn %d: encoding the answer: %v", turnIndex, err))
 		return
 	}
-	s.record(req)
-	s.write(w, req, out)
+	if !req.Stream {
+		s.record(req)
+	}
+	s.write(w, req, out, resp)
 }
 
 // authorize checks the API key, in the x-goog-api-key header or the key
@@ -357,12 +421,12 @@ type wireResponse struct {
 
 type wireCandidate struct {
 	Content      *genai.Content     `json:"content"`
-	FinishReason genai.FinishReason `json:"finishReason"`
+	FinishReason genai.FinishReason `json:"finishReason,omitempty"`
 	Index        int                `json:"index"`
 }
 
-// answer builds the JSON of a successful answer.
-func (s *Server) answer(req *Request, turnIndex int, resp Response) ([]byte, error) {
+// answer builds a successful answer.
+func (s *Server) answer(req *Request, turnIndex int, resp Response) (*wireResponse, error) {
 	parts := s.fill(resp.Parts)
 	finish := resp.FinishReason
 	if finish == "" {
@@ -372,7 +436,7 @@ func (s *Server) answer(req *Request, turnIndex int, resp Response) ([]byte, err
 	if version == "" {
 		version = req.Model
 	}
-	out := wireResponse{
+	out := &wireResponse{
 		Candidates:   []wireCandidate{{Content: &genai.Content{Role: genai.RoleModel, Parts: parts}, FinishReason: finish}},
 		ModelVersion: version,
 		ResponseID:   fmt.Sprintf("fake-response-%d", turnIndex+1),
@@ -388,7 +452,45 @@ func (s *Server) answer(req *Request, turnIndex int, resp Response) ([]byte, err
 			PromptTokenCount: prompt, CandidatesTokenCount: cand, TotalTokenCount: prompt + cand,
 		}
 	}
-	return json.Marshal(out)
+	return out, nil
+}
+
+// chunks splits a streamed answer into its events as resp.Chunks says.
+func chunks(out *wireResponse, resp Response) ([]*wireResponse, error) {
+	parts := out.Candidates[0].Content.Parts
+	sizes := resp.Chunks
+	if len(sizes) == 0 {
+		sizes = make([]int, len(parts))
+		for i := range sizes {
+			sizes[i] = 1
+		}
+		if len(parts) == 0 {
+			sizes = []int{0}
+		}
+	}
+	total := 0
+	for i, n := range sizes {
+		if n <= 0 && len(parts) > 0 {
+			return nil, fmt.Errorf("the response's Chunks[%d] = %d, want a positive count", i, n)
+		}
+		total += n
+	}
+	if total != len(parts) {
+		return nil, fmt.Errorf("the response's Chunks add up to %d parts, the answer has %d", total, len(parts))
+	}
+	events := make([]*wireResponse, len(sizes))
+	at := 0
+	for i, n := range sizes {
+		ev := *out
+		cand := wireCandidate{Content: &genai.Content{Role: genai.RoleModel, Parts: parts[at : at+n]}}
+		if i == len(sizes)-1 {
+			cand.FinishReason = out.Candidates[0].FinishReason
+		}
+		ev.Candidates = []wireCandidate{cand}
+		events[i] = &ev
+		at += n
+	}
+	return events, nil
 }
 
 // fill copies parts, giving function calls IDs and the first call a thought
@@ -421,18 +523,50 @@ func (s *Server) fill(parts []*genai.Part) []*genai.Part {
 }
 
 // write sends a successful answer: plain JSON for generateContent, one
-// server-sent event for streamGenerateContent?alt=sse, and a JSON array for
-// streamGenerateContent without alt=sse.
-func (s *Server) write(w http.ResponseWriter, req *Request, out []byte) {
-	switch {
-	case !req.Stream:
+// server-sent event per chunk for streamGenerateContent?alt=sse (each
+// flushed at once), and a JSON array of the chunks for streamGenerateContent
+// without alt=sse.
+func (s *Server) write(w http.ResponseWriter, req *Request, out *wireResponse, resp Response) {
+	if !req.Stream {
 		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-		_, _ = w.Write(out)
-	case req.Query.Get("alt") == "sse":
+		_ = json.NewEncoder(w).Encode(out)
+		return
+	}
+	events, err := chunks(out, resp)
+	if err != nil {
+		s.reject(w, req, http.StatusInternalServerError, fmt.Sprintf("geminitest: turn %d: %v", req.Turn, err))
+		return
+	}
+	s.record(req)
+	sse := req.Query.Get("alt") == "sse"
+	if sse {
 		w.Header().Set("Content-Type", "text/event-stream")
-		_, _ = fmt.Fprintf(w, "data: %s\r\n\r\n", out)
-	default:
+	} else {
 		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-		_, _ = fmt.Fprintf(w, "[%s]", out)
+		_, _ = io.WriteString(w, "[")
+	}
+	flusher, _ := w.(http.Flusher)
+	for i, ev := range events {
+		if resp.BeforeChunk != nil {
+			resp.BeforeChunk(i)
+		}
+		data, err := json.Marshal(ev)
+		if err != nil {
+			return // cannot happen: the whole answer encoded
+		}
+		switch {
+		case sse:
+			_, _ = fmt.Fprintf(w, "data: %s\r\n\r\n", data)
+		case i > 0:
+			_, _ = fmt.Fprintf(w, ",\r\n%s", data)
+		default:
+			_, _ = w.Write(data)
+		}
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	if !sse {
+		_, _ = io.WriteString(w, "]")
 	}
 }

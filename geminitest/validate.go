@@ -2,6 +2,7 @@ package geminitest
 
 import (
 	"fmt"
+	"net/url"
 	"regexp"
 	"sort"
 	"strconv"
@@ -103,9 +104,18 @@ func checkTools(req *wireRequest, opts *Options) []violation {
 			continue
 		}
 		total += len(tool.FunctionDeclarations)
+		if opts.VertexAI && len(tool.MCPServers) > 0 {
+			vs = append(vs, violation{fmt.Sprintf("tools[%d].mcp_servers", t), "MCP servers are not supported in Vertex AI."})
+			continue
+		}
+		vs = append(vs, checkMCPServers(t, tool.MCPServers)...)
 	}
-	if total > MaxDeclarations {
-		return []violation{{"", fmt.Sprintf("At most %d function declarations can be specified.", MaxDeclarations)}}
+	limit, target := MaxDeclarations, schema.Gemini
+	if opts.VertexAI {
+		limit, target = schema.Vertex.MaxDeclarations(), schema.Vertex
+	}
+	if total > limit {
+		return []violation{{"", fmt.Sprintf("At most %d function declarations can be specified.", limit)}}
 	}
 	seen := map[string]string{}
 	for t, tool := range req.Tools {
@@ -117,7 +127,7 @@ func checkTools(req *wireRequest, opts *Options) []violation {
 			if decl == nil {
 				continue
 			}
-			for _, v := range schema.CheckDeclaration(decl.genai(), schema.Gemini) {
+			for _, v := range schema.CheckDeclaration(decl.genai(), target) {
 				path, msg := joinPath(dpath, apiPath(v.Path)), v.Message
 				// The API names the offending field in the path:
 				// "properties[x].enum: only allowed for STRING type".
@@ -424,4 +434,43 @@ func checkThoughtSignatures(req *wireRequest, opts *Options) []violation {
 		}
 	}
 	return nil
+}
+
+// durationPattern is a proto Duration in JSON: seconds with up to nine
+// fractional digits and an "s".
+var durationPattern = regexp.MustCompile(`^-?[0-9]+(\.[0-9]{1,9})?s$`)
+
+// checkMCPServers checks the remote MCP servers of tools[t]: a name, a
+// streamable HTTP transport with an http(s) URL, durations in proto form.
+func checkMCPServers(t int, servers []*wireMCPServer) []violation {
+	var vs []violation
+	names := map[string]bool{}
+	for i, m := range servers {
+		path := fmt.Sprintf("tools[%d].mcp_servers[%d]", t, i)
+		switch {
+		case m == nil || m.Name == "":
+			vs = append(vs, violation{path + ".name", "name is required"})
+		case names[m.Name]:
+			vs = append(vs, violation{path + ".name", fmt.Sprintf("Duplicate MCP server name: %s", m.Name)})
+		default:
+			names[m.Name] = true
+		}
+		if m == nil {
+			continue
+		}
+		tr := m.StreamableHTTPTransport
+		if tr == nil {
+			vs = append(vs, violation{path + ".transport", "required one_of 'transport' must have one initialized field"})
+			continue
+		}
+		if u, err := url.Parse(tr.URL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			vs = append(vs, violation{path + ".streamable_http_transport.url", fmt.Sprintf("invalid URL: %q", tr.URL)})
+		}
+		for _, d := range []struct{ field, v string }{{"timeout", tr.Timeout}, {"sse_read_timeout", tr.SSEReadTimeout}} {
+			if d.v != "" && !durationPattern.MatchString(d.v) {
+				vs = append(vs, violation{path + ".streamable_http_transport." + d.field, fmt.Sprintf("invalid google.protobuf.Duration value %q", d.v)})
+			}
+		}
+	}
+	return vs
 }

@@ -133,7 +133,23 @@ type wireTool struct {
 	URLContext            map[string]any             `json:"urlContext"`
 	FileSearch            map[string]any             `json:"fileSearch"`
 	GoogleMaps            map[string]any             `json:"googleMaps"`
-	MCPServers            []map[string]any           `json:"mcpServers"`
+	MCPServers            []*wireMCPServer           `json:"mcpServers"`
+}
+
+// wireMCPServer is a remote MCP server the API calls itself (server-side
+// MCP, Developer API only).
+type wireMCPServer struct {
+	Name                    string                       `json:"name,omitempty"`
+	StreamableHTTPTransport *wireStreamableHTTPTransport `json:"streamableHttpTransport,omitempty"`
+}
+
+// wireStreamableHTTPTransport says how the API reaches an MCP server.
+type wireStreamableHTTPTransport struct {
+	URL              string            `json:"url,omitempty"`
+	Headers          map[string]string `json:"headers"`
+	Timeout          string            `json:"timeout,omitempty"`
+	SSEReadTimeout   string            `json:"sseReadTimeout,omitempty"`
+	TerminateOnClose *bool             `json:"terminateOnClose,omitempty"`
 }
 
 // wireFunctionDeclaration declares one function the model may call.

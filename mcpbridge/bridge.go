@@ -133,6 +133,16 @@ type Options struct {
 	// "mcp-resources" annotated read-only, and their text is cut to
 	// TextLimit. The zero value registers none.
 	ResourceTools bool
+	// ServerSideMCP, when true, lets the Gemini API call the servers it
+	// can reach and use as this Bridge would (streamable HTTP, static
+	// headers, trusted, no OAuth or credentials provider, no tool
+	// filters, the Developer API): [Bridge.Run], [Bridge.RunStream] and
+	// [Bridge.GenAITools] then declare them as genai.Tool.MCPServers
+	// instead of declaring their tools, and the API sends them their
+	// headers. Every other server stays client-side; the status says
+	// which path each one takes and why ([ServerStatus.ServerSide]). Live
+	// sessions bridge every server. false bridges every server.
+	ServerSideMCP bool
 	// TracerProvider, if not nil, gives the tracer of the Bridge's
 	// OpenTelemetry spans: one per Discover, per connection attempt, per
 	// MCP request (with its trace context passed to the server in the
@@ -170,6 +180,7 @@ type Bridge struct {
 	maxMsg        int
 	binaryLimit   int
 	passUntrusted bool
+	serverSide    bool // Options.ServerSideMCP
 	cfg           Config
 	target        schema.Target
 	budget        schema.Size // Options.DeclarationBudget
@@ -245,6 +256,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		maxMsg:        o.MaxMessageBytes,
 		binaryLimit:   cmp.Or(o.BinaryLimit, DefaultBinaryLimit),
 		passUntrusted: o.PassUntrustedOutput,
+		serverSide:    o.ServerSideMCP,
 		cfg:           copyConfig(cfg),
 		target:        o.Target,
 		budget:        o.DeclarationBudget,
@@ -450,6 +462,10 @@ func (b *Bridge) Status() Status {
 		}
 		ss.Instructions = b.redact.Text(s.instructions)
 		ss.Icons = redactIcons(b.redact, s.icons)
+		if b.serverSide {
+			ss.ClientSide = b.serverSideLocked(s)
+			ss.ServerSide = ss.ClientSide == ""
+		}
 		st.Servers = append(st.Servers, ss)
 	}
 	return st

@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"fmt"
+	"slices"
 
 	"google.golang.org/genai"
 
@@ -21,6 +22,10 @@ import (
 // [DroppedTool]). Everything returned is new on each call, declarations
 // and their schemas included: the caller may modify it, and no later
 // request sees the change. After [Bridge.Close] it returns [ErrClosed].
+//
+// With [Options.ServerSideMCP], the tools of the servers the Gemini API
+// calls itself are not declared; a last genai.Tool lists those servers in
+// MCPServers.
 func (b *Bridge) GenAITools() ([]*genai.Tool, error) {
 	b.mu.Lock()
 	if b.closed {
@@ -38,9 +43,18 @@ func (b *Bridge) GenAITools() ([]*genai.Tool, error) {
 		}
 	}
 	b.mu.Unlock()
+	remote, remoteTool := b.serverSideTools()
+	if len(remote) > 0 {
+		tools = slices.DeleteFunc(tools, func(t *Tool) bool { return remote[t.Server] })
+	}
+
+	var out []*genai.Tool
+	if remoteTool != nil {
+		out = []*genai.Tool{remoteTool}
+	}
 	switch n := len(tools); {
 	case n == 0:
-		return nil, nil
+		return out, nil
 	case n > b.target.MaxDeclarations():
 		return nil, fmt.Errorf("%w: %d tools are registered, at most %d fit in one request; "+
 			"narrow the servers' tools with includeTools or excludeTools, or let Run select them", ErrTooManyTools, n, b.target.MaxDeclarations())
@@ -49,5 +63,5 @@ func (b *Bridge) GenAITools() ([]*genai.Tool, error) {
 	for i, t := range tools {
 		decls[i] = clone.Declaration(t.Declaration)
 	}
-	return []*genai.Tool{{FunctionDeclarations: decls}}, nil
+	return append([]*genai.Tool{{FunctionDeclarations: decls}}, out...), nil
 }

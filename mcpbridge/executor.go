@@ -226,16 +226,22 @@ func (b *Bridge) callError(ctx context.Context, tool *Tool, name string, timedOu
 // call. Confirmations are still asked one at a time. It returns when every
 // call has ended. See [Bridge.Execute].
 func (b *Bridge) ExecuteAll(ctx context.Context, calls []*genai.FunctionCall) []*CallResult {
-	return runAll(calls, func(c *genai.FunctionCall) *CallResult { return b.Execute(ctx, c) })
+	return runAll(calls, func(c *genai.FunctionCall) *CallResult { return b.Execute(ctx, c) }, nil)
 }
 
 // runAll runs run on every call concurrently, at most maxParallelCalls at a
 // time (a single call on the caller's goroutine), and returns the results
-// in the order of calls once every run has returned.
-func runAll(calls []*genai.FunctionCall, run func(*genai.FunctionCall) *CallResult) []*CallResult {
+// in the order of calls once every run has returned. ended, if not nil, is
+// called with the index and result of each call as it ends, on the goroutine
+// that ran it (concurrently for different calls); it must not block.
+func runAll(calls []*genai.FunctionCall, run func(*genai.FunctionCall) *CallResult, ended func(i int, r *CallResult)) []*CallResult {
 	results := make([]*CallResult, len(calls))
+	if ended == nil {
+		ended = func(int, *CallResult) {}
+	}
 	if len(calls) == 1 {
 		results[0] = run(calls[0])
+		ended(0, results[0])
 		return results
 	}
 	var wg sync.WaitGroup
@@ -245,6 +251,7 @@ func runAll(calls []*genai.FunctionCall, run func(*genai.FunctionCall) *CallResu
 		wg.Go(func() {
 			defer func() { <-slots }()
 			results[i] = run(c)
+			ended(i, results[i])
 		})
 	}
 	wg.Wait()

@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -72,10 +73,22 @@ func (b *Bridge) rejectedLocked(server string) []DroppedTool {
 	return out
 }
 
-// generate makes one request of Run: it builds the request's declarations,
-// sends it, and when the API rejects declarations of Bridge tools, drops
-// them and sends it once more.
-func (b *Bridge) generate(ctx context.Context, gen ContentGenerator, model string, history []*genai.Content,
+// sendRequest sends one request with config (its Tools already chosen)
+// and returns the model's answer: GenerateContent for Run, a stream for
+// RunStream.
+type sendRequest func(ctx context.Context, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error)
+
+// midStreamError is an error of a stream that already delivered chunks: it
+// is never healed, since the caller has seen part of the answer.
+type midStreamError struct{ err error }
+
+func (e *midStreamError) Error() string { return e.err.Error() }
+func (e *midStreamError) Unwrap() error { return e.err }
+
+// generate makes one request of Run or RunStream: it builds the request's
+// declarations, sends it, and when the API rejects declarations of Bridge
+// tools, drops them and sends it once more.
+func (b *Bridge) generate(ctx context.Context, send sendRequest, history []*genai.Content,
 	config *genai.GenerateContentConfig, h *hostSet, sel *Selection, turn int) (*genai.GenerateContentResponse, *request, error) {
 	var rejected []DroppedTool
 	for attempt := 0; ; attempt++ {
@@ -89,12 +102,13 @@ func (b *Bridge) generate(ctx context.Context, gen ContentGenerator, model strin
 			*cfg = *config
 		}
 		cfg.Tools = req.tools
-		resp, err := gen.GenerateContent(ctx, model, history, cfg)
+		resp, err := send(ctx, cfg)
 		if err == nil {
 			return resp, req, nil
 		}
+		var mid *midStreamError
 		apiErr, ok := blame.BadRequest(err)
-		if !ok || attempt > 0 {
+		if !ok || attempt > 0 || errors.As(err, &mid) {
 			return nil, req, err
 		}
 		blamed := b.reject(req, blame.Declarations(apiErr.Message, req.tools), apiErr)

@@ -85,18 +85,12 @@ var errNilDeclaration = fmt.Errorf("nil declaration")
 // has reports whether name is one of the host's functions.
 func (h *hostSet) has(name string) bool { return h.names[name] }
 
-// runCalls runs the calls of one model turn concurrently (at most
-// maxParallelCalls at a time) and returns their results in call order. A
-// call goes, by name, to the host function that declares it (its Handler,
-// or the fallback when it has none), to the MCP tool declared under that
-// name in req (aliases included), to a registered Bridge tool (even one the
-// request did not carry), and otherwise to the fallback; with no fallback
-// it is an unknown function.
-func (b *Bridge) runCalls(ctx context.Context, h *hostSet, req *request, calls []*genai.FunctionCall) []*CallResult {
-	return runAll(calls, func(c *genai.FunctionCall) *CallResult { return b.dispatch(ctx, h, req, c) })
-}
-
-// dispatch runs one call; see runCalls.
+// dispatch runs one call of a model turn. A call goes, by name, to the
+// host function that declares it (its Handler, or the fallback when it has
+// none), to the MCP tool declared under that name in req (aliases
+// included), to a registered Bridge tool (even one the request did not
+// carry), and otherwise to the fallback; with no fallback it is an unknown
+// function.
 func (b *Bridge) dispatch(ctx context.Context, h *hostSet, req *request, call *genai.FunctionCall) *CallResult {
 	if call == nil {
 		return b.Execute(ctx, nil)

@@ -3,7 +3,6 @@ package mcpbridge
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"google.golang.org/genai"
 )
@@ -56,6 +55,10 @@ type RunOptions struct {
 	// OnProgress, if not nil, receives the progress servers report on the
 	// calls Run makes, instead of [Options.OnProgress] (see [Progress]).
 	OnProgress func(Progress)
+	// LongCalls, if not nil, names the calls that run in the background:
+	// answered at once as started, their results given to the model in a
+	// later request (see [LongCalls]).
+	LongCalls *LongCalls
 }
 
 // RunResult is what [Bridge.Run] did.
@@ -115,77 +118,21 @@ type RunResult struct {
 // run; they are in Response, not in History). The result is never nil.
 func (b *Bridge) Run(ctx context.Context, gen ContentGenerator, model string, history []*genai.Content,
 	config *genai.GenerateContentConfig, opts *RunOptions) (*RunResult, error) {
-	var o RunOptions
-	if opts != nil {
-		o = *opts
-	}
-	switch {
-	case o.MaxTurns == 0:
-		o.MaxTurns = DefaultMaxTurns
-	case o.MaxTurns < 0:
-		o.MaxTurns = 1
-	}
-	res := &RunResult{History: slices.Clone(history)}
-	if err := b.undiscovered(); err != nil {
-		return res, err
-	}
-	hosts, err := newHostSet(config, o.HostFunctions, o.Fallback)
+	r, err := b.startRun(history, config, opts)
 	if err != nil {
-		return res, err
+		return r.res, err
 	}
-	if o.OnProgress != nil {
-		ctx = withProgressFunc(ctx, o.OnProgress)
+	ctx = r.progressContext(ctx, nil)
+	send := func(ctx context.Context, cfg *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+		return gen.GenerateContent(ctx, model, r.res.History, cfg)
 	}
-	for res.Turns < o.MaxTurns {
-		if err := ctx.Err(); err != nil {
-			return res, err
+	for {
+		t, err := r.next(ctx, send)
+		if err != nil || t == nil {
+			return r.res, err
 		}
-		if b.isClosed() {
-			return res, ErrClosed
-		}
-		reqConfig := config
-		if o.ServerInstructions {
-			reqConfig = b.withSystemInstruction(config)
-		}
-		res.Turns++
-		resp, req, err := b.generate(ctx, gen, model, res.History, reqConfig, hosts, o.Selection, res.Turns)
-		if err != nil {
-			return res, fmt.Errorf("turn %d: %w", res.Turns, err)
-		}
-		res.Requests = append(res.Requests, req.report)
-		if o.OnRequest != nil {
-			o.OnRequest(req.report)
-		}
-		res.Response = resp
-		content, err := answer(resp)
-		if err != nil {
-			return res, fmt.Errorf("turn %d: %w", res.Turns, err)
-		}
-		calls := functionCalls(content)
-		if len(calls) == 0 {
-			res.History = append(res.History, content)
-			return res, nil
-		}
-		if res.Turns == o.MaxTurns {
-			break
-		}
-		if o.OnCall != nil {
-			for _, c := range calls {
-				o.OnCall(c)
-			}
-		}
-		results := b.runCalls(ctx, hosts, req, calls)
-		parts := make([]*genai.Part, len(results))
-		for i, r := range results {
-			parts[i] = r.Part()
-			if o.OnResult != nil {
-				o.OnResult(r)
-			}
-		}
-		res.Results = append(res.Results, results...)
-		res.History = append(res.History, content, &genai.Content{Role: genai.RoleUser, Parts: parts})
+		r.answer(t, r.runCalls(ctx, t, nil))
 	}
-	return res, fmt.Errorf("%w: the model still called functions after %d requests", ErrTurnLimit, res.Turns)
 }
 
 // answer returns the content of resp's first candidate, with role "model"

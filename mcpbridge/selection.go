@@ -92,6 +92,9 @@ type RequestReport struct {
 	// Rejected are the tools that the API refused in this request; the
 	// request was sent again without them (see [DroppedTool]).
 	Rejected []DroppedTool
+	// ServerSide are the servers the request let the Gemini API call
+	// itself (see [Options.ServerSideMCP]), in configuration order.
+	ServerSide []string
 }
 
 // request is what one model request declares.
@@ -117,11 +120,26 @@ func (b *Bridge) limit(sel *Selection) int {
 // more than the limit.
 func (b *Bridge) buildRequest(ctx context.Context, history []*genai.Content, config *genai.GenerateContentConfig,
 	h *hostSet, sel *Selection) (*request, error) {
+	return b.declare(ctx, history, config, h, sel, true)
+}
+
+// declare is buildRequest; serverSide false bridges every server, whatever
+// Options.ServerSideMCP says (for Live sessions).
+func (b *Bridge) declare(ctx context.Context, history []*genai.Content, config *genai.GenerateContentConfig,
+	h *hostSet, sel *Selection, serverSide bool) (*request, error) {
 	limit := b.limit(sel)
 	if len(h.decls) > limit {
 		return nil, fmt.Errorf("%w: the host declares %d functions, at most %d fit in one request", ErrTooManyTools, len(h.decls), limit)
 	}
+	var remote map[string]bool
+	var remoteTool *genai.Tool
+	if serverSide {
+		remote, remoteTool = b.serverSideTools()
+	}
 	cands := b.candidates(sel)
+	if len(remote) > 0 {
+		cands = slices.DeleteFunc(cands, func(t *Tool) bool { return remote[t.Server] })
+	}
 	room := limit - len(h.decls)
 	var hostSize schema.Size
 	for _, d := range h.decls {
@@ -180,6 +198,12 @@ func (b *Bridge) buildRequest(ctx context.Context, history []*genai.Content, con
 	}
 	if len(decls) > 0 {
 		req.tools = append(req.tools, &genai.Tool{FunctionDeclarations: decls})
+	}
+	if remoteTool != nil {
+		req.tools = append(req.tools, remoteTool)
+		for _, m := range remoteTool.MCPServers {
+			req.report.ServerSide = append(req.report.ServerSide, m.Name)
+		}
 	}
 	req.report.Declared = len(decls)
 	return req, nil

@@ -112,6 +112,12 @@ type ServerStatus struct {
 	// in Tools to the tool's icons, for the tools that have any.
 	Icons     []Icon            `json:"icons,omitempty"`
 	ToolIcons map[string][]Icon `json:"toolIcons,omitempty"`
+	// ServerSide, with [Options.ServerSideMCP], reports whether the Gemini
+	// API calls this server itself (server-side MCP); ClientSide says
+	// why it does not, when it does not. Without the option both are
+	// empty and every server is bridged.
+	ServerSide bool   `json:"serverSide,omitempty"`
+	ClientSide string `json:"clientSide,omitempty"`
 }
 
 type serverStatusJSON ServerStatus // no methods: no recursion
@@ -259,6 +265,12 @@ func (st Status) WriteText(w io.Writer, opts *TextOptions) error {
 		}
 		if s.Protocol != "" {
 			line("Protocol", fmt.Sprintf("MCP %s over %s", s.Protocol, s.Transport))
+		}
+		switch {
+		case s.ServerSide:
+			line("MCP calls", "made by the Gemini API (server-side MCP)")
+		case s.ClientSide != "":
+			line("MCP calls", "bridged by this program: "+s.ClientSide)
 		}
 		line("Auth", s.Auth.String())
 		line("Error", s.Error)

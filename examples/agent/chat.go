@@ -22,7 +22,7 @@ var errInterrupted = errors.New("interrupted")
 // calls shown on stderr, answers on stdout.
 type agent struct {
 	bridge  *mcpbridge.Bridge
-	gen     mcpbridge.ContentGenerator
+	gen     mcpbridge.ContentStreamer
 	model   string
 	opts    *mcpbridge.RunOptions // MaxTurns; the callbacks are the agent's
 	con     *console
@@ -79,28 +79,57 @@ func (a *agent) discover(ctx context.Context) error {
 }
 
 // send runs one user message through the model and the tools, starting
-// from history, which it does not modify.
+// from history, which it does not modify. The model's text goes to stdout
+// as it is written (thoughts are left out); each call, its progress and its
+// result go to stderr as they happen.
 func (a *agent) send(ctx context.Context, history []*genai.Content, text string) (*mcpbridge.RunResult, error) {
 	history = append(slices.Clone(history), genai.NewContentFromText(text, genai.RoleUser))
-	opts := *a.opts
-	opts.OnCall = a.showCall
-	opts.OnResult = a.showResult
-	return a.bridge.Run(ctx, a.gen, a.model, history, nil, &opts)
+	var (
+		res      *mcpbridge.RunResult
+		err      error
+		midLine  bool // stdout's last text did not end a line
+		textTurn int  // the last turn that wrote text
+	)
+	endLine := func() {
+		if midLine {
+			fmt.Fprintln(a.con.stdout)
+			midLine = false
+		}
+	}
+	for ev, e := range a.bridge.RunStream(ctx, a.gen, a.model, history, nil, a.opts) {
+		switch ev.Kind {
+		case mcpbridge.RunText:
+			fmt.Fprint(a.con.stdout, ev.Text)
+			midLine, textTurn = !strings.HasSuffix(ev.Text, "\n"), ev.Turn
+		case mcpbridge.RunCall:
+			endLine()
+			a.showCall(ev.Call)
+		case mcpbridge.RunProgress:
+			a.showProgress(ev.Progress)
+		case mcpbridge.RunCallResult:
+			a.showResult(ev.Result)
+		case mcpbridge.RunDone:
+			res, err = ev.Run, e
+		}
+	}
+	endLine()
+	if err == nil && textTurn != res.Turns {
+		fmt.Fprintln(a.con.stderr, "agent: the model answered without text")
+	}
+	return res, err
 }
 
-// once runs the -prompt request and prints the final answer alone on
-// stdout. It returns the exit status.
+// once runs the -prompt request, the model's text on stdout. It returns the exit status.
 func (a *agent) once(ctx context.Context, prompt string) int {
 	tctx, stop := a.interruptible(ctx)
-	res, err := a.send(tctx, nil, prompt)
+	_, err := a.send(tctx, nil, prompt)
 	interrupted := tctx.Err() != nil && ctx.Err() == nil
 	stop()
 	if err != nil {
 		a.fail(err, interrupted)
 		return 1
 	}
-	a.printAnswer(res)
-	return 0
+	return 0 // the answer was written as it came
 }
 
 // chat is the interactive chat; it returns the exit status.
@@ -140,7 +169,6 @@ func (a *agent) chat(ctx context.Context) int {
 			continue
 		}
 		a.history = res.History
-		a.printAnswer(res)
 	}
 }
 
@@ -156,31 +184,6 @@ func (a *agent) fail(err error, interrupted bool) {
 	}
 }
 
-// printAnswer prints the text of the model's final answer to stdout,
-// ending with a newline; thoughts are left out.
-func (a *agent) printAnswer(res *mcpbridge.RunResult) {
-	text := answerText(res.History[len(res.History)-1])
-	if text == "" {
-		fmt.Fprintln(a.con.stderr, "agent: the model answered without text")
-		return
-	}
-	if !strings.HasSuffix(text, "\n") {
-		text += "\n"
-	}
-	fmt.Fprint(a.con.stdout, text)
-}
-
-// answerText returns the text parts of c joined, thoughts left out.
-func answerText(c *genai.Content) string {
-	var sb strings.Builder
-	for _, p := range c.Parts {
-		if p != nil && !p.Thought {
-			sb.WriteString(p.Text)
-		}
-	}
-	return sb.String()
-}
-
 // showCall shows on stderr a tool call about to run.
 func (a *agent) showCall(call *genai.FunctionCall) {
 	args, err := json.Marshal(call.Args)
@@ -192,6 +195,19 @@ func (a *agent) showCall(call *genai.FunctionCall) {
 		where = fmt.Sprintf("server %q, tool %q", t.Server, t.ServerTool)
 	}
 	fmt.Fprintf(a.con.stderr, "→ %s %s  (%s)\n", call.Name, args, where)
+}
+
+// showProgress shows on stderr how far a running call is.
+func (a *agent) showProgress(p *mcpbridge.Progress) {
+	total := ""
+	if p.Total > 0 {
+		total = fmt.Sprintf("/%g", p.Total)
+	}
+	msg := ""
+	if p.Message != "" {
+		msg = "  " + p.Message
+	}
+	fmt.Fprintf(a.con.stderr, "… %s %g%s%s\n", p.Name, p.Progress, total, msg)
 }
 
 // showResult shows on stderr what a person should see of a call's result.

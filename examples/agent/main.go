@@ -21,6 +21,8 @@
 //	-log FILE       write the library's log (connections, renames, servers'
 //	                stderr) to FILE; without it nothing is logged, so the
 //	                conversation is not interleaved with log lines
+//	-live           talk over the Live API (text in, text out) instead of
+//	                generateContent; -model must name a Live model
 //
 // The client is created by genai from its own environment variables: the
 // API key from GEMINI_API_KEY or GOOGLE_API_KEY, GOOGLE_GEMINI_BASE_URL for
@@ -38,10 +40,11 @@
 // /quit or the end of input ends the chat. Ctrl-C cancels the request in
 // progress (the message is then forgotten); at the prompt it ends the chat.
 //
-// Every tool call is shown on stderr as it starts, and its result (what a
-// person should see, not what the model reads) once it ends; the model's
-// answers go to stdout, so that with -prompt stdout holds the final answer
-// alone. A call that is not trusted or allow-listed is put to the user on
+// Every tool call is shown on stderr as it starts, its progress while it
+// runs (when the server reports any), and its result (what a person should
+// see, not what the model reads) once it ends; the model's text goes to
+// stdout as it is written, so that with -prompt stdout holds the model's
+// words alone. A call that is not trusted or allow-listed is put to the user on
 // stderr with its server, tool, arguments, description and annotations:
 //
 //	[o]nce / [t]ool always / [s]erver always / [c]ancel
@@ -141,6 +144,7 @@ type options struct {
 	yes       bool
 	maxTurns  int
 	logFile   string
+	live      bool
 }
 
 // parseFlags parses args. Errors are returned, not printed, except that -h
@@ -156,6 +160,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.yes, "yes", false, "run every tool call without asking")
 	fs.IntVar(&o.maxTurns, "max-turns", mcpbridge.DefaultMaxTurns, "model requests per message at most")
 	fs.StringVar(&o.logFile, "log", "", "write the library's log to this file (default: no log)")
+	fs.BoolVar(&o.live, "live", false, "talk over the Live API (text in, text out)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stderr)
@@ -262,6 +267,9 @@ func run(ctx context.Context, args []string, con *console) int {
 			fmt.Fprintf(con.stderr, "agent: connecting the servers: %v\n", err)
 		}
 		return 1
+	}
+	if o.live {
+		return a.liveChat(ctx, client, o.prompt, o.hasPrompt)
 	}
 	if o.hasPrompt {
 		return a.once(ctx, o.prompt)

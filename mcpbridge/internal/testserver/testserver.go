@@ -56,6 +56,8 @@ type Options struct {
 	// OnSleepCancelled is called when a "sleep" call ends because its
 	// request was cancelled, as the server saw it.
 	OnSleepCancelled func()
+	// OnSleepStarted, if not nil, is called when a "sleep" call begins.
+	OnSleepStarted func()
 	// Era chooses the protocol revisions the server accepts over stdio
 	// (cmd/mcptest's -era flag), streamable HTTP and SSE (there a refusal
 	// is an HTTP 400); the zero value serves both.
@@ -166,6 +168,9 @@ func New(o Options) *server.MCPServer {
 	s.AddTool(mcp.NewTool("sleep", mcp.WithNumber("ms")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			d := time.Duration(r.GetFloat("ms", 1000)) * time.Millisecond
+			if o.OnSleepStarted != nil {
+				o.OnSleepStarted()
+			}
 			select {
 			case <-time.After(d):
 				return mcp.NewToolResultText("slept"), nil

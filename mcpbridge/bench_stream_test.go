@@ -1,0 +1,130 @@
+package mcpbridge
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/geminitest"
+)
+
+// BenchmarkStreamTurn compares RunStream with Run on the same fake and the
+// same Bridge: one run of two turns (the model calls lookup on the stdio
+// test server, then answers). "baseline" is Run, "bridge" is RunStream,
+// and "paired" reports the ratio of their medians (see runCallPair): the
+// streaming loop's cost per run over Run's.
+func BenchmarkStreamTurn(b *testing.B) {
+	ctx := context.Background()
+	br := benchBridge(b, ctx, mcptestExec("main"))
+	srv := geminitest.New(b, nil)
+	b.Cleanup(srv.Close)
+	models := srv.Client(ctx).Models
+	turns := func() {
+		srv.Append(geminitest.Calls(geminitest.Call{Name: "lookup", Args: map[string]any{"name": "ann"}}), geminitest.Text("Ann is 7."))
+	}
+	check := func(b *testing.B, res *RunResult, err error) {
+		if err != nil || res.Turns != 2 || res.Response.Text() != "Ann is 7." {
+			b.Fatalf("run = %v after %d turns, want the answer after 2", err, res.Turns)
+		}
+	}
+	run := func(b *testing.B) {
+		turns()
+		res, err := br.Run(ctx, models, e2eModel, prompt(), nil, nil)
+		check(b, res, err)
+	}
+	stream := func(b *testing.B) {
+		turns()
+		var res *RunResult
+		var err error
+		for ev, e := range br.RunStream(ctx, models, e2eModel, prompt(), nil, nil) {
+			if ev.Kind == RunDone {
+				res, err = ev.Run, e
+			}
+		}
+		check(b, res, err)
+	}
+	runCallPair(b, run, stream)
+}
+
+// BenchmarkStreamFirstChunk measures how long the first text chunk takes
+// from the moment the fake starts writing it to the moment RunStream hands
+// it to the caller ("first-chunk-ns", the median; "p90-ns"): the fake's
+// write and flush, loopback, genai's SSE parsing, the Bridge's assembly and
+// the yield. Target: under 1 ms.
+func BenchmarkStreamFirstChunk(b *testing.B) {
+	ctx := context.Background()
+	br := benchBridge(b, ctx, mcptestExec("main"))
+	var sent atomic.Int64
+	srv := geminitest.New(b, nil)
+	b.Cleanup(srv.Close)
+	models := srv.Client(ctx).Models
+	answer := geminitest.Reply(geminitest.Response{
+		Parts: []*genai.Part{{Text: "first"}, {Text: "second"}},
+		BeforeChunk: func(i int) {
+			if i == 0 {
+				sent.Store(time.Now().UnixNano())
+			}
+		},
+	})
+	var lat []time.Duration
+	for b.Loop() {
+		srv.Append(answer)
+		seen := false
+		for ev, err := range br.RunStream(ctx, models, e2eModel, prompt(), nil, nil) {
+			if err != nil {
+				b.Fatalf("RunStream() = %v", err)
+			}
+			if ev.Kind == RunText && !seen {
+				seen = true
+				lat = append(lat, time.Duration(time.Now().UnixNano()-sent.Load()))
+			}
+		}
+		if !seen {
+			b.Fatal("no text event")
+		}
+	}
+	b.ReportMetric(float64(median(lat)), "first-chunk-ns")
+	b.ReportMetric(float64(lat[len(lat)*9/10]), "p90-ns")
+}
+
+// BenchmarkStreamSDK is BenchmarkStreamTurn's floor: the same two requests
+// sent with genai alone, GenerateContent ("baseline") against
+// GenerateContentStream ("bridge"), so that the cost of streaming itself
+// (chunked HTTP, SSE parsing in genai) can be told from RunStream's own.
+func BenchmarkStreamSDK(b *testing.B) {
+	ctx := context.Background()
+	srv := geminitest.New(b, nil)
+	b.Cleanup(srv.Close)
+	models := srv.Client(ctx).Models
+	history := []*genai.Content{
+		genai.NewContentFromText("go", genai.RoleUser),
+		{Role: genai.RoleModel, Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{ID: "x", Name: "lookup", Args: map[string]any{"name": "ann"}}}}},
+		{Role: genai.RoleUser, Parts: []*genai.Part{{FunctionResponse: &genai.FunctionResponse{ID: "x", Name: "lookup", Response: map[string]any{"output": "7"}}}}},
+	}
+	cfg := &genai.GenerateContentConfig{Tools: []*genai.Tool{{FunctionDeclarations: []*genai.FunctionDeclaration{{Name: "lookup"}}}}}
+	turns := func() {
+		srv.Append(geminitest.Calls(geminitest.Call{Name: "lookup", Args: map[string]any{"name": "ann"}}), geminitest.Text("Ann is 7."))
+	}
+	whole := func(b *testing.B) {
+		turns()
+		for _, h := range [][]*genai.Content{history[:1], history} {
+			if _, err := models.GenerateContent(ctx, e2eModel, h, cfg); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	streamed := func(b *testing.B) {
+		turns()
+		for _, h := range [][]*genai.Content{history[:1], history} {
+			for _, err := range models.GenerateContentStream(ctx, e2eModel, h, cfg) {
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	runCallPair(b, whole, streamed)
+}

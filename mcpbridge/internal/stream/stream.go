@@ -1,0 +1,150 @@
+// Package stream assembles the chunks of a streamed Gemini answer
+// (streamGenerateContent) into the one response a whole answer would have
+// been, and says what each chunk adds for a person watching.
+//
+// The assembled content holds every part of every chunk in the order the
+// API sent them, unchanged: text stays in the pieces it came in, function
+// calls are never merged, and thought signatures stay on the parts that
+// carried them, so the model turn can be sent back exactly as the API
+// wrote it.
+//
+//	var acc stream.Accumulator
+//	for chunk, err := range models.GenerateContentStream(ctx, model, contents, config) {
+//		if err != nil { ... }
+//		if err := acc.Add(chunk); err != nil { ... }
+//	}
+//	resp := acc.Response()
+package stream
+
+import (
+	"errors"
+	"fmt"
+
+	"google.golang.org/genai"
+)
+
+// ErrPartialCall is returned by [Accumulator.Add] for a function call
+// whose arguments are streamed in pieces (partialArgs, willContinue): the
+// Gemini Developer API never sends them, and running a call before its
+// arguments are whole would run the wrong call.
+var ErrPartialCall = errors.New("function call arguments streamed in pieces are not supported")
+
+// Accumulator gathers the chunks of one streamed answer. The zero value is
+// empty and ready to use. It is not safe for concurrent use. It keeps the
+// chunks' parts (pointers, not copies): the caller must not modify them.
+type Accumulator struct {
+	chunks   int
+	parts    []*genai.Part
+	role     string
+	last     *genai.GenerateContentResponse // the last chunk
+	finish   genai.FinishReason
+	finishMs string
+	usage    *genai.GenerateContentResponseUsageMetadata
+	feedback *genai.GenerateContentResponsePromptFeedback
+	sawCand  bool
+}
+
+// Chunks reports how many chunks were added.
+func (a *Accumulator) Chunks() int { return a.chunks }
+
+// Add adds the next chunk. A nil chunk is ignored. It fails, keeping what
+// it has, on a function call whose arguments are streamed in pieces
+// ([ErrPartialCall]).
+func (a *Accumulator) Add(chunk *genai.GenerateContentResponse) error {
+	if chunk == nil {
+		return nil
+	}
+	a.chunks++
+	a.last = chunk
+	if chunk.UsageMetadata != nil {
+		a.usage = chunk.UsageMetadata
+	}
+	if chunk.PromptFeedback != nil {
+		a.feedback = chunk.PromptFeedback
+	}
+	if len(chunk.Candidates) == 0 || chunk.Candidates[0] == nil {
+		return nil
+	}
+	c := chunk.Candidates[0]
+	a.sawCand = true
+	if c.FinishReason != "" {
+		a.finish, a.finishMs = c.FinishReason, c.FinishMessage
+	}
+	if c.Content == nil {
+		return nil
+	}
+	if c.Content.Role != "" {
+		a.role = c.Content.Role
+	}
+	for _, p := range c.Content.Parts {
+		if p == nil {
+			continue
+		}
+		if fc := p.FunctionCall; fc != nil && (len(fc.PartialArgs) > 0 || fc.WillContinue != nil && *fc.WillContinue) {
+			return fmt.Errorf("function call %q: %w", fc.Name, ErrPartialCall)
+		}
+		a.parts = append(a.parts, p)
+	}
+	return nil
+}
+
+// Response returns the answer the chunks make together: the last chunk's
+// metadata (model version, response ID, the latest usage and prompt
+// feedback), and one candidate holding every part in the order sent, with
+// the last finish reason any chunk gave. It is nil when no chunk was
+// added. The result is new on each call; its parts are the chunks' own.
+func (a *Accumulator) Response() *genai.GenerateContentResponse {
+	if a.last == nil {
+		return nil
+	}
+	out := &genai.GenerateContentResponse{
+		CreateTime:      a.last.CreateTime,
+		ModelVersion:    a.last.ModelVersion,
+		ResponseID:      a.last.ResponseID,
+		UsageMetadata:   a.usage,
+		PromptFeedback:  a.feedback,
+		SDKHTTPResponse: a.last.SDKHTTPResponse,
+	}
+	if !a.sawCand {
+		return out
+	}
+	cand := &genai.Candidate{FinishReason: a.finish, FinishMessage: a.finishMs}
+	if lc := a.last.Candidates; len(lc) > 0 && lc[0] != nil {
+		c := *lc[0]
+		c.Content, c.FinishReason, c.FinishMessage = nil, a.finish, a.finishMs
+		cand = &c
+	}
+	if len(a.parts) > 0 {
+		role := a.role
+		if role == "" {
+			role = genai.RoleModel
+		}
+		cand.Content = &genai.Content{Role: role, Parts: append([]*genai.Part(nil), a.parts...)}
+	}
+	out.Candidates = []*genai.Candidate{cand}
+	return out
+}
+
+// Piece is what one part of a chunk shows a person: a piece of the
+// model's text or of its thoughts.
+type Piece struct {
+	Text    string
+	Thought bool
+}
+
+// Pieces returns the text and thought pieces of chunk's first candidate,
+// in order; empty texts (a part that only carries a thought signature) are
+// left out.
+func Pieces(chunk *genai.GenerateContentResponse) []Piece {
+	if chunk == nil || len(chunk.Candidates) == 0 || chunk.Candidates[0] == nil || chunk.Candidates[0].Content == nil {
+		return nil
+	}
+	var out []Piece
+	for _, p := range chunk.Candidates[0].Content.Parts {
+		if p == nil || p.Text == "" {
+			continue
+		}
+		out = append(out, Piece{Text: p.Text, Thought: p.Thought})
+	}
+	return out
+}
