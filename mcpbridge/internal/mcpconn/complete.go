@@ -25,7 +25,7 @@ func (c *Conn) Complete(ctx context.Context, ref any, arg, value string, known m
 	if len(known) > 0 {
 		req.Params.Context.Arguments = known
 	}
-	return c.request(ctx, string(mcp.MethodCompletionComplete), noTarget, nil, func(rctx context.Context) error {
+	return c.request(ctx, string(mcp.MethodCompletionComplete), noTarget, ownCtx{}, func(rctx context.Context) error {
 		_, err := c.client.Complete(rctx, req)
 		return err
 	})

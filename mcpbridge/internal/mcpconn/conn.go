@@ -117,6 +117,11 @@ type Spec struct {
 	// Timeout bounds each request: connecting with initialize, each page of
 	// a list, each tool call. 0 = DefaultTimeout.
 	Timeout time.Duration
+	// MaxCallTime bounds a tool call that may outlive Timeout: a task
+	// (see [Conn.CallTask]), or a call that asks for progress, which
+	// Timeout then bounds from the last progress report rather than
+	// from the start. 0 = DefaultMaxCallTime.
+	MaxCallTime time.Duration
 	// Protocol chooses how the protocol era is found; the zero value
 	// detects it.
 	Protocol Protocol

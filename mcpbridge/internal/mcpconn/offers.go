@@ -72,7 +72,7 @@ func (c *Conn) GetPrompt(ctx context.Context, name string, args map[string]strin
 	req := mcp.GetPromptRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args
-	return c.request(ctx, string(mcp.MethodPromptsGet), attribute.String(attrPromptName, name), nil, func(rctx context.Context) error {
+	return c.request(ctx, string(mcp.MethodPromptsGet), attribute.String(attrPromptName, name), ownCtx{}, func(rctx context.Context) error {
 		_, err := c.client.GetPrompt(rctx, req)
 		return err
 	})

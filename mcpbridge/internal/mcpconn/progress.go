@@ -33,25 +33,41 @@ type progressWaiter struct {
 	done bool
 	last float64 // the last progress handed on
 	any  bool    // whether one was handed on
+	// total is the last total handed on.
+	total float64
+	// beat, when not nil, is called with each notification handed on
+	// (see keepAlive).
+	beat func()
 }
 
 // progressWaiters maps a progress token to its request. Tokens are random,
 // so one server cannot guess the token of a request sent to another.
 var progressWaiters sync.Map // string -> *progressWaiter
 
-// askProgress returns the progress token for a request sent with ctx ("" when
-// ctx asks for none) and a function to call when the request has returned.
-func (c *Conn) askProgress(ctx context.Context) (token string, done func()) {
+// AsksProgress reports whether ctx comes from [WithProgress]: a call made
+// with it may outlive Timeout while progress keeps coming.
+func AsksProgress(ctx context.Context) bool {
+	fn, _ := ctx.Value(progressKey{}).(ProgressFunc)
+	return fn != nil
+}
+
+// noProgress is askProgress's done when ctx asks for no progress.
+func noProgress() {}
+
+// askProgress returns the waiter and progress token for a request sent
+// with ctx (nil and "" when ctx asks for none) and a function to call when
+// the request has returned.
+func (c *Conn) askProgress(ctx context.Context) (w *progressWaiter, token string, done func()) {
 	fn, _ := ctx.Value(progressKey{}).(ProgressFunc)
 	if fn == nil {
-		return "", func() {}
+		return nil, "", noProgress
 	}
 	// A local, not the result: a result the closure captured would be
 	// moved to the heap on every call, even those without progress.
 	t := "mcpbridge-" + rand.Text()
-	w := &progressWaiter{conn: c, fn: fn}
+	w = &progressWaiter{conn: c, fn: fn}
 	progressWaiters.Store(t, w)
-	return t, func() {
+	return w, t, func() {
 		progressWaiters.Delete(t)
 		w.mu.Lock()
 		w.done = true
@@ -88,6 +104,27 @@ func (c *Conn) onProgress(n mcp.JSONRPCNotification) {
 	if w.done || (w.any && p <= w.last) {
 		return
 	}
-	w.last, w.any = p, true
+	w.last, w.any, w.total = p, true, total
+	if w.beat != nil {
+		w.beat()
+	}
 	w.fn(p, total, msg)
+}
+
+// status hands on a task's status message as a report whose progress and
+// total are those of the last report (0 before any).
+func (w *progressWaiter) status(msg string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return
+	}
+	w.fn(w.last, w.total, msg)
+}
+
+// setBeat sets the function called with each notification handed on.
+func (w *progressWaiter) setBeat(beat func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.beat = beat
 }

@@ -21,11 +21,11 @@ func progressNote(fields map[string]any) mcp.JSONRPCNotification {
 func TestOnProgress(t *testing.T) {
 	c, other := &Conn{}, &Conn{}
 	var got []report
-	token, done := c.askProgress(WithProgress(context.Background(), func(p, total float64, msg string) { got = append(got, report{p, total, msg}) }))
+	_, token, done := c.askProgress(WithProgress(context.Background(), func(p, total float64, msg string) { got = append(got, report{p, total, msg}) }))
 	if token == "" {
 		t.Fatal("askProgress() gave no token for a context asking for progress")
 	}
-	if tok, stop := c.askProgress(context.Background()); tok != "" {
+	if _, tok, stop := c.askProgress(context.Background()); tok != "" {
 		t.Errorf("askProgress() without WithProgress = %q, want no token", tok)
 	} else {
 		stop()

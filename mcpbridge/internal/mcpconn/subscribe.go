@@ -35,7 +35,7 @@ func (c *Conn) SetLogLevel(ctx context.Context, level mcp.LoggingLevel) error {
 		//lint:ignore SA1019 servers before 2026-07-28 take logging/setLevel; on 2026-07-28 mcp-go sends the level with each request.
 		return c.client.SetLevel(ctx, req) // recorded, nothing sent
 	}
-	_, err := c.request(ctx, string(mcp.MethodSetLogLevel), noTarget, nil, func(rctx context.Context) error {
+	_, err := c.request(ctx, string(mcp.MethodSetLogLevel), noTarget, ownCtx{}, func(rctx context.Context) error {
 		//lint:ignore SA1019 servers before 2026-07-28 take logging/setLevel; on 2026-07-28 mcp-go sends the level with each request.
 		return c.client.SetLevel(rctx, req)
 	})
@@ -70,7 +70,7 @@ func (c *Conn) UnsubscribeResource(ctx context.Context, uri string) error {
 		c.relisten()
 		return nil
 	}
-	_, err := c.request(ctx, string(mcp.MethodResourcesUnsubscribe), noTarget, nil, func(rctx context.Context) error {
+	_, err := c.request(ctx, string(mcp.MethodResourcesUnsubscribe), noTarget, ownCtx{}, func(rctx context.Context) error {
 		//lint:ignore SA1019 resources/subscribe before 2026-07-28; on 2026-07-28 it edits the filter of the next Listen, which relisten opens.
 		return c.client.Unsubscribe(rctx, req)
 	})
@@ -93,7 +93,7 @@ func (c *Conn) subscribe(ctx context.Context, uri string, relisten bool) error {
 		}
 		return nil
 	}
-	_, err := c.request(ctx, string(mcp.MethodResourcesSubscribe), noTarget, nil, func(rctx context.Context) error {
+	_, err := c.request(ctx, string(mcp.MethodResourcesSubscribe), noTarget, ownCtx{}, func(rctx context.Context) error {
 		//lint:ignore SA1019 resources/subscribe before 2026-07-28; on 2026-07-28 it edits the filter of the next Listen, which relisten opens.
 		return c.client.Subscribe(rctx, req)
 	})

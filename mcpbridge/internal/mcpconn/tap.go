@@ -27,6 +27,8 @@ type capture struct {
 	mu     sync.Mutex
 	raw    json.RawMessage
 	ok     bool
+	// rejected: the server answered with a JSON-RPC error.
+	rejected bool
 }
 
 // withCapture returns a context whose request of method keeps its raw result.
@@ -51,6 +53,13 @@ func (c *captureContext) Value(key any) any {
 	return c.Context.Value(key)
 }
 
+// wasRejected reports whether the server answered with a JSON-RPC error.
+func (c *capture) wasRejected() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rejected
+}
+
 // result returns the raw result bytes, if a successful response arrived.
 func (c *capture) result() (json.RawMessage, bool) {
 	c.mu.Lock()
@@ -65,10 +74,15 @@ func tapSend(ctx context.Context, inner transport.Interface, req transport.JSONR
 	c, _ := ctx.Value(captureKey{}).(*capture)
 	if c != nil && c.method == req.Method {
 		c.mu.Lock()
-		c.raw, c.ok = nil, false
+		c.raw, c.ok, c.rejected = nil, false, false
 		c.mu.Unlock()
 	}
 	resp, err := inner.SendRequest(ctx, req)
+	if c != nil && c.method == req.Method && err == nil && resp != nil && resp.Error != nil {
+		c.mu.Lock()
+		c.rejected = true
+		c.mu.Unlock()
+	}
 	if c != nil && c.method == req.Method && err == nil && resp != nil && resp.Error == nil {
 		c.mu.Lock()
 		c.raw, c.ok = resp.Result, true

@@ -34,6 +34,10 @@ type Tool struct {
 	Annotations  Annotations
 	// Icons holds the exact bytes of the tool's icons, if any.
 	Icons json.RawMessage
+	// TaskSupport is the tool's execution.taskSupport: "optional" or
+	// "required" when the tool may run as a task (see [CallTask]); ""
+	// otherwise.
+	TaskSupport string
 	// Raw is the tool's whole JSON object.
 	Raw json.RawMessage
 }
@@ -156,13 +160,31 @@ func decodeTool(raw json.RawMessage) (Tool, error) {
 		OutputSchema json.RawMessage `json:"outputSchema"`
 		Annotations  json.RawMessage `json:"annotations"`
 		Icons        json.RawMessage `json:"icons"`
+		Execution    json.RawMessage `json:"execution"`
 	}
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return Tool{}, err
 	}
 	t := Tool{Name: w.Name, Title: w.Title, Description: w.Description, InputSchema: w.InputSchema, OutputSchema: w.OutputSchema, Icons: w.Icons, Raw: raw}
 	t.Annotations = decodeAnnotations(w.Annotations)
+	t.TaskSupport = decodeTaskSupport(w.Execution)
 	return t, nil
+}
+
+// decodeTaskSupport reads execution.taskSupport: "optional" or "required",
+// and "" for anything else (absent, "forbidden", badly typed).
+func decodeTaskSupport(raw json.RawMessage) string {
+	var e struct {
+		TaskSupport any `json:"taskSupport"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &e) != nil {
+		return ""
+	}
+	switch s, _ := e.TaskSupport.(string); s {
+	case "optional", "required":
+		return s
+	}
+	return ""
 }
 
 // decodeAnnotations reads the hints one by one: a badly typed hint is
@@ -218,7 +240,7 @@ func (c *Conn) pages(ctx context.Context, method string, send func(context.Conte
 	seen := map[string]bool{"": true}
 	cursor := ""
 	for range MaxPages {
-		raw, err := c.request(ctx, method, noTarget, nil, func(rctx context.Context) error { return send(rctx, cursor) })
+		raw, err := c.request(ctx, method, noTarget, ownCtx{}, func(rctx context.Context) error { return send(rctx, cursor) })
 		if err != nil {
 			return err
 		}
@@ -245,9 +267,10 @@ func (c *Conn) pages(ctx context.Context, method string, send func(context.Conte
 // the call returns at once and the server is told (notifications/cancelled,
 // or on 2026-07-28 streamable HTTP the end of the request's stream). A ctx
 // from [WithProgress] sends a progress token and receives the server's
-// progress.
+// progress; while progress keeps coming, Timeout counts from the last
+// report instead of the start, and MaxCallTime bounds the whole call.
 func (c *Conn) CallTool(ctx context.Context, name string, args any) (json.RawMessage, error) {
-	return c.CallToolIn(ctx, nil, name, args)
+	return c.callTool(ctx, nil, name, args, false)
 }
 
 // CallToolIn is CallTool within ctx that the caller can end with cancel
@@ -258,40 +281,74 @@ func (c *Conn) CallTool(ctx context.Context, name string, args any) (json.RawMes
 // less per call. Otherwise (or when cancel is nil) it is CallTool. The
 // caller must not rely on ctx surviving the death of the connection.
 func (c *Conn) CallToolIn(ctx context.Context, cancel context.CancelFunc, name string, args any) (json.RawMessage, error) {
+	return c.callTool(ctx, cancel, name, args, false)
+}
+
+// callTool is CallToolIn; task asks for a task (see [Conn.CallTask]).
+func (c *Conn) callTool(ctx context.Context, cancel context.CancelFunc, name string, args any, task bool) (json.RawMessage, error) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args
-	token, done := c.askProgress(ctx)
+	w, token, done := c.askProgress(ctx)
 	defer done()
 	if token != "" {
 		req.Params.Meta = &mcp.Meta{ProgressToken: token}
 	}
-	return c.request(ctx, string(mcp.MethodToolsCall), attribute.String(attrToolName, name), cancel, func(rctx context.Context) error {
+	task = task && c.offersTasks()
+	own := ownCtx{cancel: cancel}
+	switch {
+	case task:
+		// The server keeps the task a while past our own bound, so that
+		// its end or its cancellation never races its deletion.
+		ttl := (c.spec.maxCallTime() + taskGrace).Milliseconds()
+		req.Params.Task = &mcp.TaskParams{TTL: &ttl}
+	case w != nil:
+		k := c.keepAlive(ctx, w)
+		defer k.stop()
+		ctx, own = k.ctx, ownCtx{cancel: k.end, kept: true}
+	}
+	raw, err := c.request(ctx, string(mcp.MethodToolsCall), attribute.String(attrToolName, name), own, func(rctx context.Context) error {
 		_, err := c.client.CallTool(rctx, req)
 		return err
 	})
+	if err != nil || !task {
+		return raw, err
+	}
+	return c.awaitTask(ctx, w, raw)
 }
 
 // ReadResource reads one resource and returns the raw ReadResourceResult.
 func (c *Conn) ReadResource(ctx context.Context, uri string) (json.RawMessage, error) {
 	req := mcp.ReadResourceRequest{}
 	req.Params.URI = uri
-	return c.request(ctx, string(mcp.MethodResourcesRead), noTarget, nil, func(rctx context.Context) error {
+	return c.request(ctx, string(mcp.MethodResourcesRead), noTarget, ownCtx{}, func(rctx context.Context) error {
 		_, err := c.client.ReadResource(rctx, req)
 		return err
 	})
 }
 
+// ownCtx says whether a request runs in its caller's context rather than
+// one it derives for Timeout and the connection's death (see
+// [Conn.CallToolIn]).
+type ownCtx struct {
+	// cancel ends the caller's ctx; nil: the request derives its own.
+	cancel context.CancelFunc
+	// kept: the caller bounds the request itself (progress keeps it
+	// alive past Timeout), and cancel ends ctx.
+	kept bool
+}
+
 // exchange sends one request through send within Timeout and returns its
 // raw result. When the server answered, mcp-go's decoding errors are ignored:
-// the raw bytes are what counts. own, when not nil, ends ctx (see
-// [Conn.CallToolIn]).
-func (c *Conn) exchange(ctx context.Context, method string, own context.CancelFunc, send func(context.Context) error) (json.RawMessage, error) {
+// the raw bytes are what counts. own says whether ctx is used as is (see
+// [ownCtx]). A JSON-RPC error from the server is an error for which
+// IsRejected reports true.
+func (c *Conn) exchange(ctx context.Context, method string, own ownCtx, send func(context.Context) error) (json.RawMessage, error) {
 	if err := c.unsendable(ctx); err != nil {
 		return nil, c.wrap(method, err)
 	}
-	rctx, cancel := ctx, own
-	if dl, ok := ctx.Deadline(); own == nil || !ok || dl.After(time.Now().Add(c.spec.timeout())) {
+	rctx, cancel := ctx, own.cancel
+	if dl, ok := ctx.Deadline(); !own.kept && (cancel == nil || !ok || dl.After(time.Now().Add(c.spec.timeout()))) {
 		rctx, cancel = context.WithTimeout(ctx, c.spec.timeout())
 		defer cancel()
 	}
@@ -316,11 +373,19 @@ func (c *Conn) exchange(ctx context.Context, method string, own context.CancelFu
 	if derr := c.Err(); derr != nil {
 		return nil, c.wrap(method, fmt.Errorf("%w (%w)", derr, err))
 	}
+	if cp.wasRejected() {
+		err = rejectedError{err}
+	}
 	switch {
 	case ctx.Err() != nil:
-		// Some transports report their own timeout error: keep ctx's.
-		if !errors.Is(err, ctx.Err()) {
-			err = fmt.Errorf("%w: %w", ctx.Err(), err)
+		// Some transports report their own timeout error: keep ctx's
+		// (for a call kept alive by progress, why it ended).
+		why := ctx.Err()
+		if own.kept {
+			why = context.Cause(ctx)
+		}
+		if !errors.Is(err, why) {
+			err = fmt.Errorf("%w: %w", why, err)
 		}
 	case rctx.Err() != nil:
 		err = fmt.Errorf("timed out after %v: %w", c.spec.timeout(), err)

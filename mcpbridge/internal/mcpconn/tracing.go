@@ -34,7 +34,7 @@ var noTarget attribute.KeyValue
 // passed to), within its span when the spec has a Tracer. target names the
 // tool or prompt the request is about (as its span attribute), or is
 // noTarget.
-func (c *Conn) request(ctx context.Context, method string, target attribute.KeyValue, own context.CancelFunc, send func(context.Context) error) (json.RawMessage, error) {
+func (c *Conn) request(ctx context.Context, method string, target attribute.KeyValue, own ownCtx, send func(context.Context) error) (json.RawMessage, error) {
 	if c.spec.Tracer == nil {
 		return c.exchange(ctx, method, own, send)
 	}

@@ -99,14 +99,17 @@ func Wait(ctx context.Context, p Peer, t Task, o Options) (json.RawMessage, erro
 	defer cancel()
 	w := waiter{p: p, id: t.ID, o: o, wait: FirstPoll}
 	raw, err := w.run(ctx, t, received)
-	if err != nil && w.cancel {
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		// Whatever failed, it failed because the time was up.
 		w.cancelTask(ctx)
-		if ctx.Err() != nil {
-			err = fmt.Errorf("task %q: %w", t.ID, context.Cause(ctx))
-			if errors.Is(err, ErrTooLong) {
-				err = fmt.Errorf("%w (limit %v); it was cancelled", err, o.MaxTime)
-			}
+		err = fmt.Errorf("task %q: %w", t.ID, context.Cause(ctx))
+		if errors.Is(err, ErrTooLong) {
+			err = fmt.Errorf("%w (limit %v); it was cancelled", err, o.MaxTime)
 		}
+	case w.cancel:
+		w.cancelTask(ctx)
 	}
 	return raw, err
 }

@@ -32,7 +32,8 @@ const TiedSchema = `{"type":"object","properties":{"v":{"anyOf":[` +
 //   - the resource template "test://greet/{name}";
 //   - the tool "progress", which sends "steps" progress notifications
 //     (progress 1..steps, total steps, message "step N") before answering,
-//     when the call carries a progress token;
+//     when the call carries a progress token, each after "every"
+//     milliseconds (default 0; without a token it waits as long in all);
 //   - the tools "forecast" and "misfit" with OutputSchema;
 //   - the tool "traceparent", which returns the traceparent of its _meta.
 func addOffers(s *server.MCPServer) {
@@ -61,16 +62,29 @@ func addOffers(s *server.MCPServer) {
 		func(_ context.Context, r mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: r.Params.URI, MIMEType: "text/plain", Text: "greetings from " + r.Params.URI}}, nil
 		})
-	s.AddTool(mcp.NewTool("progress", mcp.WithDescription("reports progress"), mcp.WithNumber("steps")),
+	s.AddTool(mcp.NewTool("progress", mcp.WithDescription("reports progress"), mcp.WithNumber("steps"), mcp.WithNumber("every")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			steps := int(r.GetFloat("steps", 3))
 			var token mcp.ProgressToken
 			if r.Params.Meta != nil {
 				token = r.Params.Meta.ProgressToken
 			}
+			every := time.Duration(r.GetFloat("every", 0)) * time.Millisecond
+			if token == nil && every > 0 {
+				select {
+				case <-time.After(time.Duration(steps) * every):
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			}
 			if token != nil {
 				srv := server.ServerFromContext(ctx)
 				for i := 1; i <= steps; i++ {
+					select {
+					case <-time.After(every):
+					case <-ctx.Done():
+						return nil, ctx.Err()
+					}
 					err := srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
 						"progressToken": token, "progress": i, "total": steps, "message": fmt.Sprintf("step %d", i),
 					})

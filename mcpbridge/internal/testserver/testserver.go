@@ -77,6 +77,8 @@ type Options struct {
 	// Features adds logging, resource subscriptions, completions, icons
 	// and the tools that exercise them (see addFeatures).
 	Features bool
+	// Tasks adds tools that run as tasks (see [Tasks]).
+	Tasks Tasks
 }
 
 // New returns a server offering:
@@ -114,6 +116,7 @@ func New(o Options) *server.MCPServer {
 		listening = &listeners{}
 		opts = append(opts, featureOptions(listening)...)
 	}
+	opts = append(opts, taskOptions(o.Tasks)...)
 	s := server.NewMCPServer(name, "1.2.3", opts...)
 	for i := range o.Tools {
 		n := fmt.Sprintf("tool_%02d", i)
@@ -210,6 +213,9 @@ func New(o Options) *server.MCPServer {
 	}
 	if o.Features {
 		addFeatures(s, listening)
+	}
+	if o.Tasks.On {
+		addTaskTools(s, o.Tasks)
 	}
 	if o.OnCrash != nil {
 		s.AddTool(mcp.NewTool("crash"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

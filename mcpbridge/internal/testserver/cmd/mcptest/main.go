@@ -42,6 +42,8 @@ func main() {
 	execTools := flag.Bool("exec", false, "add the executor test tools (lookup, profile, pick, image, fail, loose)")
 	gather := flag.Bool("gather", false, "add the tool gather, which returns once n calls of it are in flight")
 	features := flag.Bool("features", false, "add logging, subscriptions, completions, icons and the tools that exercise them")
+	taskTools := flag.Bool("tasks", false, "add tools that run as tasks (slow_task, maybe_task, endless_task)")
+	loseTasks := flag.Bool("lose-tasks", false, "with -tasks, answer every tasks/get with an error")
 	described := map[string]string{}
 	flag.Func("described", "add a tool: name=description (repeatable)", func(v string) error {
 		n, d, ok := strings.Cut(v, "=")
@@ -126,7 +128,7 @@ func main() {
 			os.Exit(3)
 		}()
 	}
-	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Gather: *gather, Features: *features, Described: described, Offers: *offers, Bare: *bare, Ask: *ask, Sample: *sample, OnSleepCancelled: func() {
+	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Gather: *gather, Features: *features, Tasks: testserver.Tasks{On: *taskTools, Lose: *loseTasks}, Described: described, Offers: *offers, Bare: *bare, Ask: *ask, Sample: *sample, OnSleepCancelled: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: sleep cancelled")
 	}, OnCrash: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: crash tool called")

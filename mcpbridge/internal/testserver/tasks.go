@@ -1,0 +1,84 @@
+package testserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Tasks choose the task tools of a server (2025-11-25 task-augmented
+// tools/call); the zero value offers none.
+type Tasks struct {
+	// On adds the task tools and announces task-augmented tools/call:
+	//   - slow_task (taskSupport required): returns "done after <ms>"
+	//     after "ms" milliseconds (default 300), whatever happens;
+	//   - maybe_task (optional): returns "ran" at once, as a task or not;
+	//   - endless_task (required): never ends by itself (see Done).
+	On bool
+	// Lose makes the server answer every tasks/get with an error, as a
+	// server that lost its tasks (a restart) would.
+	Lose bool
+	// OnCancelled is called when a client cancels a task (tasks/cancel).
+	OnCancelled func()
+	// Done ends endless_task's work (nil: the server's process ends it).
+	// mcp-go ends the context of a task's work with the tools/call that
+	// created it, so the work cannot wait for that.
+	Done <-chan struct{}
+}
+
+// taskOptions returns the server options o.Tasks needs.
+func taskOptions(t Tasks) []server.ServerOption {
+	if !t.On {
+		return nil
+	}
+	opts := []server.ServerOption{server.WithTaskCapabilities(true, true, true)}
+	if t.OnCancelled != nil {
+		th := &server.TaskHooks{}
+		th.AddOnTaskCancelled(func(context.Context, server.TaskMetrics) { t.OnCancelled() })
+		opts = append(opts, server.WithTaskHooks(th))
+	}
+	if t.Lose {
+		h := &server.Hooks{}
+		h.AddOnRequestInitialization(func(_ context.Context, _ any, message any) error {
+			raw, _ := message.(json.RawMessage)
+			var m struct {
+				Method string `json:"method"`
+			}
+			if json.Unmarshal(raw, &m) == nil && m.Method == string(mcp.MethodTasksGet) {
+				return errors.New("task not found")
+			}
+			return nil
+		})
+		opts = append(opts, server.WithHooks(h))
+	}
+	return opts
+}
+
+// addTaskTools adds the tools of Tasks.
+func addTaskTools(s *server.MCPServer, t Tasks) {
+	s.AddTaskTool(mcp.NewTool("slow_task", mcp.WithDescription("finishes after ms milliseconds, as a task"),
+		mcp.WithNumber("ms"), mcp.WithTaskSupport(mcp.TaskSupportRequired)),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
+			ms := r.GetFloat("ms", 300)
+			time.Sleep(time.Duration(ms) * time.Millisecond)
+			res := &mcp.CreateTaskResult{}
+			res.Content = []mcp.Content{mcp.NewTextContent(fmt.Sprintf("done after %v", ms))}
+			return res, nil
+		})
+	s.AddTool(mcp.NewTool("maybe_task", mcp.WithDescription("returns at once, as a task or not"),
+		mcp.WithTaskSupport(mcp.TaskSupportOptional)),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("ran"), nil
+		})
+	s.AddTaskTool(mcp.NewTool("endless_task", mcp.WithDescription("never ends, as a task"),
+		mcp.WithTaskSupport(mcp.TaskSupportRequired)),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
+			<-t.Done
+			return nil, errors.New("server stopped")
+		})
+}
