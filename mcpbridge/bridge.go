@@ -186,6 +186,10 @@ type Bridge struct {
 	budget        schema.Size // Options.DeclarationBudget
 	log           *slog.Logger
 	interval      time.Duration
+	// discoverProbe bounds the first server/discover of a server whose
+	// era is unknown; 0 = mcpconn's default. Tests set it to take the
+	// race of a slow machine out of what they check.
+	discoverProbe time.Duration
 	servers       []*server // configuration order
 	byName        map[string]*server
 	reg           *registry.Registry

@@ -12,12 +12,17 @@ import (
 
 	"golang.org/x/net/http/httpguts"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
 )
 
 // DefaultTimeout is the request timeout of a server whose Timeout is zero:
 // 600000 ms, as in Gemini CLI.
 const DefaultTimeout = 10 * time.Minute
+
+// DefaultMaxCallTime bounds a task or a call kept alive by progress when
+// [ServerConfig.MaxCallTime] is zero: one hour.
+const DefaultMaxCallTime = mcpconn.DefaultMaxCallTime
 
 // ServerConfig describes one MCP server: how to reach it and how far to trust
 // it. It mirrors one entry of the mcpServers object of a Gemini CLI
@@ -62,6 +67,13 @@ type ServerConfig struct {
 	// Timeout bounds each request to the server. Zero means
 	// [DefaultTimeout].
 	Timeout time.Duration
+	// MaxCallTime bounds a tool call that may run longer than Timeout:
+	// a call of a tool that runs as an MCP task (each of the task's
+	// requests is still bounded by Timeout), or a call that asks for
+	// progress ([Options.OnProgress] or [RunOptions.OnProgress]), for
+	// which Timeout counts from the server's last progress report instead
+	// of from the start. Zero means [DefaultMaxCallTime].
+	MaxCallTime time.Duration
 	// Trust skips every confirmation for this server's tools.
 	Trust bool
 

@@ -30,16 +30,20 @@ var (
 	// one or name one the prompt does not take.
 	ErrInvalidArguments = errors.New("invalid arguments")
 	// ErrTimeout: the server did not answer within its timeout
-	// ([Tool.Timeout]). The caller's own deadline is reported as
+	// ([Tool.Timeout]), or a call that may run longer (a task, a call
+	// reporting progress) did not end within
+	// [ServerConfig.MaxCallTime]. The caller's own deadline is reported as
 	// context.DeadlineExceeded instead.
 	ErrTimeout = errors.New("timed out")
 	// ErrToolError: the server ran the tool and it reported an error
-	// (isError in the result). The model reads the server's text.
+	// (isError in the result), or the tool's task failed or was
+	// cancelled by the server. The model reads the server's text.
 	ErrToolError = errors.New("tool reported an error")
 	// ErrTransport: the bridge could not make or finish the call: the
 	// server is not connected and could not be reconnected, it died during
-	// the call, it answered with something that is not a tool result, or
-	// the Bridge was closed. A call that fails so is never sent again.
+	// the call, it answered with something that is not a tool result, it
+	// lost the call's task or kept it past its time to live, or the
+	// Bridge was closed. A call that fails so is never sent again.
 	ErrTransport = errors.New("call failed")
 )
 

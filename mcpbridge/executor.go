@@ -12,6 +12,8 @@ import (
 
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/args"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/tasks"
 )
 
 // knownNamesShown is how many registered names an unknown-function error
@@ -198,11 +200,20 @@ var errServerTimeout = errors.New("server timeout")
 // cancellable context, which the connection also ends when it dies.
 // timedOut reports whether the timeout passed, whatever words the
 // transport chose for it.
+//
+// A call that may outlive the timeout (a task, or a call asking for
+// progress) gets no deadline here: the connection bounds each of its
+// requests by the timeout and the whole call by the server's MaxCallTime.
 func (b *Bridge) call(ctx context.Context, tool *Tool, raw json.RawMessage) (out json.RawMessage, timedOut bool, err error) {
-	ctx, cancel, key := b.within(ctx, tool.Timeout)
+	task := tool.def.raw.TaskSupport != ""
+	timeout := tool.Timeout
+	if task || mcpconn.AsksProgress(ctx) {
+		timeout = 0
+	}
+	ctx, cancel, key := b.within(ctx, timeout)
 	defer cancel()
 	defer b.inLife.Remove(key)
-	out, err = b.callToolBounded(ctx, cancel, tool.Server, tool.ServerTool, raw)
+	out, err = b.callToolBounded(ctx, cancel, tool.Server, tool.ServerTool, raw, task)
 	return out, err != nil && errors.Is(context.Cause(ctx), errServerTimeout), err
 }
 
@@ -214,9 +225,14 @@ func (b *Bridge) callError(ctx context.Context, tool *Tool, name string, timedOu
 		return cancelled(name, ctx)
 	case b.life.Err() != nil || errors.Is(err, ErrClosed):
 		return fmt.Errorf("function %q: %w: %w", name, ErrTransport, ErrClosed)
+	case errors.Is(err, tasks.ErrTooLong):
+		return fmt.Errorf("function %q %w: server %q did not finish its task within %v: %w",
+			name, ErrTimeout, tool.Server, tool.maxCallTime(), err)
 	case timedOut || errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("function %q %w: server %q did not answer within %v: %w",
 			name, ErrTimeout, tool.Server, tool.Timeout, err)
+	case errors.Is(err, tasks.ErrFailed) || errors.Is(err, tasks.ErrCancelled):
+		return fmt.Errorf("function %q: %w: %w", name, ErrToolError, err)
 	}
 	return fmt.Errorf("function %q: %w: %w", name, ErrTransport, err)
 }

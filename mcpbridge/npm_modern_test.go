@@ -58,24 +58,29 @@ func TestNPMModernServer(t *testing.T) {
 		flags    []string
 		protocol string // the ServerConfig.Protocol setting
 		want     string // the protocol Status reports
+		probe    time.Duration
 	}{
 		// The server answers the bounded server/discover probe in time, or
 		// refuses the handshake that follows a late answer and is asked
 		// again.
-		{"2026 only", []string{"--modern-only"}, "", "2026-07-28"},
+		{"2026 only", []string{"--modern-only"}, "", "2026-07-28", 0},
 		// Certainly late: the handshake is refused and server/discover is
 		// asked again without the bound.
-		{"2026 only, slow start", []string{"--modern-only", "--delay=600"}, "", "2026-07-28"},
-		{"both eras, modern setting", []string{"--delay=600"}, "modern", "2026-07-28"},
+		{"2026 only, slow start", []string{"--modern-only", "--delay=600"}, "", "2026-07-28", 0},
+		{"both eras, modern setting", []string{"--delay=600"}, "modern", "2026-07-28", 0},
 		// A server of both revisions that misses the probe is spoken to
 		// with the handshake (a rough edge the README names).
-		{"both eras, slow start", []string{"--delay=600"}, "", "2025-11-25"},
-		{"both eras, legacy setting", nil, "legacy", "2025-11-25"},
-		{"http, 2026 only", []string{"--http", "--modern-only"}, "", "2026-07-28"},
-		{"http, both eras", []string{"--http"}, "", "2026-07-28"},
+		{"both eras, slow start", []string{"--delay=600"}, "", "2025-11-25", 0},
+		{"both eras, legacy setting", nil, "legacy", "2025-11-25", 0},
+		{"http, 2026 only", []string{"--http", "--modern-only"}, "", "2026-07-28", 0},
+		// The server answers server/discover (a probe bounded as if the
+		// era were known: the default 300 ms may pass on a loaded machine
+		// before Node answers, and a server of both eras then gets the
+		// handshake, as "both eras, slow start" shows).
+		{"http, both eras", []string{"--http"}, "", "2026-07-28", 10 * time.Second},
 		// The SDK serves the 2025 era over HTTP statelessly: GET is refused
 		// with 405, so no list_changed can arrive.
-		{"http, both eras, legacy setting", []string{"--http"}, "legacy", "2025-11-25"},
+		{"http, both eras, legacy setting", []string{"--http"}, "legacy", "2025-11-25", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -86,18 +91,20 @@ func TestNPMModernServer(t *testing.T) {
 				srv.HTTPURL = startHTTPServer(t, srv.Command, srv.Args...) + "/mcp"
 				srv.Command, srv.Args, tr = "", nil, TransportHTTP
 			}
-			checkModernServer(t, srv, tr, tc.want)
+			checkModernServer(t, srv, tr, tc.want, tc.probe)
 		})
 	}
 }
 
 // checkModernServer runs the checks of TestNPMModernServer against srv,
-// which Status must show connected over tr in protocol want. list_changed
+// which Status must show connected over tr in protocol want, its first
+// server/discover bounded by probe (0: the default). list_changed
 // is not checked on a 2025-era HTTP connection, which the SDK serves
 // statelessly.
-func checkModernServer(t *testing.T, srv ServerConfig, tr Transport, want string) {
+func checkModernServer(t *testing.T, srv ServerConfig, tr Transport, want string, probe time.Duration) {
 	t.Helper()
 	b := newBridge(t, nil, srv)
+	b.discoverProbe = probe // 0: the default
 	discover(t, b)
 
 	st := b.Status().Servers[0]

@@ -77,6 +77,8 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 	sp := mcpconn.Spec{
 		Name:            cfg.Name,
 		Timeout:         cfg.effectiveTimeout(),
+		MaxCallTime:     cfg.MaxCallTime,
+		DiscoverProbe:   b.discoverProbe,
 		Logger:          b.log,
 		MaxMessageBytes: b.maxMsg,
 		Tracer:          b.tracer,
@@ -396,27 +398,34 @@ func (b *Bridge) current(s *server) (*mcpconn.Conn, error) {
 func (b *Bridge) callTool(ctx context.Context, serverName, tool string, args any) (json.RawMessage, error) {
 	ctx, stop := b.bounded(ctx)
 	defer stop()
-	return b.callToolBounded(ctx, nil, serverName, tool, args)
+	return b.callToolBounded(ctx, nil, serverName, tool, args, false)
 }
 
 // callToolBounded is callTool within ctx that the caller has already
 // bounded by the Bridge's life (see [Bridge.within]). cancel, when not nil,
 // ends ctx: the connection then uses ctx as the call's own context (see
-// [mcpconn.Conn.CallToolIn]).
-func (b *Bridge) callToolBounded(ctx context.Context, cancel context.CancelFunc, serverName, tool string, args any) (json.RawMessage, error) {
+// [mcpconn.Conn.CallToolIn]). task calls a tool that may run as a task
+// (see [mcpconn.Conn.CallTask]).
+func (b *Bridge) callToolBounded(ctx context.Context, cancel context.CancelFunc, serverName, tool string, args any, task bool) (json.RawMessage, error) {
 	var raw json.RawMessage
 	ctx = withCall(ctx, tool)
 	retried := false
 	call := func(ctx context.Context, conn *mcpconn.Conn) (err error) {
-		raw, err = conn.CallToolIn(ctx, cancel, tool, args)
-		if err != nil && !retried {
-			var again bool
-			if again, err = b.urlRequired(ctx, serverName, tool, conn, err); again {
-				retried = true // once: the page was visited
+		for {
+			if task {
+				raw, err = conn.CallTask(ctx, tool, args)
+			} else {
 				raw, err = conn.CallToolIn(ctx, cancel, tool, args)
 			}
+			if err == nil || retried {
+				return err
+			}
+			var again bool
+			if again, err = b.urlRequired(ctx, serverName, tool, conn, err); !again {
+				return err
+			}
+			retried = true // once: the page was visited
 		}
-		return err
 	}
 	return raw, b.redact.redactErr(b.onBoundedServer(ctx, serverName, call))
 }

@@ -65,8 +65,9 @@ type Tool struct {
 	// [ServerConfig.Timeout], or [DefaultTimeout].
 	Timeout time.Duration
 
-	def *toolDef
-	lex *lexicalCache // the tool's words, for lexicalRanker
+	def     *toolDef
+	maxCall time.Duration // the server's MaxCallTime; 0 = the default
+	lex     *lexicalCache // the tool's words, for lexicalRanker
 }
 
 // InputSchema returns a copy of the exact bytes of the tool's inputSchema as
@@ -78,6 +79,14 @@ func (t *Tool) InputSchema() json.RawMessage {
 
 // restorer maps the model's arguments back to the original schema.
 func (t *Tool) restorer() *schema.Restorer { return t.def.conv.Restorer }
+
+// maxCallTime bounds a call of t that may outlive Timeout.
+func (t *Tool) maxCallTime() time.Duration {
+	if t.maxCall > 0 {
+		return t.maxCall
+	}
+	return DefaultMaxCallTime
+}
 
 // toolDef is one tool as a server listed it, converted once per listing.
 type toolDef struct {
@@ -163,6 +172,7 @@ func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 		BudgetCuts:  def.conv.BudgetCuts,
 		Trust:       cfg.Trust,
 		Timeout:     cfg.effectiveTimeout(),
+		maxCall:     cfg.MaxCallTime,
 		def:         def,
 		lex:         &lexicalCache{},
 	}
