@@ -12,7 +12,14 @@ import (
 // carries a progress token, and the reports of that call reach the
 // callback in the order they arrive, until the call returns. Progress
 // grows from one report to the next: a report that arrives after a later
-// one (a server may send them on different streams) is dropped.
+// one (a server may send them on different streams) is dropped. A tool
+// that runs as an MCP task also reports each new status message of its
+// task, with the Progress and Total of the last report (0 before any).
+//
+// A call that asks for progress is timed differently: its server's
+// [ServerConfig.Timeout] counts from the last report instead of from the
+// start, so a long call that keeps reporting is not cut off, and
+// [ServerConfig.MaxCallTime] bounds it as a whole.
 type Progress struct {
 	// Name and ID are the function name the model called and the ID of
 	// its call ("" when it had none), as in [CallResult].

@@ -20,7 +20,9 @@ type progressKey struct{}
 // progress so far, the total to reach or 0 when unknown, and the server's
 // note, if any) in the order they arrive, on the goroutine reading the connection, until the
 // request returns; a notification whose progress does not exceed the last
-// one's is dropped. fn must return quickly.
+// one's is dropped. A task's status messages (see [Conn.CallTask]) arrive
+// with the last progress and total, on the caller's goroutine. fn must
+// return quickly.
 func WithProgress(ctx context.Context, fn ProgressFunc) context.Context {
 	return context.WithValue(ctx, progressKey{}, fn)
 }
