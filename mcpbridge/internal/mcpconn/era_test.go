@@ -49,6 +49,9 @@ func TestEras(t *testing.T) {
 			{testserver.EraModern, mcp.LATEST_PROTOCOL_VERSION},
 			{testserver.EraLegacy, mcp.LATEST_LEGACY_PROTOCOL_VERSION},
 			{testserver.EraLegacySilent, mcp.LATEST_LEGACY_PROTOCOL_VERSION},
+			// An empty answer to server/discover names no protocol version:
+			// the server gets the handshake.
+			{testserver.EraLegacyEmpty, mcp.LATEST_LEGACY_PROTOCOL_VERSION},
 		} {
 			t.Run(kind.String()+"/"+tc.era.String(), func(t *testing.T) {
 				s, h := eraSpec(t, kind, tc.era)

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // mcp-go's client decodes results into structs that lose data (inputSchema
@@ -78,6 +79,9 @@ func tapSend(ctx context.Context, inner transport.Interface, req transport.JSONR
 		c.mu.Unlock()
 	}
 	resp, err := inner.SendRequest(ctx, req)
+	if req.Method == methodDiscover && err == nil && resp != nil && resp.Error == nil {
+		refuseForeignDiscover(resp)
+	}
 	if c != nil && c.method == req.Method && err == nil && resp != nil && resp.Error != nil {
 		c.mu.Lock()
 		c.rejected = true
@@ -182,4 +186,26 @@ func asksForInput(raw json.RawMessage) bool {
 // costs a full decode, never a wrong answer.
 func needsInput(raw json.RawMessage) bool {
 	return bytes.Contains(raw, []byte(`"input_required"`))
+}
+
+const methodDiscover = string(mcp.MethodServerDiscover)
+
+// refuseForeignDiscover turns a server/discover answer that names no
+// 2026-07-28 (or later) protocol version mcp-go speaks into the error
+// "method not found". mcp-go takes any answer for a 2026-07-28 server,
+// even the empty result that some legacy servers give every unknown
+// method; such a server then never gets the initialize handshake. With
+// the error, mcp-go falls back to the handshake at once.
+func refuseForeignDiscover(resp *transport.JSONRPCResponse) {
+	var r struct {
+		SupportedVersions []string `json:"supportedVersions"`
+	}
+	if json.Unmarshal(resp.Result, &r) == nil && mcp.IsModernProtocol(mcp.NegotiateMutuallySupportedVersion(r.SupportedVersions)) {
+		return
+	}
+	resp.Result = nil
+	resp.Error = &mcp.JSONRPCErrorDetails{
+		Code:    mcp.METHOD_NOT_FOUND,
+		Message: "server/discover answered without a protocol version of 2026-07-28 or later that mcpbridge speaks",
+	}
 }

@@ -33,10 +33,13 @@ const (
 	// name a 2026-07-28 protocol version, with error -32022 (over HTTP with
 	// status 400), and answers GET and DELETE with 405.
 	EraModern
+	// EraLegacyEmpty answers server/discover with an empty result, as a
+	// legacy server that answers every unknown method so does.
+	EraLegacyEmpty
 )
 
-// ParseEra returns the Era named "both", "legacy", "legacy-silent" or
-// "modern".
+// ParseEra returns the Era named "both", "legacy", "legacy-silent",
+// "modern" or "legacy-empty".
 func ParseEra(s string) (Era, error) {
 	for e, n := range eraNames {
 		if n == s {
@@ -46,7 +49,7 @@ func ParseEra(s string) (Era, error) {
 	return 0, fmt.Errorf("unknown era %q", s)
 }
 
-var eraNames = []string{"both", "legacy", "legacy-silent", "modern"}
+var eraNames = []string{"both", "legacy", "legacy-silent", "modern", "legacy-empty"}
 
 // String returns the name ParseEra accepts.
 func (e Era) String() string { return eraNames[e] }
@@ -59,6 +62,7 @@ const (
 	drop
 	refuse
 	unknownMethod
+	emptyResult
 )
 
 // judge decides what era e does with the JSON-RPC message msg.
@@ -82,6 +86,10 @@ func (e Era) judge(msg []byte) (verdict, json.RawMessage, string) {
 		if m.Method == string(mcp.MethodServerDiscover) {
 			return drop, m.ID, m.Method
 		}
+	case EraLegacyEmpty:
+		if m.Method == string(mcp.MethodServerDiscover) {
+			return emptyResult, m.ID, m.Method
+		}
 	case EraModern:
 		if !mcp.IsModernProtocol(m.Params.Meta.ProtocolVersion()) {
 			return refuse, m.ID, m.Params.Meta.ProtocolVersion()
@@ -90,8 +98,13 @@ func (e Era) judge(msg []byte) (verdict, json.RawMessage, string) {
 	return pass, nil, ""
 }
 
-// errorLine is the JSON-RPC error response of verdict v for request id.
+// errorLine is the JSON-RPC error response of verdict v for request id
+// (for emptyResult, an empty result).
 func errorLine(v verdict, id json.RawMessage, detail string) []byte {
+	if v == emptyResult {
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{}})
+		return append(b, '\n')
+	}
 	var code int
 	var msg string
 	var data any
