@@ -43,6 +43,9 @@ type server struct {
 	skipped []DroppedTool
 	// lastReconnect is when the last reconnect on use began; zero before.
 	lastReconnect time.Time
+	// kept is the tools list kept while its server says it is fresh
+	// (see toolcache.go).
+	kept keptTools
 
 	// creds give the server's HTTP requests their credentials; login is
 	// the OAuth login among them. Both nil when the server needs neither.
@@ -171,7 +174,7 @@ func (b *Bridge) dial(ctx context.Context, s *server) (a attempt) {
 	l.conn = conn
 	var listed []mcpconn.Tool
 	if offersTools(conn) {
-		listed, err = conn.ListTools(ctx)
+		listed, err = b.listTools(ctx, s, conn)
 		if err != nil {
 			_ = conn.Close()
 			return attempt{err: loginError(s, err)}
@@ -292,6 +295,7 @@ func (b *Bridge) toolsChanged(s *server, l *link) {
 		l.changed.Store(true)
 	}
 	b.mu.Unlock()
+	b.forgetTools(s)
 	if installed {
 		b.relist(s, l)
 	}
@@ -307,6 +311,7 @@ func (b *Bridge) relist(s *server, l *link) {
 			"server", s.cfg.Name, "err", s.redac.Text(err.Error()))
 		return
 	}
+	b.keepTools(s, l.conn, listed)
 	defs := convertTools(&s.cfg, listed, b.schemaOptions(), b.log)
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -278,6 +278,8 @@ type Conn struct {
 	err     error
 	closing bool
 	skipped []SkippedTool // of the last ListTools that succeeded
+	// toolsHint is the caching hint of the last ListTools that succeeded.
+	toolsHint cacheHint
 	earlies [2]earlyList  // the tools and prompts lists read before the acknowledgement
 
 	elicitations completions // URL elicitations awaiting their completion

@@ -78,6 +78,7 @@ func (c *Conn) listTools(ctx context.Context, again bool) ([]Tool, digest, error
 		}
 	}
 	seenName := map[string]bool{}
+	hint := cacheHint{at: time.Now(), ttl: -1, public: true}
 	err := c.pages(ctx, string(mcp.MethodToolsList), func(rctx context.Context, cursor string) error {
 		req := mcp.ListToolsRequest{}
 		req.Params.Cursor = mcp.Cursor(cursor)
@@ -87,10 +88,13 @@ func (c *Conn) listTools(ctx context.Context, again bool) ([]Tool, digest, error
 		var page struct {
 			Tools      []json.RawMessage `json:"tools"`
 			NextCursor string            `json:"nextCursor"`
+			TTLMs      json.RawMessage   `json:"ttlMs"`
+			CacheScope json.RawMessage   `json:"cacheScope"`
 		}
 		if err := json.Unmarshal(raw, &page); err != nil {
 			return "", fmt.Errorf("decode tools/list result: %w", err)
 		}
+		hint.add(page.TTLMs, page.CacheScope)
 		for _, r := range page.Tools {
 			sum.add(r)
 			if name, deep := tooDeep(r); deep {
@@ -122,6 +126,7 @@ func (c *Conn) listTools(ctx context.Context, again bool) ([]Tool, digest, error
 	}
 	c.mu.Lock()
 	c.skipped = skipped
+	c.toolsHint = hint
 	c.mu.Unlock()
 	if early {
 		c.recheck(toolsList, sum.sum())

@@ -32,6 +32,7 @@ type Cache struct {
 	mu      sync.Mutex
 	loaded  bool
 	entries map[string]entry
+	tools   map[string]toolsEntry
 }
 
 // entry is what the cache remembers of one server.
@@ -42,7 +43,8 @@ type entry struct {
 
 // file is the file's shape.
 type file struct {
-	Servers map[string]entry `json:"servers"`
+	Servers map[string]entry      `json:"servers"`
+	Tools   map[string]toolsEntry `json:"tools,omitempty"`
 }
 
 // New returns the cache kept in the file at path, read on first use and
@@ -107,6 +109,7 @@ func (c *Cache) Put(key, protocol string, via mcpconn.Kind) {
 	}
 	if protocol == "" {
 		delete(c.entries, k)
+		delete(c.tools, k)
 	} else {
 		c.entries[k] = e
 	}
@@ -121,6 +124,7 @@ func (c *Cache) loadLocked() {
 	}
 	c.loaded = true
 	c.entries = map[string]entry{}
+	c.tools = map[string]toolsEntry{}
 	b, err := os.ReadFile(c.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
@@ -138,12 +142,13 @@ func (c *Cache) loadLocked() {
 			c.entries[k] = e
 		}
 	}
+	c.loadToolsLocked(f.Tools)
 }
 
 // saveLocked writes the entries to a temporary file beside the cache, then
 // renames it over the cache, readable by the owner only.
 func (c *Cache) saveLocked() error {
-	b, err := json.MarshalIndent(file{Servers: c.entries}, "", "  ")
+	b, err := json.MarshalIndent(file{Servers: c.entries, Tools: c.tools}, "", "  ")
 	if err != nil {
 		return err
 	}

@@ -79,6 +79,11 @@ type Options struct {
 	Features bool
 	// Tasks adds tools that run as tasks (see [Tasks]).
 	Tasks Tasks
+	// ToolsTTL, when positive, is the ttlMs of tools/list results on
+	// 2026-07-28, with cacheScope "public" when ToolsPublic is set and
+	// "private" otherwise.
+	ToolsTTL    time.Duration
+	ToolsPublic bool
 }
 
 // New returns a server offering:
@@ -117,6 +122,13 @@ func New(o Options) *server.MCPServer {
 		opts = append(opts, featureOptions(listening)...)
 	}
 	opts = append(opts, taskOptions(o.Tasks)...)
+	if o.ToolsTTL > 0 {
+		scope := mcp.CacheScopePrivate
+		if o.ToolsPublic {
+			scope = mcp.CacheScopePublic
+		}
+		opts = append(opts, server.WithMethodCacheHints(mcp.MethodToolsList, o.ToolsTTL.Milliseconds(), scope))
+	}
 	s := server.NewMCPServer(name, "1.2.3", opts...)
 	for i := range o.Tools {
 		n := fmt.Sprintf("tool_%02d", i)

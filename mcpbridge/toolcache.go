@@ -1,0 +1,82 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+)
+
+// A server of protocol 2026-07-28 says how long its tools/list stays fresh
+// (ttlMs). While it is, a reconnect takes the tools from the list kept in
+// memory instead of listing them again, and with a protocol cache
+// ([Options.ProtocolCache]) so does the first connection of a later run,
+// for a list the server marked public (the same for every user; a private
+// list stays in memory, where the credentials are the same). A
+// tools/list_changed notification makes the list stale at once. Tools
+// taken from a kept list report no skipped tools.
+
+// keptTools is a server's tools list kept while it is fresh.
+type keptTools struct {
+	raws  []json.RawMessage // each tool's JSON object as the server sent it
+	until time.Time
+}
+
+// listTools lists the tools of s over conn, or takes them from the list
+// kept in memory or in the protocol cache when that is fresh.
+func (b *Bridge) listTools(ctx context.Context, s *server, conn *mcpconn.Conn) ([]mcpconn.Tool, error) {
+	if mcpconn.IsModern(conn.ProtocolVersion()) {
+		now := time.Now()
+		b.mu.Lock()
+		kept := s.kept
+		b.mu.Unlock()
+		if kept.raws == nil || !now.Before(kept.until) {
+			kept.raws, kept.until = b.protos.Tools(s.cfg.protoKey(), now)
+		}
+		if kept.raws != nil {
+			b.log.Debug("mcp server tools taken from the kept list", "server", s.cfg.Name, "tools", len(kept.raws), "fresh until", kept.until)
+			b.mu.Lock()
+			s.kept = kept
+			b.mu.Unlock()
+			return mcpconn.DecodeTools(kept.raws), nil
+		}
+	}
+	listed, err := conn.ListTools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b.keepTools(s, conn, listed)
+	return listed, nil
+}
+
+// keepTools keeps the tools just listed over conn for as long as their
+// server says they stay fresh, or forgets any kept list when it says
+// nothing (or 0).
+func (b *Bridge) keepTools(s *server, conn *mcpconn.Conn, listed []mcpconn.Tool) {
+	until, public := conn.ToolsFresh()
+	var kept keptTools
+	if !until.IsZero() {
+		kept.until = until
+		kept.raws = make([]json.RawMessage, len(listed))
+		for i, t := range listed {
+			kept.raws[i] = t.Raw
+		}
+	}
+	b.mu.Lock()
+	s.kept = kept
+	b.mu.Unlock()
+	if public {
+		b.protos.PutTools(s.cfg.protoKey(), kept.raws, kept.until)
+	} else {
+		b.protos.PutTools(s.cfg.protoKey(), nil, time.Time{})
+	}
+}
+
+// forgetTools makes the kept tools list of s stale (a list_changed came).
+func (b *Bridge) forgetTools(s *server) {
+	b.mu.Lock()
+	s.kept = keptTools{}
+	b.mu.Unlock()
+	b.protos.PutTools(s.cfg.protoKey(), nil, time.Time{})
+}
