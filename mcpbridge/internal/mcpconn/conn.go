@@ -280,7 +280,7 @@ type Conn struct {
 	skipped []SkippedTool // of the last ListTools that succeeded
 	// toolsHint is the caching hint of the last ListTools that succeeded.
 	toolsHint cacheHint
-	earlies [2]earlyList  // the tools and prompts lists read before the acknowledgement
+	earlies   [2]earlyList // the tools and prompts lists read before the acknowledgement
 
 	elicitations completions // URL elicitations awaiting their completion
 	listenMu     sync.Mutex  // startListen and endListen, one at a time
