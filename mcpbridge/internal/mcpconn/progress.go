@@ -59,7 +59,7 @@ func noProgress() {}
 // askProgress returns the waiter and progress token for a request sent
 // with ctx (nil and "" when ctx asks for none) and a function to call when
 // the request has returned.
-func (c *Conn) askProgress(ctx context.Context) (w *progressWaiter, token string, done func()) {
+func (c *Conn) askProgress(ctx context.Context) (*progressWaiter, string, func()) {
 	fn, _ := ctx.Value(progressKey{}).(ProgressFunc)
 	if fn == nil {
 		return nil, "", noProgress
@@ -67,13 +67,13 @@ func (c *Conn) askProgress(ctx context.Context) (w *progressWaiter, token string
 	// A local, not the result: a result the closure captured would be
 	// moved to the heap on every call, even those without progress.
 	t := "mcpbridge-" + rand.Text()
-	w = &progressWaiter{conn: c, fn: fn}
-	progressWaiters.Store(t, w)
-	return w, t, func() {
+	pw := &progressWaiter{conn: c, fn: fn} // a local too: see t
+	progressWaiters.Store(t, pw)
+	return pw, t, func() {
 		progressWaiters.Delete(t)
-		w.mu.Lock()
-		w.done = true
-		w.mu.Unlock()
+		pw.mu.Lock()
+		pw.done = true
+		pw.mu.Unlock()
 	}
 }
 
