@@ -124,7 +124,6 @@ type sseTracker struct {
 	hasID    bool
 	retry    time.Duration // 0 until a retry field named one
 	boundary bool          // the bytes so far end with an empty line
-	afterCR  bool          // the bytes so far end with \r
 	any      bool          // any byte came
 }
 
@@ -133,12 +132,6 @@ type sseTracker struct {
 const maxFieldLine = 1024
 
 func (s *sseTracker) feed(p []byte) {
-	if s.afterCR && len(p) > 0 && p[0] == '\n' {
-		p = p[1:] // the \n of a \r\n split between two reads
-	}
-	if len(p) > 0 {
-		s.afterCR = false
-	}
 	for len(p) > 0 {
 		s.any = true
 		i := bytes.IndexAny(p, "\r\n")
@@ -150,12 +143,8 @@ func (s *sseTracker) feed(p []byte) {
 		s.take(p[:i])
 		s.endLine()
 		// \r\n counts as one line end.
-		if p[i] == '\r' {
-			if i+1 == len(p) {
-				s.afterCR = true
-			} else if p[i+1] == '\n' {
-				i++
-			}
+		if p[i] == '\r' && i+1 < len(p) && p[i+1] == '\n' {
+			i++
 		}
 		p = p[i+1:]
 	}
