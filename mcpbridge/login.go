@@ -14,7 +14,8 @@ import (
 
 // credentials returns what gives the requests of the server cfg their
 // credentials, and the OAuth login among them.
-func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, *login.Client) {
+// Every credential the login obtains is told to learn.
+func (b *Bridge) credentials(cfg ServerConfig, o *Options, learn login.Learner) (mcpconn.Authorizer, *login.Client) {
 	if cfg.endpoint() != "" && (cfg.AuthProviderType == AuthGoogleCredentials || cfg.AuthProviderType == AuthServiceAccountImpersonation) {
 		gc := login.GoogleConfig{
 			Server:    cfg.Name,
@@ -39,6 +40,7 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, 
 		Store:     o.TokenStore,
 		ShowURL:   boundedShowURL(o.LoginURL, cfg.endpoint()),
 		Logger:    b.log,
+		Learn:     learn,
 	}
 	if lc.Store == nil {
 		lc.Store = defaultStore()

@@ -278,6 +278,7 @@ type Protected struct {
 	HTTP   *httptest.Server
 	as     *Server
 	authAS string
+	param  string // the query parameter of the token; "" for the header
 	path   string
 	next   http.Handler
 
@@ -309,6 +310,10 @@ func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if p.param != "" {
+		tok = r.URL.Query().Get(p.param)
+		ok = tok != ""
+	}
 	if !ok || !p.valid(r.Context(), tok) {
 		p.Refused.Add(1)
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q, scope="openid offline_access"`, p.HTTP.URL+"/.well-known/oauth-protected-resource"+p.path))

@@ -1,0 +1,125 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/mcpgenai/bridge/internal/testauth"
+	"github.com/mcpgenai/bridge/mcpbridge/auth"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+)
+
+// tracer returns a TracerProvider that keeps its spans for spans.
+func (e *exits) tracer(t *testing.T) (*sdktrace.TracerProvider, *tracetest.InMemoryExporter) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	return tp, exp
+}
+
+// spans records every span: its name, attributes, status and events.
+func (e *exits) spans(exp *tracetest.InMemoryExporter) {
+	for _, s := range exp.GetSpans() {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s %v %q", s.Name, s.Status.Code, s.Status.Description)
+		for _, a := range s.Attributes {
+			fmt.Fprintf(&b, " %s=%s", a.Key, a.Value.Emit())
+		}
+		for _, ev := range s.Events {
+			fmt.Fprintf(&b, " event %s", ev.Name)
+			for _, a := range ev.Attributes {
+				fmt.Fprintf(&b, " %s=%s", a.Key, a.Value.Emit())
+			}
+		}
+		e.add("span", b.String())
+	}
+}
+
+// leakyTools adds tools that quote the credentials of the request that
+// called them: in a result, in a tool error, and in a protocol error.
+func leakyTools(s *mcpserver.MCPServer) {
+	cred := func(r mcp.CallToolRequest) string {
+		v := r.Header.Get("Authorization")
+		return fmt.Sprintf("got %q (escaped %s, path %s)", v, url.QueryEscape(v), url.PathEscape(strings.TrimPrefix(v, "Bearer ")))
+	}
+	s.AddTool(mcp.NewTool("quote"), func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(cred(r)), nil
+	})
+	s.AddTool(mcp.NewTool("refuse"), func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultError("denied: " + cred(r)), nil
+	})
+	s.AddTool(mcp.NewTool("fail"), func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, errors.New("internal: " + cred(r))
+	})
+}
+
+// storedSecrets returns the credentials in the token store's entry for
+// key, with the forms in which they may be written.
+func storedSecrets(t *testing.T, store auth.Store, key string) []string {
+	t.Helper()
+	tok, err := store.Load(context.Background(), key)
+	if err != nil || tok == nil || tok.AccessToken == "" {
+		t.Fatalf("store.Load(%q) = %v, %v; want a token", key, tok, err)
+	}
+	var out []string
+	for _, s := range []string{tok.AccessToken, tok.RefreshToken, tok.ClientSecret} {
+		if s != "" {
+			out = append(out, s, url.QueryEscape(s), url.PathEscape(s))
+		}
+	}
+	return out
+}
+
+// TestTokenQuotedByServer: a server that quotes the access token it was
+// sent (in its result, its tool error and a protocol error) and then dies
+// never gets the token into any exit: results and the model's part,
+// events, errors, logs, status text and JSON, spans.
+func TestTokenQuotedByServer(t *testing.T) {
+	as := testauth.Start(t)
+	mcpSrv := testserver.New(testserver.Options{Tools: 1})
+	leakyTools(mcpSrv)
+	remote := as.ServeMCP(t, mcpSrv, false, "")
+	store, err := auth.NewFileStore(filepath.Join(t.TempDir(), "tokens.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e exits
+	tp, spans := e.tracer(t)
+	p := &person{t: t}
+	b := newBridge(t, &Options{Logger: e.logger(), LoginURL: p.LoginURL, TokenStore: store, TracerProvider: tp, ReconnectInterval: -1},
+		ServerConfig{Name: "remote", HTTPURL: remote.URL, Trust: true, Timeout: 10 * time.Second})
+	stop := e.watch(b)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	e.err("Discover", b.Discover(ctx))
+	e.err("Login", b.Login(ctx, "remote"))
+	p.done()
+	creds := storedSecrets(t, store, remote.URL)
+	for _, name := range []string{"quote", "refuse", "fail"} {
+		r := execute(&e, b, name, nil)
+		if name == "quote" && (r.Err != nil || !strings.Contains(r.ReturnDisplay, "got")) {
+			t.Fatalf("Execute(quote) = %q, %v; want the quoted header (redacted)", r.ReturnDisplay, r.Err)
+		}
+	}
+	remote.HTTP.CloseClientConnections()
+	remote.HTTP.Close()
+	execute(&e, b, "quote", nil)
+	e.status(b)
+	_ = b.Close()
+	stop()
+	e.spans(spans)
+	for _, l := range e.leaks(creds...) {
+		t.Errorf("credential leaked: %s", l)
+	}
+}
