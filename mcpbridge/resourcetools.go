@@ -10,8 +10,8 @@ import (
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/args"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
-	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 	"github.com/mcpgenai/bridge/schema"
 )
 
