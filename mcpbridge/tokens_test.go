@@ -123,3 +123,66 @@ func TestTokenQuotedByServer(t *testing.T) {
 		t.Errorf("credential leaked: %s", l)
 	}
 }
+
+// TestTokenParamDeadConnection: with tokenParamName the access token
+// travels in the URL's query under a name no rule knows; when the server
+// goes away, the error of the lost connection names the URL, and the token
+// in it reaches no exit. (Over SSE, mcp-go's server keeps a goroutine of
+// a subscription when its listener is closed under it, so only streamable
+// HTTP dies here.)
+func TestTokenParamDeadConnection(t *testing.T) {
+	for _, sse := range []bool{false} {
+		t.Run(map[bool]string{true: "sse", false: "http"}[sse], func(t *testing.T) {
+			as := testauth.Start(t)
+			remote := as.ServeMCPParam(t, testserver.New(testserver.Options{Tools: 1}), sse, "", "k")
+			store, err := auth.NewFileStore(filepath.Join(t.TempDir(), "tokens.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var e exits
+			tp, spans := e.tracer(t)
+			p := &person{t: t}
+			cfg := ServerConfig{Name: "remote", Trust: true, Timeout: 5 * time.Second, OAuth: &OAuthConfig{Enabled: true, TokenParamName: "k"}}
+			if sse {
+				cfg.URL, cfg.Type = remote.URL, "sse"
+			} else {
+				cfg.HTTPURL = remote.URL
+			}
+			b := newBridge(t, &Options{Logger: e.logger(), LoginURL: p.LoginURL, TokenStore: store, TracerProvider: tp, ReconnectInterval: -1}, cfg)
+			stop := e.watch(b)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			e.err("Discover", b.Discover(ctx))
+			e.err("Login", b.Login(ctx, "remote"))
+			p.done()
+			creds := storedSecrets(t, store, remote.URL)
+			if r := execute(&e, b, "tool_00", nil); r.Err != nil {
+				t.Fatalf("Execute(tool_00) = %v", r.Err)
+			}
+			events, cancelEvents := b.Subscribe()
+			defer cancelEvents()
+			remote.HTTP.CloseClientConnections()
+			remote.HTTP.Close()
+			ev := waitEvent(t, events, "remote DISCONNECTED", func(e Event) bool {
+				return e.Kind == EventServerState && e.State == Disconnected && e.Err != nil
+			})
+			if !strings.Contains(ev.Err.Error(), "k=") {
+				t.Errorf("the lost connection's error %q does not name the URL's query: the test missed its case", ev.Err)
+			}
+			for range 2 {
+				if r := execute(&e, b, "tool_00", nil); r.Err == nil {
+					t.Errorf("Execute(tool_00) on a closed server = nil error")
+				}
+			}
+			_, err = b.ListResources(ctx, "remote")
+			e.err("ListResources", err)
+			e.status(b)
+			_ = b.Close()
+			stop()
+			e.spans(spans)
+			for _, l := range e.leaks(creds...) {
+				t.Errorf("credential leaked: %s", l)
+			}
+		})
+	}
+}
