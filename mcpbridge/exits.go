@@ -27,7 +27,7 @@ type redactor struct{ *secrets.Keyring }
 // redactorFor returns the redactor that knows the secrets of cfg: its env,
 // headers, endpoints, arguments, OAuth client secret and [ServerConfig.Secrets].
 func redactorFor(cfg ServerConfig) *secrets.Redactor {
-	c := secrets.Config{Env: cfg.Env, Headers: cfg.Headers, URLs: []string{cfg.URL, cfg.HTTPURL}, Args: cfg.Args, Secrets: cfg.Secrets}
+	c := secrets.Config{Env: cfg.Env, Headers: cfg.Headers, URLs: []string{cfg.URL, cfg.HTTPURL}, Command: cfg.Command, Args: cfg.Args, Secrets: cfg.Secrets}
 	if o := cfg.OAuth; o != nil {
 		c.ClientSecret = o.ClientSecret
 		for _, v := range []string{o.PrivateKey, o.IDPClientSecret, o.IDToken} {
