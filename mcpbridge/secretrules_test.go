@@ -53,7 +53,7 @@ func TestStatusHidesMoreSecrets(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]string{
-		"query":    "http://127.0.0.1:1/mcp?jwt=***&authkey=***&accesskey=***&sessionid=***&page=2",
+		"query": "http://127.0.0.1:1/mcp?jwt=***&authkey=***&accesskey=***&sessionid=***&page=2",
 	} {
 		if got := byName[name].URL; got != want {
 			t.Errorf("Status %s URL = %q, want %q", name, got, want)
