@@ -29,6 +29,10 @@ const Redacted = "***"
 // immutable and safe for concurrent use; every method is idempotent.
 type Redactor struct {
 	secrets []string // longest first
+	// probe replaces every secret of at least minSecretLen bytes in one
+	// pass: it tells text that holds none (the usual case) at the cost of
+	// one scan, however many secrets there are. nil when there are none.
+	probe *strings.Replacer
 }
 
 // authSchemes are the Authorization schemes whose credential is also
@@ -134,7 +138,17 @@ func newRedactor(secrets []string) *Redactor {
 	slices.SortFunc(secrets, func(a, b string) int {
 		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
 	})
-	return &Redactor{secrets: slices.Compact(secrets)}
+	r := &Redactor{secrets: slices.Compact(secrets)}
+	var pairs []string
+	for _, s := range r.secrets {
+		if len(s) >= minSecretLen {
+			pairs = append(pairs, s, Redacted)
+		}
+	}
+	if len(pairs) > 0 {
+		r.probe = strings.NewReplacer(pairs...)
+	}
+	return r
 }
 
 // Join returns a Redactor that knows the secrets of every one of rs; nil
@@ -608,9 +622,11 @@ func (r *Redactor) HasConfigured() bool {
 // what a server sent, which must not be mangled by the generic rules of
 // [Redactor.Text].
 func (r *Redactor) ReplaceConfigured(s string) string {
-	if r == nil {
+	if r == nil || r.probe == nil || r.probe.Replace(s) == s {
 		return s
 	}
+	// Longest first, each everywhere: a secret that holds a shorter one is
+	// hidden whole, which a single leftmost pass would not guarantee.
 	for _, secret := range r.secrets {
 		if len(secret) >= minSecretLen {
 			s = strings.ReplaceAll(s, secret, Redacted)
