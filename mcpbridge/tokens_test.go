@@ -186,3 +186,34 @@ func TestTokenParamDeadConnection(t *testing.T) {
 		})
 	}
 }
+
+// TestGoogleTokenRedacted: an impersonated Google ID token (a shape no
+// generic rule knows) that the server echoes back is hidden in the result
+// and every other exit, as soon as a request carried it.
+func TestGoogleTokenRedacted(t *testing.T) {
+	g := newFakeGoogle(t)
+	g.keyFile(t)
+	const (
+		audience = "123-iap.apps.googleusercontent.com"
+		target   = "mcp-invoker@test-project.iam.gserviceaccount.com"
+		token    = "id-token|" + target + "|" + audience
+	)
+	u, _ := bearerOnly(t, func(tok string) bool { return tok == token })
+	var e exits
+	b := newBridge(t, &Options{Logger: e.logger(), googleTransport: iamTo{g.srv.URL}}, ServerConfig{
+		Name: "iap", HTTPURL: u, Timeout: 10 * time.Second, Trust: true,
+		AuthProviderType: AuthServiceAccountImpersonation, TargetAudience: audience, TargetServiceAccount: target,
+	})
+	stop := e.watch(b)
+	discover(t, b)
+	r := execute(&e, b, "echo", map[string]any{"text": "you sent " + token})
+	if r.Err != nil || !strings.Contains(r.ReturnDisplay, "you sent") {
+		t.Fatalf("Execute(echo) = %q, %v; want the echo", r.ReturnDisplay, r.Err)
+	}
+	e.status(b)
+	_ = b.Close()
+	stop()
+	for _, l := range e.leaks(token, url.QueryEscape(token)) {
+		t.Errorf("token leaked: %s", l)
+	}
+}
