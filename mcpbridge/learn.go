@@ -10,11 +10,13 @@ import (
 )
 
 // The Bridge's redactors learn every credential the Bridge obtains at run
-// time, from the moment it has it: what a login obtains or its token store
-// holds (through [login.Config.Learn]) and every Authorization value a
-// server's requests carry (through [learningAuth], which covers Google
-// credentials too). A learned credential joins the redactor of its server
-// and the Bridge's, so every exit hides it.
+// time, from the moment it has it: every token a login loads from or saves
+// to its token store, with the client credentials kept beside it
+// ([learningStore]); the configured client secret; authorization codes and
+// registered client secrets (through [login.Config.Learn]); and every
+// Authorization value a server's requests carry ([learningAuth], which
+// covers Google credentials too). A learned credential joins the redactor
+// of its server and the Bridge's, so every exit hides it.
 
 // keyrings teaches several keyrings at once: a server's and the Bridge's.
 type keyrings []*secrets.Keyring
@@ -34,6 +36,32 @@ func (ks keyrings) LearnClient(clientID, secret string) {
 // learner returns what learns the credentials of s.
 func (b *Bridge) learner(s *server) keyrings {
 	return keyrings{s.redac, b.redact.Keyring}
+}
+
+// learningStore is a token store whose every token, loaded or saved, is
+// learned first.
+type learningStore struct {
+	auth.Store
+	learn keyrings
+}
+
+func (s learningStore) Load(ctx context.Context, key string) (*auth.Token, error) {
+	t, err := s.Store.Load(ctx, key)
+	s.token(t)
+	return t, err
+}
+
+func (s learningStore) Save(ctx context.Context, key string, t *auth.Token) error {
+	s.token(t)
+	return s.Store.Save(ctx, key, t)
+}
+
+// token learns the credentials in t; nil is none.
+func (s learningStore) token(t *auth.Token) {
+	if t != nil {
+		s.learn.Learn(t.AccessToken, t.RefreshToken)
+		s.learn.LearnClient(t.ClientID, t.ClientSecret)
+	}
 }
 
 // learningAuth is an Authorizer whose every credential is learned before

@@ -15,7 +15,7 @@ import (
 // credentials returns what gives the requests of the server cfg their
 // credentials, and the OAuth login among them.
 // Every credential the login obtains is told to learn.
-func (b *Bridge) credentials(cfg ServerConfig, o *Options, learn login.Learner) (mcpconn.Authorizer, *login.Client) {
+func (b *Bridge) credentials(cfg ServerConfig, o *Options, learn keyrings) (mcpconn.Authorizer, *login.Client) {
 	if cfg.endpoint() != "" && (cfg.AuthProviderType == AuthGoogleCredentials || cfg.AuthProviderType == AuthServiceAccountImpersonation) {
 		gc := login.GoogleConfig{
 			Server:    cfg.Name,
@@ -45,9 +45,11 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options, learn login.Learner) 
 	if lc.Store == nil {
 		lc.Store = defaultStore()
 	}
+	lc.Store = learningStore{Store: lc.Store, learn: learn}
 	if oc := cfg.OAuth; oc != nil {
 		lc.Eager = true
 		lc.ClientID, lc.ClientSecret = oc.ClientID, oc.ClientSecret
+		learn.LearnClient(oc.ClientID, oc.ClientSecret)
 		lc.AuthorizationURL, lc.TokenURL, lc.RegistrationURL = oc.AuthorizationURL, oc.TokenURL, oc.RegistrationURL
 		lc.Scopes, lc.Audiences, lc.RedirectURI = oc.Scopes, oc.Audiences, oc.RedirectURI
 		lc.ClientMetadataURL = oc.ClientMetadataURL

@@ -64,16 +64,16 @@ type Config struct {
 	// redirects and addresses restricted as egress.LoginClient says.
 	HTTPClient *http.Client
 	Logger     *slog.Logger
-	// Learn, when set, is told every credential the login obtains or
-	// loads, as soon as it has it, so that it can be kept out of
-	// messages: see [Learner].
+	// Learn, when set, is told the credentials the login obtains outside
+	// the token store, as soon as it has them: authorization codes and
+	// the client secrets of dynamic registration (tokens pass through
+	// Store, where the caller sees them).
 	Learn Learner
 }
 
-// Learner is told the credentials a login obtains: access and refresh
-// tokens (from a grant, a refresh or the store), authorization codes, and
-// client secrets (configured, registered or stored). Its methods must be
-// safe for concurrent use and must not block.
+// Learner is told credentials as they are obtained, so that they can be
+// kept out of messages. Its methods must be safe for concurrent use and
+// must not block.
 type Learner interface {
 	// Learn is told credentials; "" entries mean none.
 	Learn(credentials ...string)
