@@ -34,12 +34,12 @@ func (e *exits) spans(exp *tracetest.InMemoryExporter) {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s %v %q", s.Name, s.Status.Code, s.Status.Description)
 		for _, a := range s.Attributes {
-			fmt.Fprintf(&b, " %s=%s", a.Key, a.Value.Emit())
+			fmt.Fprintf(&b, " %s=%s", a.Key, a.Value.String())
 		}
 		for _, ev := range s.Events {
 			fmt.Fprintf(&b, " event %s", ev.Name)
 			for _, a := range ev.Attributes {
-				fmt.Fprintf(&b, " %s=%s", a.Key, a.Value.Emit())
+				fmt.Fprintf(&b, " %s=%s", a.Key, a.Value.String())
 			}
 		}
 		e.add("span", b.String())

@@ -175,7 +175,7 @@ func secretValue(value string) bool {
 		if len(value) < t.minLen || !strings.HasPrefix(value, t.prefix) || strings.ContainsAny(value, " \t\n/") {
 			continue
 		}
-		if len(value) < 20 && strings.IndexAny(value, "0123456789") < 0 {
+		if len(value) < 20 && !strings.ContainsAny(value, "0123456789") {
 			continue // a short one must hold a digit: "sk-learn-extras" is a word
 		}
 		if !t.upper || strings.IndexFunc(value, func(r rune) bool {
