@@ -328,7 +328,7 @@ func argValue(command, arg string) (shown, secret string, ok bool) {
 		}
 	}
 	if v, found := strings.CutPrefix(arg, "-u"); found && !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "=") {
-		if user, pw, hasPw := strings.Cut(v, ":"); hasPw && pw != "" && !strings.Contains(user, "/") {
+		if user, pw, hasPw := strings.Cut(v, ":"); hasPw && pw != "" && !strings.ContainsAny(user, "/=") && !isNumber(pw) {
 			return "-u" + user + ":" + Redacted, pw, true
 		}
 	}

@@ -19,6 +19,7 @@ func TestCommandLineMoreFlags(t *testing.T) {
 		{"--pwd=value", "srv", []string{"--pwd=hunter2"}, "srv --pwd=***"},
 		{"--user=user:pass", "curl", []string{"--user=me:pa55"}, "curl --user=me:***"},
 		{"-uuser:pass", "curl", []string{"-ume:pa55"}, "curl -ume:***"},
+		{"-u... that is no user", "srv", []string{"-upstream=localhost:8080", "-url:8080"}, "srv -upstream=localhost:8080 -url:8080"},
 		{"redis-cli -a", "redis-cli", []string{"-h", "db", "-a", "hunter2"}, "redis-cli -h db -a ***"},
 		{"redis-cli by path", "/usr/bin/redis-cli", []string{"-a", "hunter2"}, "/usr/bin/redis-cli -a ***"},
 		{"-a elsewhere is a flag", "ls", []string{"-a", "dir"}, "ls -a dir"},
