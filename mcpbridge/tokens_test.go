@@ -217,3 +217,28 @@ func TestGoogleTokenRedacted(t *testing.T) {
 		t.Errorf("token leaked: %s", l)
 	}
 }
+
+// TestPromptContentsRedacted: a prompt's messages are an exit like a tool's
+// result: a configured secret the server writes into them is hidden.
+func TestPromptContentsRedacted(t *testing.T) {
+	const secret = "promptSecret42"
+	docs := stdioServer("docs", "-offers-only")
+	docs.Env = map[string]string{"API_TOKEN": secret}
+	b := newBridge(t, nil, docs)
+	discover(t, b)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	contents, err := b.GetPrompt(ctx, "docs", "greeting", map[string]string{"name": secret})
+	if err != nil {
+		t.Fatalf("GetPrompt = %v", err)
+	}
+	var text strings.Builder
+	for _, c := range contents {
+		for _, p := range c.Parts {
+			text.WriteString(p.Text)
+		}
+	}
+	if strings.Contains(text.String(), secret) || !strings.Contains(text.String(), "Greet ***") {
+		t.Errorf("GetPrompt text = %q, want the secret replaced by ***", text.String())
+	}
+}
