@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"net/http"
 	"strings"
 
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
@@ -98,4 +99,12 @@ func (a learningAuth) State() auth.State {
 		return st.State()
 	}
 	return auth.StateNone
+}
+
+// Forbidden tells the Authorizer it wraps of a 403 when it wants to know
+// (see [mcpconn.Forbidder]), as the transport would without the wrapper.
+func (a learningAuth) Forbidden(ctx context.Context, resp *http.Response, sent string) {
+	if f, ok := a.Authorizer.(mcpconn.Forbidder); ok {
+		f.Forbidden(ctx, resp, sent)
+	}
 }

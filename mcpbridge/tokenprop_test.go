@@ -32,7 +32,7 @@ func credentialForms(creds []string, clientIDs []string) []string {
 }
 
 // TestTokensNeverLeaveProperty: the credentials of full logins against a
-// real authorization server (a dynamically registered confidential client
+// real authorization server (a dynamically registered confidential client, kept and reused,
 // with a random secret, authorization codes, random access, refresh and ID
 // tokens) never appear in any output of a session that includes a server
 // quoting its token, failed calls, refreshes after the server refused a
@@ -131,7 +131,7 @@ func TestTokensNeverLeaveProperty(t *testing.T) {
 			e.spans(spans)
 
 			issued := as.Issued()
-			if n := as.Registrations.Load(); n < 2 || as.Codes.Load() < 2 || as.Refreshes.Load() < 1 || len(issued) < 8 {
+			if n := as.Registrations.Load(); n < 1 || as.Codes.Load() < 2 || as.Refreshes.Load() < 1 || len(issued) < 8 {
 				t.Fatalf("the session obtained too little to test: %d registrations, %d codes, %d refreshes, %d credentials",
 					n, as.Codes.Load(), as.Refreshes.Load(), len(issued))
 			}

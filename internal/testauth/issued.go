@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/zitadel/oidc/v3/example/server/storage"
+	"github.com/zitadel/oidc/v3/pkg/oidc"
 )
 
 // Issued returns every credential the server issued or was sent so far, in
@@ -83,6 +84,12 @@ func (a *Server) serveToken(w http.ResponseWriter, r *http.Request, form url.Val
 	w.WriteHeader(rec.Code)
 	_, _ = w.Write(bytes.Clone(rec.Body.Bytes()))
 }
+
+// secretClient is a native client (any loopback port, RFC 8252) that
+// authenticates with its secret at the token endpoint.
+type secretClient struct{ *storage.Client }
+
+func (secretClient) AuthMethod() oidc.AuthMethod { return oidc.AuthMethodBasic }
 
 // addConfidential adds a client with its secret.
 func (s *clientStore) addConfidential(c *storage.Client, secret string) {

@@ -114,7 +114,11 @@ type clientStore struct {
 func (s *clientStore) GetClientByClientID(ctx context.Context, id string) (op.Client, error) {
 	s.mu.Lock()
 	c, ok := s.clients[id]
+	_, confidential := s.secrets[id]
 	s.mu.Unlock()
+	if ok && confidential {
+		return secretClient{c}, nil
+	}
 	if ok {
 		return c, nil
 	}
@@ -237,7 +241,7 @@ func (a *Server) register(w http.ResponseWriter, r *http.Request) {
 	if a.ClientSecrets.Load() {
 		secret := randomSecret()
 		a.remember(secret)
-		a.store.addConfidential(storage.WebClient(id, secret, req.RedirectURIs...), secret)
+		a.store.addConfidential(storage.NativeClient(id, req.RedirectURIs...), secret)
 		answer["client_secret"], answer["token_endpoint_auth_method"] = secret, "client_secret_basic"
 	} else {
 		a.store.add(storage.NativeClient(id, req.RedirectURIs...))
