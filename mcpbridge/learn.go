@@ -13,8 +13,9 @@ import (
 // The Bridge's redactors learn every credential the Bridge obtains at run
 // time, from the moment it has it: every token a login loads from or saves
 // to its token store, with the client credentials kept beside it
-// ([learningStore]); the configured client secret; authorization codes and
-// registered client secrets (through [login.Config.Learn]); and every
+// ([learningStore], which sees a registered client as soon as the login
+// keeps it); the configured client secret; authorization codes (through
+// [login.Config.Learn]); and every
 // Authorization value a server's requests carry ([learningAuth], which
 // covers Google credentials too). A learned credential joins the redactor
 // of its server and the Bridge's, so every exit hides it.

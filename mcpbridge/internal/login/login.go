@@ -65,9 +65,9 @@ type Config struct {
 	HTTPClient *http.Client
 	Logger     *slog.Logger
 	// Learn, when set, is told the credentials the login obtains outside
-	// the token store, as soon as it has them: authorization codes and
-	// the client secrets of dynamic registration (tokens pass through
-	// Store, where the caller sees them).
+	// the token store, as soon as it has them: authorization codes.
+	// Tokens and registered clients (kept at once) pass through Store,
+	// where the caller sees them.
 	Learn Learner
 }
 
