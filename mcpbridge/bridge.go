@@ -275,11 +275,12 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 	for i, sc := range b.cfg.Servers {
 		redactors[i] = redactorFor(sc)
 	}
-	b.redact = redactor{secrets.Join(redactors...)}
+	b.redact = redactor{secrets.NewKeyring(secrets.Join(redactors...))}
 	b.log = slog.New(&redactHandler{r: b.redact, inner: o.Logger.Handler()})
 	for i, sc := range b.cfg.Servers {
-		s := &server{cfg: sc, redac: redactors[i]}
-		s.creds, s.login = b.credentials(sc, &o)
+		s := &server{cfg: sc, redac: secrets.NewKeyring(redactors[i])}
+		s.creds, s.login = b.credentials(sc, &o, b.learner(s))
+		s.creds = learning(s.creds, b.learner(s))
 		b.servers = append(b.servers, s)
 		b.byName[sc.Name] = s
 		order[i] = sc.Name

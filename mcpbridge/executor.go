@@ -151,8 +151,8 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 		b.log.Warn("mcp tool result does not match its output schema", "server", tool.Server, "tool", tool.ServerTool, "err", r.OutputErr)
 	}
 	capResult(r, b.binaryLimit)
-	if !tool.Trust && !b.passUntrusted && tool.Server != resourceToolsServer {
-		markUntrusted(r, tool.Server, tool.ServerTool)
+	if src := b.untrustedSource(tool, raw); src != "" && !b.passUntrusted {
+		markUntrusted(r, src, tool.ServerTool)
 	}
 	return r
 }

@@ -19,14 +19,15 @@ import (
 // output) only loses the configured secrets, so ordinary output is never
 // mangled.
 
-// redactor is the Bridge's redactor with the exits it guards. The zero
-// value knows no configured secret but applies the generic rules.
-type redactor struct{ *secrets.Redactor }
+// redactor is the Bridge's redactor with the exits it guards. It learns
+// the credentials the Bridge obtains at run time (see [Bridge.learn]). The
+// zero value knows no configured secret but applies the generic rules.
+type redactor struct{ *secrets.Keyring }
 
 // redactorFor returns the redactor that knows the secrets of cfg: its env,
 // headers, endpoints, arguments, OAuth client secret and [ServerConfig.Secrets].
 func redactorFor(cfg ServerConfig) *secrets.Redactor {
-	c := secrets.Config{Env: cfg.Env, Headers: cfg.Headers, URLs: []string{cfg.URL, cfg.HTTPURL}, Args: cfg.Args, Secrets: cfg.Secrets}
+	c := secrets.Config{Env: cfg.Env, Headers: cfg.Headers, URLs: []string{cfg.URL, cfg.HTTPURL}, Command: cfg.Command, Args: cfg.Args, Secrets: cfg.Secrets}
 	if o := cfg.OAuth; o != nil {
 		c.ClientSecret = o.ClientSecret
 		for _, v := range []string{o.PrivateKey, o.IDPClientSecret, o.IDToken} {

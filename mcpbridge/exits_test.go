@@ -278,7 +278,7 @@ func TestSecretsProperty(t *testing.T) {
 // exit of a result.
 func TestStructuredContentRedacted(t *testing.T) {
 	const secret = "s7ructuredSecret42"
-	r := redactor{redactorFor(ServerConfig{Env: map[string]string{"API_TOKEN": secret}})}
+	r := redactor{secrets.NewKeyring(redactorFor(ServerConfig{Env: map[string]string{"API_TOKEN": secret}}))}
 	sc := map[string]any{"note": "token " + secret, "list": []any{secret}}
 	res := &CallResult{structured: sc, serverStructured: sc}
 	r.redactResult(res)

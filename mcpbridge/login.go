@@ -14,7 +14,8 @@ import (
 
 // credentials returns what gives the requests of the server cfg their
 // credentials, and the OAuth login among them.
-func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, *login.Client) {
+// Every credential the login obtains is told to learn.
+func (b *Bridge) credentials(cfg ServerConfig, o *Options, learn keyrings) (mcpconn.Authorizer, *login.Client) {
 	if cfg.endpoint() != "" && (cfg.AuthProviderType == AuthGoogleCredentials || cfg.AuthProviderType == AuthServiceAccountImpersonation) {
 		gc := login.GoogleConfig{
 			Server:    cfg.Name,
@@ -39,13 +40,16 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options) (mcpconn.Authorizer, 
 		Store:     o.TokenStore,
 		ShowURL:   boundedShowURL(o.LoginURL, cfg.endpoint()),
 		Logger:    b.log,
+		Learn:     learn,
 	}
 	if lc.Store == nil {
 		lc.Store = defaultStore()
 	}
+	lc.Store = learningStore{Store: lc.Store, learn: learn}
 	if oc := cfg.OAuth; oc != nil {
 		lc.Eager = true
 		lc.ClientID, lc.ClientSecret = oc.ClientID, oc.ClientSecret
+		learn.LearnClient(oc.ClientID, oc.ClientSecret)
 		lc.AuthorizationURL, lc.TokenURL, lc.RegistrationURL = oc.AuthorizationURL, oc.TokenURL, oc.RegistrationURL
 		lc.Scopes, lc.Audiences, lc.RedirectURI = oc.Scopes, oc.Audiences, oc.RedirectURI
 		lc.ClientMetadataURL = oc.ClientMetadataURL

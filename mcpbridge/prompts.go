@@ -180,7 +180,12 @@ func (b *Bridge) GetPrompt(ctx context.Context, server, name string, args map[st
 	}
 	contents, err := result.PromptContents(raw)
 	if err != nil {
-		return nil, fmt.Errorf("mcp server %q: prompts/get %q: %w", server, name, err)
+		return nil, b.redact.redactErr(fmt.Errorf("mcp server %q: prompts/get %q: %w", server, name, err))
+	}
+	for _, c := range contents {
+		if c != nil {
+			c.Parts = b.redact.redactParts(c.Parts)
+		}
 	}
 	return contents, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/args"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 	"github.com/mcpgenai/bridge/schema"
 )
 
@@ -44,7 +45,7 @@ var resourceToolSpecs = []struct{ name, description, schema string }{
 // resourceTools returns the pseudo-server holding the built-in resource
 // tools, converted for target.
 func resourceTools(target schema.Target) (*server, error) {
-	s := &server{cfg: ServerConfig{Name: resourceToolsServer}, redac: redactorFor(ServerConfig{})}
+	s := &server{cfg: ServerConfig{Name: resourceToolsServer}, redac: secrets.NewKeyring(nil)}
 	readOnly := true
 	for _, spec := range resourceToolSpecs {
 		res, err := schema.Convert([]byte(spec.schema), &schema.Options{Target: target})

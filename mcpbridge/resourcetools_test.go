@@ -18,11 +18,14 @@ import (
 
 // resourceBridge connects an offers-only stdio server ("docs"), a
 // streamable-HTTP test server with a blob ("web") and a stdio server
-// without resources ("bare"), with the built-in resource tools.
+// without resources ("bare"), with the built-in resource tools. All three
+// are trusted, so what they answer is not marked as untrusted data.
 func resourceBridge(t *testing.T, policy *confirm.Policy) *Bridge {
 	t.Helper()
 	web, _ := httpServer(t, "web", TransportHTTP, testserver.Options{Blob: true})
-	b := newBridge(t, &Options{ResourceTools: true, Policy: policy}, stdioServer("docs", "-offers-only"), web, stdioServer("bare", "-bare"))
+	docs, bare := stdioServer("docs", "-offers-only"), stdioServer("bare", "-bare")
+	docs.Trust, web.Trust, bare.Trust = true, true, true
+	b := newBridge(t, &Options{ResourceTools: true, Policy: policy}, docs, web, bare)
 	discover(t, b)
 	return b
 }
@@ -120,8 +123,9 @@ func jsonValue(t *testing.T, v any) any {
 // TestResourceToolsWithProgress: a built-in tool runs with a progress
 // callback set (it belongs to no configured server).
 func TestResourceToolsWithProgress(t *testing.T) {
-	b := newBridge(t, &Options{ResourceTools: true, Policy: &confirm.Policy{AutoAllowReadOnly: true}, OnProgress: func(Progress) {}},
-		stdioServer("docs", "-offers-only"))
+	docs := stdioServer("docs", "-offers-only")
+	docs.Trust = true // its answer unmarked
+	b := newBridge(t, &Options{ResourceTools: true, Policy: &confirm.Policy{AutoAllowReadOnly: true}, OnProgress: func(Progress) {}}, docs)
 	discover(t, b)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -22,7 +22,7 @@ import (
 // are guarded by Bridge.mu.
 type server struct {
 	cfg   ServerConfig
-	redac *secrets.Redactor
+	redac *secrets.Keyring // the server's secrets, learned credentials included
 	// subs counts the resource subscriptions per URI (under the Bridge's
 	// mu), made again on each new connection.
 	subs map[string]int

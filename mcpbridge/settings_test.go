@@ -62,7 +62,9 @@ func TestParseSettingsSeed(t *testing.T) {
 			Args:    []string{"-m", "my_mcp_server", "--port", "8080"},
 			Cwd:     "./mcp-servers/python",
 			Env:     map[string]string{"DATABASE_URL": "postgres://db/app", "API_KEY": "ext-key"},
-			Secrets: []string{"ext-key"}, // expanded from a secret-looking variable
+			// expanded from secret-looking variables (a connection string
+			// is one by its name, whatever it holds)
+			Secrets: []string{"ext-key", "postgres://db/app"},
 			Timeout: 15 * time.Second,
 		},
 		{

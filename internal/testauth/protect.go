@@ -14,10 +14,22 @@ import (
 // means a.Issuer. Everything stops at the end of t.
 func (a *Server) ServeMCP(t testing.TB, mcp *server.MCPServer, sse bool, authServer string) *Protected {
 	t.Helper()
+	return a.serveMCP(t, mcp, sse, authServer, "")
+}
+
+// ServeMCPParam is ServeMCP for a server that takes the access token from
+// the query parameter param (as with tokenParamName) instead of the
+// Authorization header.
+func (a *Server) ServeMCPParam(t testing.TB, mcp *server.MCPServer, sse bool, authServer, param string) *Protected {
+	t.Helper()
+	return a.serveMCP(t, mcp, sse, authServer, param)
+}
+
+func (a *Server) serveMCP(t testing.TB, mcp *server.MCPServer, sse bool, authServer, param string) *Protected {
 	if authServer == "" {
 		authServer = a.Issuer
 	}
-	p := &Protected{as: a, authAS: authServer, seen: map[string]bool{}, expired: map[string]bool{}}
+	p := &Protected{as: a, authAS: authServer, param: param, seen: map[string]bool{}, expired: map[string]bool{}}
 	p.HTTP = httptest.NewServer(p)
 	if sse {
 		s := server.NewSSEServer(mcp, server.WithBaseURL(p.HTTP.URL))

@@ -47,6 +47,14 @@ type Server struct {
 	// Refreshes counts refresh_token grants; Registrations counts dynamic
 	// registrations; Codes counts authorization_code grants.
 	Refreshes, Registrations, Codes atomic.Int64
+	// ClientSecrets makes dynamic registration register a confidential
+	// client with a random secret (client_secret_basic) instead of a
+	// public one.
+	ClientSecrets atomic.Bool
+	// EchoRefused makes the token endpoint refuse every grant with an
+	// error that quotes the code or refresh token and the client's
+	// credentials, as a careless server might.
+	EchoRefused atomic.Bool
 
 	mu        sync.Mutex
 	lastToken url.Values     // the form of the last token request
@@ -54,6 +62,7 @@ type Server struct {
 	// service holds the access tokens of client_credentials grants, which
 	// the library's userinfo does not know (they name no user).
 	service map[string]bool
+	issued  []string // see Issued
 }
 
 // clientCredentials serves a client_credentials grant and records the
@@ -99,12 +108,17 @@ type clientStore struct {
 	*storage.Storage
 	mu      sync.Mutex
 	clients map[string]*storage.Client
+	secrets map[string]string // of the confidential clients among clients
 }
 
 func (s *clientStore) GetClientByClientID(ctx context.Context, id string) (op.Client, error) {
 	s.mu.Lock()
 	c, ok := s.clients[id]
+	_, confidential := s.secrets[id]
 	s.mu.Unlock()
+	if ok && confidential {
+		return secretClient{c}, nil
+	}
 	if ok {
 		return c, nil
 	}
@@ -191,6 +205,8 @@ func (a *Server) wrap(next http.Handler) http.Handler {
 				a.clientCredentials(w, r, next)
 				return
 			}
+			a.serveToken(w, r, q, next)
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -215,16 +231,24 @@ func (a *Server) register(w http.ResponseWriter, r *http.Request) {
 	}
 	n := a.Registrations.Add(1)
 	id := fmt.Sprintf("dyn-%d", n)
-	a.store.add(storage.NativeClient(id, req.RedirectURIs...))
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusCreated)
-	_ = json.NewEncoder(w).Encode(map[string]any{
+	answer := map[string]any{
 		"client_id":                  id,
 		"redirect_uris":              req.RedirectURIs,
 		"token_endpoint_auth_method": "none",
 		"grant_types":                []string{"authorization_code", "refresh_token"},
 		"response_types":             []string{"code"},
-	})
+	}
+	if a.ClientSecrets.Load() {
+		secret := randomSecret()
+		a.remember(secret)
+		a.store.addConfidential(storage.NativeClient(id, req.RedirectURIs...), secret)
+		answer["client_secret"], answer["token_endpoint_auth_method"] = secret, "client_secret_basic"
+	} else {
+		a.store.add(storage.NativeClient(id, req.RedirectURIs...))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusCreated)
+	_ = json.NewEncoder(w).Encode(answer)
 }
 
 // Consent plays the person: it opens authURL, logs in on the login page
@@ -278,6 +302,7 @@ type Protected struct {
 	HTTP   *httptest.Server
 	as     *Server
 	authAS string
+	param  string // the query parameter of the token; "" for the header
 	path   string
 	next   http.Handler
 
@@ -309,6 +334,10 @@ func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if p.param != "" {
+		tok = r.URL.Query().Get(p.param)
+		ok = tok != ""
+	}
 	if !ok || !p.valid(r.Context(), tok) {
 		p.Refused.Add(1)
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q, scope="openid offline_access"`, p.HTTP.URL+"/.well-known/oauth-protected-resource"+p.path))

@@ -64,7 +64,28 @@ type Config struct {
 	// redirects and addresses restricted as egress.LoginClient says.
 	HTTPClient *http.Client
 	Logger     *slog.Logger
+	// Learn, when set, is told the credentials the login obtains outside
+	// the token store, as soon as it has them: authorization codes.
+	// Tokens and registered clients (kept at once) pass through Store,
+	// where the caller sees them.
+	Learn Learner
 }
+
+// Learner is told credentials as they are obtained, so that they can be
+// kept out of messages. Its methods must be safe for concurrent use and
+// must not block.
+type Learner interface {
+	// Learn is told credentials; "" entries mean none.
+	Learn(credentials ...string)
+	// LearnClient is told a client secret and the ID it goes with.
+	LearnClient(clientID, secret string)
+}
+
+// noLearner learns nothing.
+type noLearner struct{}
+
+func (noLearner) Learn(...string)            {}
+func (noLearner) LearnClient(string, string) {}
 
 // ErrNoLoginHandler is returned by Login when Config.ShowURL is nil.
 var ErrNoLoginHandler = errors.New("no handler to show the login URL (set Options.LoginURL)")
@@ -100,6 +121,9 @@ func New(cfg Config) *Client {
 	hc := egress.LoginClient(cfg.HTTPClient, cfg.ServerURL)
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.Learn == nil {
+		cfg.Learn = noLearner{}
 	}
 	c := &Client{cfg: cfg, http: hc, active: cfg.Eager || cfg.Grant != nil}
 	c.store = &tokenStore{store: cfg.Store, key: cfg.ServerURL}
@@ -424,6 +448,7 @@ func (c *Client) login(ctx context.Context) error {
 	if cb.err != nil {
 		return cb.err
 	}
+	c.cfg.Learn.Learn(cb.code)
 	if err := h.ProcessAuthorizationResponse(ctx, cb.code, state, verifier); err != nil {
 		return fmt.Errorf("token exchange: %w", err)
 	}

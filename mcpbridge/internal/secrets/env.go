@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -23,16 +24,19 @@ import (
 // "github_pat_", "glpat-", "xoxb-", "sk-", "sk_live_", "AKIA", "AIza"; a
 // JSON Web Token; a URL with a password, such as a database, cache or
 // proxy URL, or with a secret-looking query parameter; a DSN such as
-// user:password@tcp(host); a Slack, Discord or similar webhook URL) or
+// user:password@tcp(host); a connection string with a Password, Pwd,
+// AccountKey or SharedAccessKey field; a Slack, Discord or similar webhook
+// URL) or
 // when its name does. Names are compared case-insensitively after splitting them into
 // parts at '_', '-', '.' and lower-to-upper case changes ("apiKey" is "api",
 // "key"). A name looks secret when
 //
 //   - it contains TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE, CREDENTIAL,
-//     APIKEY or PRIVATEKEY anywhere (GITHUBTOKEN, DB_PASSWORD_FILE), or
+//     APIKEY, PRIVATEKEY, JWT, CONNECTIONSTRING or CONNSTR anywhere
+//     (GITHUBTOKEN, DB_PASSWORD_FILE, CI_JOB_JWT, CONNECTION_STRING), or
 //   - one of its parts is exactly KEY, KEYS, AUTH, OAUTH, AUTHORIZATION,
-//     CREDS, PRIVATE, SESSION, COOKIE, COOKIES, PAT or PASS (API_KEY,
-//     SSH_AUTH_SOCK, GITHUB_PAT), or
+//     CREDS, PRIVATE, SESSION, COOKIE, COOKIES, PAT, PASS or BEARER
+//     (API_KEY, SSH_AUTH_SOCK, GITHUB_PAT), or
 //   - one of several parts is PWD (MYSQL_PWD; PWD alone is the working
 //     directory),
 //
@@ -76,7 +80,7 @@ func ChildEnv(parent []string, configured map[string]string, withhold bool) []st
 // secretSubstrings are name fragments that mark a secret wherever they occur.
 var secretSubstrings = []string{
 	"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL",
-	"APIKEY", "PRIVATEKEY",
+	"APIKEY", "PRIVATEKEY", "JWT", "CONNECTIONSTRING", "CONNSTR",
 }
 
 // secretParts are name parts that mark a secret only as a whole part.
@@ -154,7 +158,7 @@ var tokenPrefixes = []struct {
 	{"ghp_", 20, false}, {"gho_", 20, false}, {"ghu_", 20, false},
 	{"ghs_", 20, false}, {"ghr_", 20, false}, {"github_pat_", 30, false},
 	{"glpat-", 20, false}, {"xoxb-", 20, false}, {"xoxp-", 20, false},
-	{"xoxa-", 20, false}, {"sk-", 20, false}, {"AIza", 35, false},
+	{"xoxa-", 20, false}, {"sk-", 11, false}, {"AIza", 35, false},
 	{"AKIA", 20, true}, {"ASIA", 20, true},
 	{"sk_live_", 20, false}, {"sk_test_", 20, false}, {"rk_live_", 20, false},
 	{"xoxs-", 20, false}, {"xapp-", 20, false}, {"ya29.", 30, false},
@@ -171,6 +175,9 @@ func secretValue(value string) bool {
 		if len(value) < t.minLen || !strings.HasPrefix(value, t.prefix) || strings.ContainsAny(value, " \t\n/") {
 			continue
 		}
+		if len(value) < 20 && !strings.ContainsAny(value, "0123456789") {
+			continue // a short one must hold a digit: "sk-learn-extras" is a word
+		}
 		if !t.upper || strings.IndexFunc(value, func(r rune) bool {
 			return (r < 'A' || r > 'Z') && (r < '0' || r > '9')
 		}) < 0 {
@@ -179,6 +186,10 @@ func secretValue(value string) bool {
 	}
 	return false
 }
+
+// connStringPattern is a secret field of a connection string, as in
+// "Server=h;User Id=u;Password=p" or Azure's "...;AccountKey=k".
+var connStringPattern = regexp.MustCompile(`(?i)(?:^|;)\s*(?:password|pwd|accountkey|sharedaccesskey|sharedaccesssignature)\s*=\s*[^;\s]`)
 
 // webhookHosts are hosts whose URLs are credentials in themselves.
 var webhookHosts = []string{"hooks.slack.com", "discord.com/api/webhooks", "discordapp.com/api/webhooks",
@@ -189,7 +200,7 @@ var webhookHosts = []string{"hooks.slack.com", "discord.com/api/webhooks", "disc
 // with a password or a secret-looking query parameter, as a DSN with a
 // password, or as a webhook URL.
 func credentialValue(v string) bool {
-	if secretValue(v) || jwtPattern.MatchString(v) || dsnPattern.MatchString(v) {
+	if secretValue(v) || jwtPattern.MatchString(v) || dsnPattern.MatchString(v) || connStringPattern.MatchString(v) {
 		return true
 	}
 	if !strings.Contains(v, "://") {

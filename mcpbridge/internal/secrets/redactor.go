@@ -29,6 +29,10 @@ const Redacted = "***"
 // immutable and safe for concurrent use; every method is idempotent.
 type Redactor struct {
 	secrets []string // longest first
+	// probe replaces every secret of at least minSecretLen bytes in one
+	// pass: it tells text that holds none (the usual case) at the cost of
+	// one scan, however many secrets there are. nil when there are none.
+	probe *strings.Replacer
 }
 
 // authSchemes are the Authorization schemes whose credential is also
@@ -48,6 +52,9 @@ type Config struct {
 	Headers map[string]string
 	// URLs are the server's endpoints; "" entries are skipped.
 	URLs []string
+	// Command is the server's command; some of its flags (redis-cli's -a,
+	// mysql's -pPASSWORD) depend on it.
+	Command string
 	// Args are the server's command-line arguments.
 	Args []string
 	// ClientSecret is the OAuth client secret, if any.
@@ -102,9 +109,14 @@ func New(cfg Config) *Redactor {
 	for _, ep := range cfg.URLs {
 		secrets = append(secrets, urlSecrets(ep)...)
 	}
-	for i := 0; i+1 < len(cfg.Args); i++ {
-		if _, secret, ok := flagValue(cfg.Args[i], cfg.Args[i+1]); ok {
+	for i, a := range cfg.Args {
+		if _, secret, ok := argValue(cfg.Command, a); ok {
 			secrets = append(secrets, secret)
+		}
+		if i+1 < len(cfg.Args) {
+			if _, secret, ok := flagValue(cfg.Command, a, cfg.Args[i+1]); ok {
+				secrets = append(secrets, secret)
+			}
 		}
 	}
 	for _, v := range cfg.Secrets {
@@ -112,7 +124,11 @@ func New(cfg Config) *Redactor {
 			secrets = append(secrets, v)
 		}
 	}
-	return newRedactor(secrets)
+	var all []string
+	for _, s := range secrets {
+		all = append(all, Forms(s)...)
+	}
+	return newRedactor(all)
 }
 
 // newRedactor returns a Redactor for secrets, longest first, without
@@ -122,7 +138,17 @@ func newRedactor(secrets []string) *Redactor {
 	slices.SortFunc(secrets, func(a, b string) int {
 		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
 	})
-	return &Redactor{secrets: slices.Compact(secrets)}
+	r := &Redactor{secrets: slices.Compact(secrets)}
+	var pairs []string
+	for _, s := range r.secrets {
+		if len(s) >= minSecretLen {
+			pairs = append(pairs, s, Redacted)
+		}
+	}
+	if len(pairs) > 0 {
+		r.probe = strings.NewReplacer(pairs...)
+	}
+	return r
 }
 
 // Join returns a Redactor that knows the secrets of every one of rs; nil
@@ -142,17 +168,25 @@ func Join(rs ...*Redactor) *Redactor {
 // query and fragment parameters whose names look secret or whose values
 // may be credentials (see [New]).
 func urlSecrets(raw string) []string {
+	var out []string
+	if scheme, after, ok := strings.Cut(raw, "://"); ok {
+		if at := userinfoEnd(after); at >= 0 {
+			name, pw, hasPw := strings.Cut(after[:at], ":")
+			if !hasPw {
+				pw = name
+			}
+			if pw != "" && (hasPw || len(pw) >= minSecretLen) {
+				out = append(out, pw)
+				if u, err := url.PathUnescape(pw); err == nil && u != pw {
+					out = append(out, u)
+				}
+			}
+			raw = scheme + "://" + after[at+1:]
+		}
+	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
-		return nil
-	}
-	var out []string
-	if u.User != nil {
-		if pw, ok := u.User.Password(); ok && pw != "" {
-			out = append(out, pw)
-		} else if name := u.User.Username(); !ok && len(name) >= minSecretLen {
-			out = append(out, name)
-		}
+		return out
 	}
 	for _, part := range []string{u.RawQuery, u.Fragment} {
 		q, _ := url.ParseQuery(part)
@@ -165,6 +199,30 @@ func urlSecrets(raw string) []string {
 		}
 	}
 	return out
+}
+
+// userinfoEnd returns the index of the '@' that ends the user information
+// of s, a URL after its "://", or -1 when s has none. The user information
+// ends at the last '@' before the first '/'; a password may hold '#' or '?'
+// as people write them, so an '@' after one of those still counts when a
+// ':' comes before it ("user:pa#ss@host"), while "host?next=a@b" has no
+// user information.
+func userinfoEnd(s string) int {
+	authority := s
+	if i := strings.IndexByte(s, '/'); i >= 0 {
+		authority = s[:i]
+	}
+	at := strings.LastIndexByte(authority, '@')
+	if at < 0 {
+		return -1
+	}
+	info := authority[:at]
+	if stop := strings.IndexAny(info, "?#"); stop >= 0 {
+		if colon := strings.IndexByte(info, ':'); colon < 0 || colon > stop {
+			return -1
+		}
+	}
+	return at
 }
 
 // mayBeSecret reports whether v may be a credential by its shape alone: a
@@ -211,6 +269,8 @@ func (r *Redactor) CommandLine(command string, args []string) string {
 		switch {
 		case r.known(a):
 			w = Redacted
+		case isFlag(a) && attachedValue(command, a):
+			w, _, _ = argValue(command, a)
 		case hasEq && (secretFlag(name) || expand.ValidName(name) && secretName(name)):
 			w = name + "=" + Redacted
 		case secretHeaderLine(a):
@@ -218,7 +278,7 @@ func (r *Redactor) CommandLine(command string, args []string) string {
 		case hasEq && isFlag(name) && secretHeaderLine(value):
 			w = name + "=" + redactHeaderLine(value)
 		case i+1 < len(args):
-			if shown, _, ok := flagValue(a, args[i+1]); ok {
+			if shown, _, ok := flagValue(command, a, args[i+1]); ok {
 				words = append(words, a)
 				w = shown
 				i++
@@ -234,12 +294,15 @@ func (r *Redactor) CommandLine(command string, args []string) string {
 }
 
 // flagValue reports whether next, the argument after flag, holds a secret,
-// and returns how to show next and the secret itself.
-func flagValue(flag, next string) (shown, secret string, ok bool) {
+// and returns how to show next and the secret itself. command is the
+// server's command.
+func flagValue(command, flag, next string) (shown, secret string, ok bool) {
 	switch {
 	case secretFlag(flag) && !strings.HasPrefix(next, "--"):
 		return Redacted, next, true
 	case flag == "-p" && next != "" && !isNumber(next) && !strings.HasPrefix(next, "-"):
+		return Redacted, next, true
+	case flag == "-a" && redisCLI(command) && next != "" && !strings.HasPrefix(next, "-"):
 		return Redacted, next, true
 	case flag == "-u" || flag == "--user":
 		if user, pw, found := strings.Cut(next, ":"); found && pw != "" {
@@ -247,6 +310,57 @@ func flagValue(flag, next string) (shown, secret string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// attachedValue reports whether arg, a flag, carries a secret in itself:
+// --user=user:password, -uuser:password, or mysql's -pPASSWORD.
+func attachedValue(command, arg string) bool {
+	_, _, ok := argValue(command, arg)
+	return ok
+}
+
+// argValue returns how to show arg, a flag carrying a secret in itself (see
+// attachedValue), and the secret.
+func argValue(command, arg string) (shown, secret string, ok bool) {
+	if v, found := strings.CutPrefix(arg, "--user="); found {
+		if user, pw, hasPw := strings.Cut(v, ":"); hasPw && pw != "" {
+			return "--user=" + user + ":" + Redacted, pw, true
+		}
+	}
+	if v, found := strings.CutPrefix(arg, "-u"); found && !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "=") {
+		if user, pw, hasPw := strings.Cut(v, ":"); hasPw && pw != "" && !strings.ContainsAny(user, "/=") && !isNumber(pw) {
+			return "-u" + user + ":" + Redacted, pw, true
+		}
+	}
+	if v, found := strings.CutPrefix(arg, "-p"); found && v != "" && mysqlCLI(command) && !strings.HasPrefix(v, "-") {
+		return "-p" + Redacted, v, true
+	}
+	return "", "", false
+}
+
+// commandName returns the base name of command, without a Windows ".exe".
+func commandName(command string) string {
+	if i := strings.LastIndexAny(command, `/\`); i >= 0 {
+		command = command[i+1:]
+	}
+	return strings.TrimSuffix(strings.ToLower(command), ".exe")
+}
+
+// redisCLI reports whether command is redis-cli or a client of its family,
+// whose -a takes a password.
+func redisCLI(command string) bool {
+	switch commandName(command) {
+	case "redis-cli", "valkey-cli", "keydb-cli":
+		return true
+	}
+	return false
+}
+
+// mysqlCLI reports whether command is a MySQL or MariaDB client, whose
+// -pPASSWORD carries the password attached.
+func mysqlCLI(command string) bool {
+	name := commandName(command)
+	return strings.HasPrefix(name, "mysql") || strings.HasPrefix(name, "mariadb")
 }
 
 func isNumber(s string) bool {
@@ -278,6 +392,10 @@ func secretFlag(s string) bool {
 		return false
 	}
 	name := strings.TrimLeft(s, "-")
+	switch strings.ToLower(name) {
+	case "pwd", "pw", "pass":
+		return true
+	}
 	return !strings.HasPrefix(name, "no-") && secretName(name)
 }
 
@@ -309,18 +427,13 @@ func (r *Redactor) URL(raw string) string {
 }
 
 func redactURL(raw string) string {
-	rest, frag, hasFrag := strings.Cut(raw, "#")
-	rest, query, hasQuery := strings.Cut(rest, "?")
-	if scheme, after, ok := strings.Cut(rest, "://"); ok {
-		authority, path, hasPath := strings.Cut(after, "/")
-		if at := strings.LastIndex(authority, "@"); at >= 0 {
-			authority = Redacted + authority[at:]
-		}
-		rest = scheme + "://" + authority
-		if hasPath {
-			rest += "/" + path
+	if scheme, after, ok := strings.Cut(raw, "://"); ok {
+		if at := userinfoEnd(after); at >= 0 {
+			raw = scheme + "://" + Redacted + after[at:]
 		}
 	}
+	rest, frag, hasFrag := strings.Cut(raw, "#")
+	rest, query, hasQuery := strings.Cut(rest, "?")
 	if hasQuery {
 		rest += "?" + redactParams(query)
 	}
@@ -352,13 +465,27 @@ func redactParams(s string) string {
 	return strings.Join(parts, "&")
 }
 
+// secretParam reports whether a URL query or fragment parameter name looks
+// secret: by the rule of [ChildEnv], or as sig, signature, code, pwd, otp,
+// a session ID (sid, sessionid, PHPSESSID, JSESSIONID ...) or a single word
+// ending in "key" (authkey, accesskey, appkey; not monkey or hockey).
 func secretParam(name string) bool {
-	switch strings.ToLower(name) {
-	case "sig", "signature", "code", "pwd", "passwd", "x-amz-signature":
+	lower := strings.ToLower(name)
+	switch lower {
+	case "sig", "signature", "code", "pwd", "passwd", "x-amz-signature", "sid", "ssid", "otp":
+		return true
+	}
+	if strings.Contains(lower, "session") || strings.Contains(lower, "sessid") {
+		return true
+	}
+	if strings.HasSuffix(lower, "key") && !keyWords[lower] {
 		return true
 	}
 	return secretName(name)
 }
+
+// keyWords are words ending in "key" that name no key.
+var keyWords = map[string]bool{"monkey": true, "turkey": true, "hockey": true, "jockey": true, "donkey": true, "whiskey": true, "hotkey": true}
 
 var (
 	urlPattern    = regexp.MustCompile("\\b[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>`]+")
@@ -375,7 +502,7 @@ var (
 	// user:password@host:port, as in Go's database DSNs.
 	dsnPattern  = regexp.MustCompile(`\b([A-Za-z0-9_.%+-]+):([^\s@/:"'()]+)@((?:tcp|udp|unix)\(|[A-Za-z0-9.-]+:[0-9]+\b)`)
 	jwtPattern  = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)
-	wordPattern = regexp.MustCompile(`[A-Za-z0-9_-]{20,}`)
+	wordPattern = regexp.MustCompile(`[A-Za-z0-9_-]{11,}`)
 )
 
 // Text returns s with secrets replaced by [Redacted]: configured secrets of
@@ -495,9 +622,11 @@ func (r *Redactor) HasConfigured() bool {
 // what a server sent, which must not be mangled by the generic rules of
 // [Redactor.Text].
 func (r *Redactor) ReplaceConfigured(s string) string {
-	if r == nil {
+	if r == nil || r.probe == nil || r.probe.Replace(s) == s {
 		return s
 	}
+	// Longest first, each everywhere: a secret that holds a shorter one is
+	// hidden whole, which a single leftmost pass would not guarantee.
 	for _, secret := range r.secrets {
 		if len(secret) >= minSecretLen {
 			s = strings.ReplaceAll(s, secret, Redacted)

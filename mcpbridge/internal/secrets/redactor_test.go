@@ -138,7 +138,9 @@ func TestNewSecrets(t *testing.T) {
 		},
 		Headers: map[string]string{"Cookie": "sid=1", "Authorization": "Basic dXNlcjpwYXNz", "X-Trace": "trace-1"},
 	})
-	want := []string{ghToken, "Basic dXNlcjpwYXNz", "dXNlcjpwYXNz", "bbbbbbbb", "sid=1", "aaaa"}
+	// Each secret in its forms (see Forms): "Basic dXNlcjpwYXNz" also
+	// query-escaped, "sid=1" also escaped.
+	want := []string{ghToken, "Basic%20dXNlcjpwYXNz", "Basic dXNlcjpwYXNz", "Basic+dXNlcjpwYXNz", "dXNlcjpwYXNz", "bbbbbbbb", "sid%3D1", "sid=1", "aaaa"}
 	if strings.Join(r.secrets, "|") != strings.Join(want, "|") {
 		t.Errorf("New secrets = %q, want %q", r.secrets, want)
 	}

@@ -1,0 +1,111 @@
+package mcpbridge
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/mcpgenai/bridge/mcpbridge/auth"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
+)
+
+// The Bridge's redactors learn every credential the Bridge obtains at run
+// time, from the moment it has it: every token a login loads from or saves
+// to its token store, with the client credentials kept beside it
+// ([learningStore], which sees a registered client as soon as the login
+// keeps it); the configured client secret; authorization codes (through
+// [login.Config.Learn]); and every
+// Authorization value a server's requests carry ([learningAuth], which
+// covers Google credentials too). A learned credential joins the redactor
+// of its server and the Bridge's, so every exit hides it.
+
+// keyrings teaches several keyrings at once: a server's and the Bridge's.
+type keyrings []*secrets.Keyring
+
+func (ks keyrings) Learn(credentials ...string) {
+	for _, k := range ks {
+		k.Learn(credentials...)
+	}
+}
+
+func (ks keyrings) LearnClient(clientID, secret string) {
+	for _, k := range ks {
+		k.LearnClient(clientID, secret)
+	}
+}
+
+// learner returns what learns the credentials of s.
+func (b *Bridge) learner(s *server) keyrings {
+	return keyrings{s.redac, b.redact.Keyring}
+}
+
+// learningStore is a token store whose every token, loaded or saved, is
+// learned first.
+type learningStore struct {
+	auth.Store
+	learn keyrings
+}
+
+func (s learningStore) Load(ctx context.Context, key string) (*auth.Token, error) {
+	t, err := s.Store.Load(ctx, key)
+	s.token(t)
+	return t, err
+}
+
+func (s learningStore) Save(ctx context.Context, key string, t *auth.Token) error {
+	s.token(t)
+	return s.Store.Save(ctx, key, t)
+}
+
+// token learns the credentials in t; nil is none.
+func (s learningStore) token(t *auth.Token) {
+	if t != nil {
+		s.learn.Learn(t.AccessToken, t.RefreshToken)
+		s.learn.LearnClient(t.ClientID, t.ClientSecret)
+	}
+}
+
+// learningAuth is an Authorizer whose every credential is learned before
+// a request carries it.
+type learningAuth struct {
+	mcpconn.Authorizer
+	learn keyrings
+}
+
+// learning returns a with its credentials learned; nil for nil.
+func learning(a mcpconn.Authorizer, learn keyrings) mcpconn.Authorizer {
+	if a == nil {
+		return nil
+	}
+	return learningAuth{Authorizer: a, learn: learn}
+}
+
+func (a learningAuth) Authorization(ctx context.Context) (string, error) {
+	v, err := a.Authorizer.Authorization(ctx)
+	if v != "" {
+		cred := v
+		if scheme, c, ok := strings.Cut(v, " "); ok && scheme != "" {
+			cred = strings.TrimSpace(c)
+		}
+		a.learn.Learn(v, cred)
+	}
+	return v, err
+}
+
+// State returns the state of the Authorizer it wraps, [auth.StateNone]
+// when that has none.
+func (a learningAuth) State() auth.State {
+	if st, ok := a.Authorizer.(interface{ State() auth.State }); ok {
+		return st.State()
+	}
+	return auth.StateNone
+}
+
+// Forbidden tells the Authorizer it wraps of a 403 when it wants to know
+// (see [mcpconn.Forbidder]), as the transport would without the wrapper.
+func (a learningAuth) Forbidden(ctx context.Context, resp *http.Response, sent string) {
+	if f, ok := a.Authorizer.(mcpconn.Forbidder); ok {
+		f.Forbidden(ctx, resp, sent)
+	}
+}
