@@ -64,7 +64,7 @@ func Convert(raw []byte, opts *Options) (*Result, error) {
 		}
 	}
 	// v was just decoded and nothing else holds it: no copy needed.
-	return convertOwned(v, opts), nil
+	return convertOwned(v, opts, len(raw)), nil
 }
 
 // ConvertValue is [Convert] for an already decoded JSON value: map[string]any,
@@ -73,12 +73,14 @@ func Convert(raw []byte, opts *Options) (*Result, error) {
 // shares no memory with it. The error is always nil today; it is kept for
 // inputs that may become unconvertible.
 func ConvertValue(v any, opts *Options) (*Result, error) {
-	return convertOwned(clone(v), opts), nil
+	return convertOwned(clone(v), opts, -1), nil
 }
 
 // convertOwned is [ConvertValue] for a value in the generic JSON form that
 // the conversion may keep and share: a fresh decode or a private copy.
-func convertOwned(v any, opts *Options) *Result {
+// rawLen is the length of the encoding v was decoded from (-1: unknown);
+// it only chooses the cheaper order of the same steps.
+func convertOwned(v any, opts *Options, rawLen int) *Result {
 	o := opts.normalized()
 	budget := o.budget()
 	if budget == 0 {
@@ -90,11 +92,22 @@ func convertOwned(v any, opts *Options) *Result {
 	// minNodeBytes), so that a schema whose expansion is huge costs
 	// about what its budget allows, not what it expands to.
 	limit := budget
+	rawKnown := rawLen > int(budget)
+	if rawKnown {
+		// The input is likely larger than the budget already: take its
+		// size as the limit now rather than after a first attempt at the
+		// budget, which would then be over it and be done again. The
+		// result is the same either way: an attempt that is not aborted
+		// does not depend on where it would have been, and the limit
+		// below becomes the larger of the two whenever the first
+		// attempt is over the budget.
+		limit = max(limit, rawSize(v))
+	}
 	c, res := convertAttempt(v, o, 0, nodesWithin(limit, o.Target))
 	if !c.aborted {
 		res.Size = outputSize(res)
 	}
-	if c.aborted || res.Size > limit {
+	if !rawKnown && (c.aborted || res.Size > limit) {
 		// A schema already larger than the budget may stay as large.
 		if raw := rawSize(v); raw > limit {
 			limit = raw
