@@ -72,7 +72,11 @@ type ServerConfig struct {
 	// requests is still bounded by Timeout), or a call that asks for
 	// progress ([Options.OnProgress] or [RunOptions.OnProgress]), for
 	// which Timeout counts from the server's last progress report instead
-	// of from the start. Zero means [DefaultMaxCallTime].
+	// of from the start. While the host answers a question of the server
+	// during a call ([ClientFeatures.Elicit], [ClientFeatures.Sampling]),
+	// which may be put to a person, Timeout is held for the server's calls
+	// and starts again once the answer is given; MaxCallTime bounds the
+	// answer. Zero means [DefaultMaxCallTime].
 	MaxCallTime time.Duration
 	// Trust skips every confirmation for this server's tools.
 	Trust bool

@@ -120,7 +120,9 @@ type Spec struct {
 	// MaxCallTime bounds a tool call that may outlive Timeout: a task
 	// (see [Conn.CallTask]), or a call that asks for progress, which
 	// Timeout then bounds from the last progress report rather than
-	// from the start. 0 = DefaultMaxCallTime.
+	// from the start. While the host answers a question of the server
+	// (Elicit, Sample), Timeout is held for every call of the connection
+	// and MaxCallTime bounds the answer. 0 = DefaultMaxCallTime.
 	MaxCallTime time.Duration
 	// Protocol chooses how the protocol era is found; the zero value
 	// detects it.
@@ -220,6 +222,11 @@ type Spec struct {
 	OnClose func(err error)
 }
 
+// asksHost reports whether the server may put a question to the host
+// during a call (elicitation or sampling), which holds the call's silence
+// limit (see clock).
+func (s *Spec) asksHost() bool { return s.Elicit != nil || s.Sample != nil }
+
 func (s *Spec) timeout() time.Duration {
 	if s.Timeout > 0 {
 		return s.Timeout
@@ -264,6 +271,7 @@ type Conn struct {
 	dieNow   context.CancelFunc
 	calls    *lifespan.Set // requests in flight, ended with alive
 	in       *incoming     // the server's sampling requests
+	clock    clock         // the silence limit of the calls in flight
 
 	stopListen context.CancelFunc // ends listen; nil when not listening
 	listenDone chan struct{}      // closed when listen returned

@@ -28,9 +28,12 @@ type elicitor struct{ c *Conn }
 func (e elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	s := &e.c.spec
 	// A server's elicitation/create comes with the transport's context:
-	// bound the question by the request timeout and the connection's life.
-	ctx, cancel := context.WithTimeout(ctx, s.timeout())
+	// bound the question by the connection's life and the longest a call
+	// may run, since a person may be answering it; meanwhile the calls'
+	// silence limit is held (see clock).
+	ctx, cancel := context.WithTimeout(ctx, s.questionTime())
 	defer cancel()
+	defer e.c.clock.hold()()
 	stop := context.AfterFunc(e.c.alive, cancel)
 	defer stop()
 	if req.Params.Mode == mcp.ElicitationModeURL && req.Params.ElicitationID != "" {

@@ -60,8 +60,11 @@ func (in *incoming) wrap(next transport.RequestHandler) transport.RequestHandler
 
 func (in *incoming) serve(ctx context.Context, req transport.JSONRPCRequest) *transport.JSONRPCResponse {
 	c := in.c
-	ctx, cancel := context.WithTimeout(ctx, c.spec.timeout())
+	// The host may ask a person before and after the model answers: the
+	// question is bounded like an elicitation (see clock).
+	ctx, cancel := context.WithTimeout(ctx, c.spec.questionTime())
 	defer cancel()
+	defer c.clock.hold()()
 	stop := context.AfterFunc(c.alive, cancel)
 	defer stop()
 	key := req.ID.String()

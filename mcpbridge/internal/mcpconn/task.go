@@ -121,27 +121,42 @@ func (e rejectedError) Error() string        { return e.err.Error() }
 func (e rejectedError) Unwrap() error        { return e.err }
 func (e rejectedError) Is(target error) bool { return target == tasks.ErrRejected }
 
-// keepAlive bounds a call that reports progress: Timeout counts from the
-// last progress report (or the start), MaxCallTime from the start.
+// keepAlive bounds a call that reports progress, or that the server may
+// hold with a question to the host: Timeout counts from the last progress
+// report or answered question (or the start), except while a question is
+// being answered (see clock); MaxCallTime counts from the start.
 type keepAlive struct {
 	ctx   context.Context
 	end   context.CancelFunc // ends ctx (for the connection's death)
 	stop  func()             // releases everything; after the call
 	timer *time.Timer
+	quiet time.Duration // the silence limit
 }
 
+// keepAlive returns the bounds of one call; w, when not nil, is the
+// call's progress waiter, whose reports start the silence limit again.
 func (c *Conn) keepAlive(ctx context.Context, w *progressWaiter) *keepAlive {
 	timeout, most := c.spec.timeout(), c.spec.maxCallTime()
 	mctx, mcancel := context.WithTimeoutCause(ctx, most,
 		fmt.Errorf("%w: the call ran longer than its limit of %v", context.DeadlineExceeded, most))
 	kctx, kcancel := context.WithCancelCause(mctx)
-	quiet := fmt.Errorf("%w: no answer and no progress for %v", context.DeadlineExceeded, timeout)
-	k := &keepAlive{ctx: kctx, end: func() { kcancel(nil) }}
-	k.timer = time.AfterFunc(timeout, func() { kcancel(quiet) })
-	w.setBeat(func() { k.timer.Reset(timeout) })
+	why := "no answer and no progress for %v"
+	if w == nil {
+		why = "no answer for %v"
+	}
+	quiet := fmt.Errorf("%w: "+why, context.DeadlineExceeded, timeout)
+	k := &keepAlive{ctx: kctx, end: func() { kcancel(nil) }, quiet: timeout}
+	k.timer = time.AfterFunc(time.Hour, func() { kcancel(quiet) })
+	k.timer.Stop()
+	c.clock.start(k)
+	if w != nil {
+		w.setBeat(func() { c.clock.beat(k) })
+	}
 	k.stop = func() {
-		w.setBeat(nil)
-		k.timer.Stop()
+		if w != nil {
+			w.setBeat(nil)
+		}
+		c.clock.stop(k)
 		kcancel(nil)
 		mcancel()
 	}

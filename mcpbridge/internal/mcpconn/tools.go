@@ -307,7 +307,7 @@ func (c *Conn) callTool(ctx context.Context, cancel context.CancelFunc, name str
 		// its end or its cancellation never races its deletion.
 		ttl := (c.spec.maxCallTime() + taskGrace).Milliseconds()
 		req.Params.Task = &mcp.TaskParams{TTL: &ttl}
-	case w != nil:
+	case w != nil || c.spec.asksHost():
 		k := c.keepAlive(ctx, w)
 		defer k.stop()
 		ctx, own = k.ctx, ownCtx{cancel: k.end, kept: true}
