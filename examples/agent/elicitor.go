@@ -138,6 +138,7 @@ type formField struct {
 	name, title, typ string
 	required         bool
 	enum             []string // the allowed values of a string (or of a multi-select's items)
+	labels           []string // the enum values' titles, when the schema gives them (else nil)
 	multi            bool     // an array of enum strings
 	def              string   // the default, shown; "" when none
 }
@@ -151,9 +152,14 @@ func formFields(schema json.RawMessage) ([]formField, error) {
 			Title       string          `json:"title"`
 			Description string          `json:"description"`
 			Enum        []string        `json:"enum"`
+			EnumNames   []string        `json:"enumNames"`
+			OneOf       []choice        `json:"oneOf"`
+			AnyOf       []choice        `json:"anyOf"`
 			Default     json.RawMessage `json:"default"`
 			Items       struct {
-				Enum []string `json:"enum"`
+				Enum  []string `json:"enum"`
+				OneOf []choice `json:"oneOf"`
+				AnyOf []choice `json:"anyOf"`
 			} `json:"items"`
 		} `json:"properties"`
 		Required []string `json:"required"`
@@ -170,8 +176,17 @@ func formFields(schema json.RawMessage) ([]formField, error) {
 		if f.title == "" {
 			f.title = p.Description
 		}
+		if len(p.EnumNames) == len(p.Enum) {
+			f.labels = p.EnumNames // the legacy titled enum
+		}
+		if f.enum == nil {
+			f.enum, f.labels = choices(p.OneOf, p.AnyOf)
+		}
 		if p.Type == "array" {
-			f.multi, f.enum = true, p.Items.Enum
+			f.multi, f.enum, f.labels = true, p.Items.Enum, nil
+			if f.enum == nil {
+				f.enum, f.labels = choices(p.Items.OneOf, p.Items.AnyOf)
+			}
 		}
 		if len(p.Default) > 0 {
 			f.def = string(p.Default)
@@ -190,6 +205,60 @@ func formFields(schema json.RawMessage) ([]formField, error) {
 	return out, nil
 }
 
+// choice is one titled value of a select: {"const": v, "title": t}.
+type choice struct {
+	Const *string `json:"const"`
+	Title string  `json:"title"`
+}
+
+// choices reads the titled values of a select (oneOf, else anyOf): the
+// values and their titles, or nils when any entry is not a titled const.
+func choices(oneOf, anyOf []choice) (values, titles []string) {
+	cs := oneOf
+	if len(cs) == 0 {
+		cs = anyOf
+	}
+	for _, c := range cs {
+		if c.Const == nil {
+			return nil, nil
+		}
+		values, titles = append(values, *c.Const), append(titles, c.Title)
+	}
+	return values, titles
+}
+
+// options is how f's allowed values are shown: each with its title, if
+// any ("hero-1 = Superman").
+func (f formField) options(sep string) string {
+	if len(f.labels) != len(f.enum) {
+		return strings.Join(f.enum, sep)
+	}
+	shown := make([]string, len(f.enum))
+	for i, v := range f.enum {
+		shown[i] = v
+		if t := f.labels[i]; t != "" && t != v {
+			shown[i] += " = " + t
+		}
+	}
+	return strings.Join(shown, sep)
+}
+
+// value maps an answer to one of f's values: the value itself, or its
+// title in any case.
+func (f formField) value(s string) (string, bool) {
+	if slices.Contains(f.enum, s) {
+		return s, true
+	}
+	if len(f.labels) == len(f.enum) {
+		for i, t := range f.labels {
+			if t != "" && strings.EqualFold(t, s) {
+				return f.enum[i], true
+			}
+		}
+	}
+	return "", false
+}
+
 // field asks for one field and returns its value, or ok false when the
 // person left an optional field (or one with a default) empty.
 func (el *terminalElicitor) field(ctx context.Context, f formField) (any, bool, error) {
@@ -202,7 +271,7 @@ func (el *terminalElicitor) field(ctx context.Context, f formField) (any, bool, 
 		if f.multi {
 			sep = ", "
 		}
-		hint = append(hint, "one of "+strings.Join(f.enum, sep))
+		hint = append(hint, "one of "+f.options(sep))
 	}
 	if f.def != "" {
 		hint = append(hint, "default "+f.def)
@@ -244,8 +313,12 @@ func parseField(f formField, s string) (any, error) {
 		var vs []string
 		for _, v := range strings.Split(s, ",") {
 			if v = strings.TrimSpace(v); v != "" {
-				if len(f.enum) > 0 && !slices.Contains(f.enum, v) {
-					return nil, fmt.Errorf("%q is not one of %s", v, strings.Join(f.enum, ", "))
+				if len(f.enum) > 0 {
+					known, ok := f.value(v)
+					if !ok {
+						return nil, fmt.Errorf("%q is not one of %s", v, f.options(", "))
+					}
+					v = known
 				}
 				vs = append(vs, v)
 			}
@@ -271,8 +344,12 @@ func parseField(f formField, s string) (any, error) {
 			return false, nil
 		}
 		return nil, fmt.Errorf("%q is not yes or no", s)
-	case len(f.enum) > 0 && !slices.Contains(f.enum, s):
-		return nil, fmt.Errorf("%q is not one of %s", s, strings.Join(f.enum, " | "))
+	case len(f.enum) > 0:
+		v, ok := f.value(s)
+		if !ok {
+			return nil, fmt.Errorf("%q is not one of %s", s, f.options(" | "))
+		}
+		return v, nil
 	case s == "":
 		return nil, errors.New("an answer is required")
 	}

@@ -57,6 +57,39 @@ func TestTerminalElicitorForm(t *testing.T) {
 	}
 }
 
+// TestTerminalElicitorTitledChoices: the titled selects of the 2025-11-25
+// elicitation schema (oneOf/anyOf of const and title, and the legacy
+// enumNames) show each value with its title, and take either.
+func TestTerminalElicitorTitledChoices(t *testing.T) {
+	schema := `{"type":"object","properties":{
+		"hero":{"type":"string","oneOf":[{"const":"hero-1","title":"Superman"},{"const":"hero-2","title":"Wonder Woman"}]},
+		"fish":{"type":"array","items":{"anyOf":[{"const":"fish-1","title":"Tuna"},{"const":"fish-2","title":"Salmon"}]}},
+		"pet":{"type":"string","enum":["pet-1","pet-2"],"enumNames":["Cat","Dog"]}},
+		"required":["hero","fish","pet"]}`
+	e := mcpbridge.Elicitation{Server: "s", Message: "pick", Schema: json.RawMessage(schema)}
+	// Fields by name: fish, hero, pet. hero is answered wrongly once.
+	r, shown, err := elicitWith(t, "a\nsalmon, fish-1\nBatman\nwonder woman\npet-2\n", e)
+	if err != nil {
+		t.Fatalf("Elicit() = %v\n%s", err, shown)
+	}
+	want := mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept, Content: map[string]any{
+		"fish": []string{"fish-2", "fish-1"}, "hero": "hero-2", "pet": "pet-2",
+	}}
+	if diff := cmp.Diff(want, r); diff != "" {
+		t.Errorf("Elicit() (-want +got):\n%s\nshown:\n%s", diff, shown)
+	}
+	for _, s := range []string{
+		"one of fish-1 = Tuna, fish-2 = Salmon",
+		"one of hero-1 = Superman | hero-2 = Wonder Woman",
+		`"Batman" is not one of hero-1 = Superman | hero-2 = Wonder Woman`,
+		"one of pet-1 = Cat | pet-2 = Dog",
+	} {
+		if !strings.Contains(shown, s) {
+			t.Errorf("shown text lacks %q:\n%s", s, shown)
+		}
+	}
+}
+
 func TestTerminalElicitorRefusals(t *testing.T) {
 	form := mcpbridge.Elicitation{Server: "s", Message: "?", Schema: json.RawMessage(profileSchema)}
 	for _, tc := range []struct {
