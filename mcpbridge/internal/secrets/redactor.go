@@ -527,21 +527,60 @@ func (r *Redactor) Text(s string) string {
 	// the rules for prose, never both: a URL's query value may hold
 	// characters (",", "#") that end a name=value in prose, and redacting
 	// one span by both rules would not be idempotent.
-	var b strings.Builder
-	last := 0
-	for _, loc := range urlPattern.FindAllStringIndex(s, -1) {
-		b.WriteString(redactProse(s[last:loc[0]]))
-		b.WriteString(redactURL(s[loc[0]:loc[1]]))
-		last = loc[1]
-	}
-	b.WriteString(redactProse(s[last:]))
-	out := jwtPattern.ReplaceAllString(b.String(), Redacted)
-	return wordPattern.ReplaceAllStringFunc(out, func(w string) string {
-		if secretValue(w) {
-			return Redacted
+	// Each pattern runs only where the text holds what a match needs (a
+	// literal it cannot match without): most text holds few of them, and
+	// Go's regexp scans every position of a text that cannot match.
+	var out string
+	if !strings.Contains(s, "://") {
+		out = redactProse(s)
+	} else {
+		var b strings.Builder
+		last := 0
+		for _, loc := range urlPattern.FindAllStringIndex(s, -1) {
+			b.WriteString(redactProse(s[last:loc[0]]))
+			b.WriteString(redactURL(s[loc[0]:loc[1]]))
+			last = loc[1]
 		}
-		return w
-	})
+		b.WriteString(redactProse(s[last:]))
+		out = b.String()
+	}
+	if strings.Contains(out, "eyJ") {
+		out = jwtPattern.ReplaceAllString(out, Redacted)
+	}
+	return replaceWords(out)
+}
+
+// replaceWords replaces each run of at least 11 characters of
+// [A-Za-z0-9_-] (wordPattern) for which secretValue holds by [Redacted].
+func replaceWords(s string) string {
+	var b strings.Builder
+	last, start := 0, -1
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && wordByte(s[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start >= 11 && secretValue(s[start:i]) {
+			if b.Len() == 0 {
+				b.Grow(len(s))
+			}
+			b.WriteString(s[last:start])
+			b.WriteString(Redacted)
+			last = i
+		}
+		start = -1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func wordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-'
 }
 
 // colonName reports whether "name: value" in prose names a secret. Go error
@@ -566,9 +605,30 @@ func colonName(name string) bool {
 // redactProse applies the rules for text outside URLs: credentials after an
 // authorization scheme, DSN passwords, and values of secret-looking names.
 func redactProse(s string) string {
-	s = schemePattern.ReplaceAllString(s, "$1 "+Redacted)
-	s = dsnPattern.ReplaceAllString(s, "$1:"+Redacted+"@$3")
-	s = jsonPattern.ReplaceAllStringFunc(s, func(m string) string {
+	// The guards are literals each pattern needs (see Text); "b" and "B"
+	// are the only folds of the first letter of bearer and basic.
+	if strings.ContainsAny(s, "bB") {
+		s = schemePattern.ReplaceAllString(s, "$1 "+Redacted)
+	}
+	if strings.Contains(s, "@") {
+		s = dsnPattern.ReplaceAllString(s, "$1:"+Redacted+"@$3")
+	}
+	if strings.Contains(s, ":") {
+		s = redactQuotedPairs(s)
+	}
+	if strings.Contains(s, "=") {
+		s = redactAssignments(s)
+	}
+	if strings.Contains(s, ": ") || strings.Contains(s, ":\t") {
+		s = redactColons(s)
+	}
+	return s
+}
+
+// redactQuotedPairs redacts the values of secret names in "name": "value"
+// and 'name': 'value'.
+func redactQuotedPairs(s string) string {
+	return jsonPattern.ReplaceAllStringFunc(s, func(m string) string {
 		sub := jsonPattern.FindStringSubmatch(m)
 		name, sep, q := sub[1], sub[2], `"`
 		if sub[4] != "" {
@@ -579,20 +639,31 @@ func redactProse(s string) string {
 		}
 		return m
 	})
-	s = quotedPattern.ReplaceAllStringFunc(s, func(m string) string {
-		name, rest, _ := strings.Cut(m, "=")
-		if secretName(name) {
-			return name + "=" + rest[:1] + Redacted + rest[:1]
-		}
-		return m
-	})
-	s = assignPattern.ReplaceAllStringFunc(s, func(m string) string {
+}
+
+// redactAssignments redacts the values of secret names in name='value',
+// name="value" and name=value.
+func redactAssignments(s string) string {
+	if strings.Contains(s, "='") || strings.Contains(s, `="`) {
+		s = quotedPattern.ReplaceAllStringFunc(s, func(m string) string {
+			name, rest, _ := strings.Cut(m, "=")
+			if secretName(name) {
+				return name + "=" + rest[:1] + Redacted + rest[:1]
+			}
+			return m
+		})
+	}
+	return assignPattern.ReplaceAllStringFunc(s, func(m string) string {
 		name, _, _ := strings.Cut(m, "=")
 		if secretName(name) {
 			return name + "=" + Redacted
 		}
 		return m
 	})
+}
+
+// redactColons redacts the values of secret names in "Name: value".
+func redactColons(s string) string {
 	return colonPattern.ReplaceAllStringFunc(s, func(m string) string {
 		sub := colonPattern.FindStringSubmatch(m)
 		name, value := sub[1], sub[2]
