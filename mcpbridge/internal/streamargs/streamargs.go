@@ -28,10 +28,10 @@ import (
 
 // ErrMalformed is wrapped by the errors of pieces that do not make
 // arguments.
-var ErrMalformed = errors.New("malformed streamed function call arguments")
+var ErrMalformed = errors.New("malformed piece")
 
 // ErrTooLarge is wrapped by the errors of arguments past a [Limits] bound.
-var ErrTooLarge = errors.New("streamed function call arguments too large")
+var ErrTooLarge = errors.New("arguments too large")
 
 // Limits bound one call's arguments. A zero field means its default.
 type Limits struct {
