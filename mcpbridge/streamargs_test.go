@@ -171,3 +171,37 @@ func TestRunStreamStreamedArgsMalformed(t *testing.T) {
 		})
 	}
 }
+
+// TestRunStreamStreamedArgsTwoCalls: two calls of one turn, each streamed
+// in pieces and ended by an empty functionCall, without call IDs (as
+// Vertex AI sends them), stay two calls with their own arguments.
+func TestRunStreamStreamedArgsTwoCalls(t *testing.T) {
+	b, name := ordersBridge(t)
+	ctx := context.Background()
+	order := func(who, sku string) map[string]any {
+		return map[string]any{"customer": map[string]any{"name": who}, "items": []any{map[string]any{"sku": sku, "qty": 1.0}}}
+	}
+	var outputs []string
+	srv := geminitest.New(t, &geminitest.Options{VertexAI: true, NoCallIDs: true},
+		geminitest.Calls(geminitest.Call{Name: name, Args: order("Ann Example", "SKU-0001")}, geminitest.Call{Name: name, Args: order("Bob Example", "SKU-0002")}),
+		func(req *geminitest.Request) geminitest.Response {
+			outputs = []string{outputOf(req, 0), outputOf(req, 1)}
+			return geminitest.Response{Parts: []*genai.Part{{Text: "Both placed."}}}
+		})
+	evs, err := collect(t, b.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), streamArgsOn(), nil))
+	if err != nil {
+		t.Fatalf("RunStream() = %v", err)
+	}
+	calls := evs[len(evs)-1].Run.History[1].Parts
+	if len(calls) != 2 {
+		t.Fatalf("the model turn has %d parts, want the 2 calls", len(calls))
+	}
+	for i, who := range []string{"Ann Example", "Bob Example"} {
+		if diff := cmp.Diff(order(who, "SKU-000"+string(rune('1'+i))), calls[i].FunctionCall.Args); diff != "" {
+			t.Errorf("call %d's Args (-want +got):\n%s", i, diff)
+		}
+		if len(outputs) != 2 || !strings.Contains(outputs[i], who) {
+			t.Errorf("the server's answers = %q, want %s's order in place %d", outputs, who, i)
+		}
+	}
+}
