@@ -143,8 +143,9 @@ func (a *Accumulator) Err() error {
 // Response returns the answer the chunks make together: the last chunk's
 // metadata (model version, response ID, the latest usage and prompt
 // feedback), and one candidate holding every part in the order sent, with
-// the last finish reason any chunk gave. It is nil when no chunk was
-// added. The result is new on each call; its parts are the chunks' own.
+// the last finish reason any chunk gave; a call still streaming its pieces
+// ([Accumulator.Err]) is there without arguments. It is nil when no chunk
+// was added. The result is new on each call; its parts are the chunks' own.
 func (a *Accumulator) Response() *genai.GenerateContentResponse {
 	if a.last == nil {
 		return nil
