@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	"google.golang.org/genai"
@@ -43,8 +44,11 @@ func TestLiveTaskToolNonBlocking(t *testing.T) {
 			}
 			return geminitest.Response{Parts: []*genai.Part{{Text: "Finished: " + outputOf(req, 0)}}}
 		})
+	var mu sync.Mutex
 	var scheduled []string
 	lt, err := b.Live(ctx, nil, &LiveOptions{Scheduling: func(r *CallResult) genai.FunctionResponseScheduling {
+		mu.Lock()
+		defer mu.Unlock()
 		scheduled = append(scheduled, r.Name)
 		return genai.FunctionResponseSchedulingInterrupt
 	}})
@@ -61,9 +65,11 @@ func TestLiveTaskToolNonBlocking(t *testing.T) {
 	if !strings.HasPrefix(later, "Finished: ") || !strings.Contains(later, "done after 50") {
 		t.Errorf("later turn = %q, want the task's result delivered with INTERRUPT", later)
 	}
+	mu.Lock()
 	if len(scheduled) != 1 || scheduled[0] != "slow_task" {
 		t.Errorf("Scheduling was asked for %v, want slow_task", scheduled)
 	}
+	mu.Unlock()
 	setup := srv.Requests()[0]
 	if d := setup.Declaration("slow_task"); d == nil || d.Behavior != genai.BehaviorNonBlocking {
 		t.Errorf("setup declares slow_task as %+v, want NON_BLOCKING", d)
