@@ -1,8 +1,9 @@
 // Package streamargs assembles the arguments of a function call that
 // Vertex AI streams in pieces (FunctionCallingConfig.StreamFunctionCallArguments):
 // each piece, a genai.PartialArg, puts a value at a JSON path (RFC 9535,
-// "$.foo.bar[0].data"); string values come in pieces that are joined in
-// the order they arrive; numbers, booleans and nulls come whole. The
+// "$.foo.bar[0].data"); a string value comes in pieces, joined in the
+// order they arrive, each but the last saying willContinue; numbers,
+// booleans and nulls come whole. The
 // result is the arguments object the call would have carried had it come
 // whole.
 //
@@ -14,7 +15,7 @@
 //
 // Bad pieces are errors wrapping [ErrMalformed], never a panic: a path
 // that is not a singular query, a value put twice at one place, a string
-// joined to a number, an array index that skips elements, a piece with
+// piece after the string's last one or joined to a number, an array index that skips elements, a piece with
 // two values. [Limits] bound the depth, size and number of pieces.
 package streamargs
 
@@ -68,8 +69,12 @@ type Assembler struct {
 // array is an array being assembled.
 type array struct{ items []any }
 
-// text is a string being assembled from its pieces.
-type text struct{ b strings.Builder }
+// text is a string being assembled from its pieces; ended once a piece
+// did not say more would follow.
+type text struct {
+	b     strings.Builder
+	ended bool
+}
 
 // New returns an empty Assembler. If lim is nil, the default limits are
 // used.
@@ -135,6 +140,7 @@ func (a *Assembler) add(p *genai.PartialArg) error {
 		return fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	val, isText, err := value(p)
+	more := p.WillContinue != nil && *p.WillContinue
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
@@ -154,7 +160,7 @@ func (a *Assembler) add(p *genai.PartialArg) error {
 		}
 		cur = next
 	}
-	if err := a.put(cur, segs[len(segs)-1], val, isText); err != nil {
+	if err := a.put(cur, segs[len(segs)-1], val, isText, more); err != nil {
 		return fmt.Errorf("%w: at %s: %w", ErrMalformed, where(segs), err)
 	}
 	return nil
@@ -252,9 +258,10 @@ func (a *Assembler) child(cur any, s segment, wantArray bool) (any, error) {
 	return nil, fmt.Errorf("%s is used as a container", kind(cur))
 }
 
-// put puts val at s in cur: a string piece is joined to the string there;
-// any other value must find the place empty.
-func (a *Assembler) put(cur any, s segment, val any, isText bool) error {
+// put puts val at s in cur: a string piece is joined to the string there
+// when the piece before it said more would follow (more says it of this
+// one); any other value must find the place empty.
+func (a *Assembler) put(cur any, s segment, val any, isText, more bool) error {
 	var old any
 	var exists bool
 	var set func(any)
@@ -288,7 +295,7 @@ func (a *Assembler) put(cur any, s segment, val any, isText bool) error {
 	}
 	if !exists {
 		if isText {
-			t := &text{}
+			t := &text{ended: !more}
 			t.b.WriteString(val.(string))
 			val = t
 		}
@@ -296,7 +303,11 @@ func (a *Assembler) put(cur any, s segment, val any, isText bool) error {
 		return nil
 	}
 	if t, ok := old.(*text); ok && isText {
+		if t.ended {
+			return errors.New("a string piece comes after the string's last piece")
+		}
 		t.b.WriteString(val.(string))
+		t.ended = !more
 		return nil
 	}
 	if isText {

@@ -99,6 +99,7 @@ func TestAssembleMalformed(t *testing.T) {
 		{"two values", []*genai.PartialArg{{JsonPath: "$.a", StringValue: "x", NumberValue: genai.Ptr(1.0)}}, ErrMalformed, "more than one value"},
 		{"bad null", []*genai.PartialArg{{JsonPath: "$.a", NULLValue: "nil"}}, ErrMalformed, "NULL_VALUE"},
 		{"set twice", []*genai.PartialArg{num("$.a", 1), num("$.a", 2)}, ErrMalformed, "already is"},
+		{"string after its end", []*genai.PartialArg{str("$.a", "x", true), str("$.a", "y", false), str("$.a", "z", false)}, ErrMalformed, "after the string's last piece"},
 		{"string joined to number", []*genai.PartialArg{num("$.a", 1), str("$.a", "x", false)}, ErrMalformed, "joined to a number"},
 		{"gap", []*genai.PartialArg{str("$.a[1]", "x", false)}, ErrMalformed, "skips elements"},
 		{"object as array", []*genai.PartialArg{str("$.a.b", "x", false), str("$.a[0]", "y", false)}, ErrMalformed, "object is used as an array"},
