@@ -151,7 +151,8 @@ func (v *jsonValue) String() string {
 
 // decoder collects every problem found while decoding one request.
 type decoder struct {
-	errs []string
+	errs   []string
+	vertex bool // fields tagged wire:"vertex" are known
 }
 
 func (d *decoder) addf(format string, args ...any) {
@@ -176,6 +177,12 @@ func (d *decoder) invalid(path, typ string, v *jsonValue) {
 // decodeRequest decodes body into req and returns every problem found, in
 // document order; nil means the body is a valid GenerateContentRequest.
 func decodeRequest(body []byte, req *wireRequest) []string {
+	return decodeRequestOn(body, req, false)
+}
+
+// decodeRequestOn is decodeRequest for Vertex AI when vertex is true: the
+// fields only Vertex AI has (tagged wire:"vertex") are then known.
+func decodeRequestOn(body []byte, req *wireRequest, vertex bool) []string {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil // an empty body is an empty request
 	}
@@ -186,7 +193,7 @@ func decodeRequest(body []byte, req *wireRequest) []string {
 	if root.kind != jsonObject {
 		return []string{fmt.Sprintf("Invalid JSON payload received. Expected an object, got %s.", root)}
 	}
-	d := &decoder{}
+	d := &decoder{vertex: vertex}
 	d.message(root, reflect.ValueOf(req).Elem(), "")
 	return d.errs
 }
@@ -212,7 +219,7 @@ func (d *decoder) message(v *jsonValue, rv reflect.Value, path string) {
 	part, isPart := rv.Addr().Interface().(*wirePart)
 	for i, key := range v.keys {
 		f, ok := fields[key]
-		if !ok {
+		if !ok || f.vertex && !d.vertex {
 			d.unknown(key, path, "Cannot find field.")
 			continue
 		}
@@ -444,8 +451,9 @@ func protoTypeName(t reflect.Type) string {
 }
 
 type fieldInfo struct {
-	index int
-	name  string // lowerCamel JSON name
+	index  int
+	name   string // lowerCamel JSON name
+	vertex bool   // only Vertex AI knows the field
 }
 
 var fieldCache sync.Map // reflect.Type -> map[string]fieldInfo
@@ -463,8 +471,9 @@ func fieldsOf(t reflect.Type) map[string]fieldInfo {
 		if name == "" || name == "-" || !f.IsExported() {
 			continue
 		}
-		m[name] = fieldInfo{index: i, name: name}
-		m[snakeCase(name)] = fieldInfo{index: i, name: name}
+		info := fieldInfo{index: i, name: name, vertex: f.Tag.Get("wire") == "vertex"}
+		m[name] = info
+		m[snakeCase(name)] = info
 	}
 	fieldCache.Store(t, m)
 	return m

@@ -49,7 +49,10 @@
 // (?alt=sse, what genai's GenerateContentStream asks for): one event per
 // part of the answer, or as [Response.Chunks] splits it, each flushed as
 // soon as it is written ([Response.BeforeChunk] lets a test hold the
-// stream between events). So is the Live API's WebSocket
+// stream between events). On the Vertex AI target ([Options.VertexAI]), a
+// stream whose request sets streamFunctionCallArguments gets each call's
+// arguments in pieces (partialArgs), as Vertex AI sends them; the
+// Developer API refuses the field. So is the Live API's WebSocket
 // (BidiGenerateContent; connect with [Server.LiveClientConfig]): the setup
 // message's tools are checked like a request's, the script answers each
 // complete user turn, function calls go out as toolCall messages and must

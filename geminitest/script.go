@@ -16,7 +16,10 @@ type Response struct {
 	// Parts is the content of the model's turn (role "model"). Function
 	// call parts without an ID get a generated one unless
 	// [Options.NoCallIDs] is set. The server does not modify Parts: it
-	// fills IDs and signatures in copies.
+	// fills IDs and signatures in copies. Parts whose FunctionCall has
+	// PartialArgs or WillContinue are pieces of a call streamed in pieces,
+	// sent as they are; only a request that asks for streamed arguments
+	// may get them (else the server answers 500).
 	Parts []*genai.Part
 	// FinishReason is the candidate's finish reason; "" means STOP.
 	FinishReason genai.FinishReason
@@ -41,7 +44,9 @@ type Response struct {
 	// BeforeChunk, if not nil, is called on the server's goroutine before
 	// event i of a streamed answer is written (i from 0): a test can hold
 	// the stream there until the caller has seen the events before it.
-	// Each event is flushed to the client as soon as it is written.
+	// Each event is flushed to the client as soon as it is written. When
+	// calls are streamed in pieces (see [Options.VertexAI]), i counts the
+	// events as sent, pieces included.
 	BeforeChunk func(i int)
 
 	// Cancel, in a Live session, lists the IDs of pending function calls

@@ -51,6 +51,10 @@ type Options struct {
 	// are checked against Vertex AI's schema rules and its limit of 128,
 	// and server-side MCP (a tool's mcpServers), which Vertex AI does not
 	// support, is a 400. The Live endpoint stays the Developer API's.
+	// Only Vertex AI knows toolConfig.functionCallingConfig.
+	// streamFunctionCallArguments (the Developer API answers 400, an
+	// unknown field); a streamed answer to a request that sets it streams
+	// each function call's arguments in pieces, as Vertex AI does.
 	VertexAI bool
 	// MaxNestingDepth, when positive, rejects a request in which a
 	// declaration's parameters nest deeper than this many schemas, with
@@ -296,7 +300,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var wire wireRequest
-	if errs := decodeRequest(body, &wire); len(errs) > 0 {
+	if errs := decodeRequestOn(body, &wire, s.opts.VertexAI); len(errs) > 0 {
 		_ = req.setBody(&wire) // best effort: the rejection is what matters
 		s.reject(w, req, http.StatusBadRequest, strings.Join(errs, "\n"))
 		return
@@ -399,6 +403,12 @@ func checkCalls(req *Request, parts []*genai.Part) error {
 	for _, p := range parts {
 		if p == nil || p.FunctionCall == nil {
 			continue
+		}
+		if isPiece(p.FunctionCall) && !req.streamsArgs() {
+			return fmt.Errorf("the script streams the arguments of a call in pieces, which the request did not ask for (streamFunctionCallArguments on Vertex AI)")
+		}
+		if req.streamsArgs() && p.FunctionCall.Name == "" && (isPiece(p.FunctionCall) || len(p.FunctionCall.Args) == 0 && p.FunctionCall.ID == "") {
+			continue // a later piece of a streamed call, or its end
 		}
 		if req.Declaration(p.FunctionCall.Name) == nil {
 			var names []string
@@ -507,12 +517,12 @@ func (s *Server) fill(parts []*genai.Part) []*genai.Part {
 		c := *p
 		if p.FunctionCall != nil {
 			fc := *p.FunctionCall
-			if fc.ID == "" && !s.opts.NoCallIDs {
+			if fc.ID == "" && fc.Name != "" && !s.opts.NoCallIDs {
 				s.ids++
 				fc.ID = fmt.Sprintf("call-%d", s.ids)
 			}
 			c.FunctionCall = &fc
-			if s.opts.ThoughtSignatures && !signed && len(c.ThoughtSignature) == 0 {
+			if s.opts.ThoughtSignatures && !signed && fc.Name != "" && len(c.ThoughtSignature) == 0 {
 				c.ThoughtSignature = []byte("fake-signature-" + fc.Name)
 			}
 			signed = true
@@ -533,6 +543,9 @@ func (s *Server) write(w http.ResponseWriter, req *Request, out *wireResponse, r
 		return
 	}
 	events, err := chunks(out, resp)
+	if err == nil {
+		events, err = streamArgs(req, events)
+	}
 	if err != nil {
 		s.reject(w, req, http.StatusInternalServerError, fmt.Sprintf("geminitest: turn %d: %v", req.Turn, err))
 		return

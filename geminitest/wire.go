@@ -202,6 +202,9 @@ type wireToolConfig struct {
 type wireFunctionCallingConfig struct {
 	Mode                 wireMode `json:"mode,omitempty"`
 	AllowedFunctionNames []string `json:"allowedFunctionNames"`
+	// StreamFunctionCallArguments exists only on Vertex AI: the Developer
+	// API does not know the field.
+	StreamFunctionCallArguments *bool `json:"streamFunctionCallArguments,omitempty" wire:"vertex"`
 }
 
 // wireSafetySetting is one safety threshold.

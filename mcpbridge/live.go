@@ -36,8 +36,15 @@ type LiveOptions struct {
 	// NonBlocking names the functions declared NON_BLOCKING (a Bridge
 	// tool's registered name, or a host function's): the model goes on
 	// talking while they run, and their results come when they end, each
-	// in a tool response of its own. Every name must be declared.
+	// in a tool response of its own. Every name must be declared. A
+	// declared Bridge tool whose execution.taskSupport is "required" (it
+	// runs only as an MCP task) is NON_BLOCKING without being named,
+	// unless it is one of Blocking.
 	NonBlocking []string
+	// Blocking names tools that run only as MCP tasks but are to be
+	// declared blocking, as other functions are. Every name must be
+	// declared and none may be in NonBlocking.
+	Blocking []string
 	// Scheduling, if not nil, chooses how the result of a non-blocking
 	// call reaches the model: genai.FunctionResponseSchedulingInterrupt
 	// (at once, interrupting), WhenIdle (when the model is idle) or Silent
@@ -80,14 +87,15 @@ type LiveTools struct {
 // config's tools other than function declarations, then one [genai.Tool]
 // declaring the function declarations of config.Tools, opts.HostFunctions
 // and the Bridge's tools chosen by opts.Selection, as [Bridge.Run]
-// declares them, with NON_BLOCKING behavior for opts.NonBlocking. The
+// declares them, with NON_BLOCKING behavior for opts.NonBlocking and the
+// tools that run only as MCP tasks (but opts.Blocking). The
 // declarations are fixed for the session: tools that change later are
 // still run when called, but not declared. If opts is nil, the default
 // options are used.
 //
 // It fails when a host function is invalid, when the host's declarations
-// exceed the limit ([ErrTooManyTools]), or when a name of
-// opts.NonBlocking is not declared.
+// exceed the limit ([ErrTooManyTools]), when a name of opts.NonBlocking
+// or opts.Blocking is not declared, or when a name is in both.
 func (b *Bridge) Live(ctx context.Context, config *genai.LiveConnectConfig, opts *LiveOptions) (*LiveTools, error) {
 	l := &LiveTools{b: b}
 	if opts != nil {
@@ -110,7 +118,21 @@ func (b *Bridge) Live(ctx context.Context, config *genai.LiveConnectConfig, opts
 	}
 	l.hosts, l.req = hosts, req
 	l.nonBlocking = map[string]bool{}
-	for _, n := range l.o.NonBlocking {
+	nonBlocking := slices.Clone(l.o.NonBlocking)
+	for _, n := range l.o.Blocking {
+		if declared(req.tools, n) == nil {
+			return nil, fmt.Errorf("blocking function %q is not declared", n)
+		}
+		if slices.Contains(l.o.NonBlocking, n) {
+			return nil, fmt.Errorf("function %q is both blocking and non-blocking", n)
+		}
+	}
+	for n := range req.mcp {
+		if b.taskRequired(hosts, req, n) && !slices.Contains(l.o.Blocking, n) {
+			nonBlocking = append(nonBlocking, n)
+		}
+	}
+	for _, n := range nonBlocking {
 		d := declared(req.tools, n)
 		if d == nil {
 			return nil, fmt.Errorf("non-blocking function %q is not declared", n)

@@ -23,14 +23,23 @@ import (
 //
 // A background call keeps the values of the run's context (trace, the
 // run's progress callback) but not its cancellation: it outlives the run.
-// Set it in [RunOptions.LongCalls]. The zero value runs nothing in the
-// background. Names and OnDone must not change once a run uses it. Its
+// Set it in [RunOptions.LongCalls]. The zero value runs in the background
+// only the tools that run as MCP tasks (execution.taskSupport
+// "required"). Names, Foreground and OnDone must not change once a run
+// uses it. Its
 // methods are safe for concurrent use. [LongCalls.Close] cancels the calls
 // still running and waits for them.
 type LongCalls struct {
 	// Names are the function names (a Bridge tool's registered name, or a
-	// host function's) whose calls run in the background.
+	// host function's) whose calls run in the background. A Bridge tool
+	// whose execution.taskSupport is "required" (it runs only as an MCP
+	// task) runs in the background without being named, unless it is one
+	// of Foreground.
 	Names []string
+	// Foreground names tools that run only as MCP tasks but are to be
+	// waited for as other calls are; a name also in Names runs in the
+	// background.
+	Foreground []string
 	// OnDone, if not nil, is called with each background call's result
 	// when it ends, on the goroutine that ran it.
 	OnDone func(r *CallResult)
@@ -38,11 +47,6 @@ type LongCalls struct {
 	calls live.Calls
 	mu    sync.Mutex
 	done  []*CallResult // ended, not yet delivered
-}
-
-// has reports whether calls of name run in the background.
-func (l *LongCalls) has(name string) bool {
-	return l != nil && slices.Contains(l.Names, name)
 }
 
 // start runs call in the background with run and returns the "started"

@@ -55,9 +55,10 @@ type RunOptions struct {
 	// OnProgress, if not nil, receives the progress servers report on the
 	// calls Run makes, instead of [Options.OnProgress] (see [Progress]).
 	OnProgress func(Progress)
-	// LongCalls, if not nil, names the calls that run in the background:
+	// LongCalls, if not nil, names the calls that run in the background
+	// (and takes the tools that run only as MCP tasks among them):
 	// answered at once as started, their results given to the model in a
-	// later request (see [LongCalls]).
+	// later request (see [LongCalls]). Nil waits for every call.
 	LongCalls *LongCalls
 }
 

@@ -77,9 +77,16 @@ type RunEvent struct {
 // The model's turn in History holds the parts of all its chunks in the
 // order the API sent them, thought signatures included. A stream that
 // fails after some chunks arrived is not healed and not sent again: its
-// error ends the run. A function call whose arguments arrive in pieces
-// (Vertex AI's streamed function call arguments) ends the run with an
-// error.
+// error ends the run.
+//
+// On Vertex AI, a config whose ToolConfig.FunctionCallingConfig sets
+// StreamFunctionCallArguments makes the model stream each call's
+// arguments in pieces; RunStream assembles them into the call's Args
+// (nested objects and arrays, strings joined, typed numbers, booleans and
+// nulls) and runs the call as any other, reported once whole (RunCall).
+// History holds the assembled call, not its pieces. Pieces that do not
+// make one call end the run with an error wrapping [ErrStreamedCall] that
+// names the call. The Gemini Developer API rejects the setting.
 //
 // Breaking out of the loop stops the run at once: the request or the
 // running calls are cancelled (servers are told, where their transport
@@ -102,6 +109,13 @@ func (b *Bridge) RunStream(ctx context.Context, gen ContentStreamer, model strin
 		yield(RunEvent{Kind: RunDone, Turn: r.res.Turns, Run: r.res}, err)
 	}
 }
+
+// ErrStreamedCall is wrapped by the error of [Bridge.RunStream] when a
+// function call whose arguments Vertex AI streamed in pieces does not
+// assemble: a malformed JSON path, a value put twice, pieces past the
+// bounds (depth 64, 8 MiB, 1,048,576 pieces per call), a call cut off by
+// the end of the stream. The message names the call and the piece.
+var ErrStreamedCall = chunks.ErrPartialCall
 
 // errStopped is the error a driver returns when its caller broke out of
 // the loop.
@@ -189,6 +203,9 @@ func (d *streamDriver) send(ctx context.Context, gen ContentStreamer, model stri
 				return nil, &midStreamError{errStopped}
 			}
 		}
+	}
+	if err := acc.Err(); err != nil {
+		return nil, &midStreamError{err}
 	}
 	if resp := acc.Response(); resp != nil {
 		return resp, nil

@@ -122,7 +122,7 @@ func (r *run) next(ctx context.Context, send sendRequest) (*turn, error) {
 func (r *run) runCalls(ctx context.Context, t *turn, ended func(int, *CallResult)) []*CallResult {
 	b, long := r.b, r.o.LongCalls
 	return runAll(t.calls, func(c *genai.FunctionCall) *CallResult {
-		if c != nil && long.has(c.Name) {
+		if c != nil && long.isLong(c.Name, b.taskRequired(r.hosts, t.req, c.Name)) {
 			return long.start(ctx, c, func(ctx context.Context) *CallResult { return b.dispatch(ctx, r.hosts, t.req, c) }, b.textLimit)
 		}
 		return b.dispatch(ctx, r.hosts, t.req, c)

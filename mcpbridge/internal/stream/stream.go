@@ -6,7 +6,9 @@
 // API sent them, unchanged: text stays in the pieces it came in, function
 // calls are never merged, and thought signatures stay on the parts that
 // carried them, so the model turn can be sent back exactly as the API
-// wrote it.
+// wrote it. The one exception is a function call whose arguments Vertex
+// AI streams in pieces (see [Accumulator.Add]): its chunks become the one
+// call they make, where its first chunk was.
 //
 //	var acc stream.Accumulator
 //	for chunk, err := range models.GenerateContentStream(ctx, model, contents, config) {
@@ -21,13 +23,16 @@ import (
 	"fmt"
 
 	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/streamargs"
 )
 
-// ErrPartialCall is returned by [Accumulator.Add] for a function call
-// whose arguments are streamed in pieces (partialArgs, willContinue): the
-// Gemini Developer API never sends them, and running a call before its
-// arguments are whole would run the wrong call.
-var ErrPartialCall = errors.New("function call arguments streamed in pieces are not supported")
+// ErrPartialCall is wrapped by the errors of a function call streamed in
+// pieces that do not make one call: pieces that do not assemble (they also
+// wrap streamargs.ErrMalformed or streamargs.ErrTooLarge), a call that
+// begins before the one streaming has ended, or a stream that ends in the
+// middle of a call ([Accumulator.Err]).
+var ErrPartialCall = errors.New("function call streamed in pieces does not assemble")
 
 // Accumulator gathers the chunks of one streamed answer. The zero value is
 // empty and ready to use. It is not safe for concurrent use. It keeps the
@@ -42,17 +47,47 @@ type Accumulator struct {
 	usage    *genai.GenerateContentResponseUsageMetadata
 	feedback *genai.GenerateContentResponsePromptFeedback
 	sawCand  bool
+	open     *streamedCall // the call whose pieces are arriving
+	ended    bool          // the last function call part ended a streamed call
+	err      error
+	limits   *streamargs.Limits
+}
+
+// streamedCall is a function call whose arguments arrive in pieces.
+type streamedCall struct {
+	part *genai.Part // the call's part in the content: the first chunk's, copied
+	asm  *streamargs.Assembler
 }
 
 // Chunks reports how many chunks were added.
 func (a *Accumulator) Chunks() int { return a.chunks }
 
-// Add adds the next chunk. A nil chunk is ignored. It fails, keeping what
-// it has, on a function call whose arguments are streamed in pieces
-// ([ErrPartialCall]).
+// SetLimits sets the bounds of each call streamed in pieces; nil (the
+// default) means streamargs' defaults. Call it before the first Add.
+func (a *Accumulator) SetLimits(lim *streamargs.Limits) { a.limits = lim }
+
+// Add adds the next chunk. A nil chunk is ignored.
+//
+// A function call streamed in pieces (Vertex AI's streamed function call
+// arguments) is assembled into one call: its first part names the
+// function (and its ID) with willContinue true; the function-call parts
+// that follow carry partialArgs (assembled by streamargs) and belong to it
+// until one of them no longer says willContinue (an empty functionCall
+// {} does, as the API ends such a call). A single part with partialArgs
+// and without willContinue is a call streamed in one piece. The call's
+// part keeps the first part's thought signature; later parts may repeat
+// the name and ID but not change them, and carry no args. An empty
+// functionCall right after a streamed call is that call's end and is
+// dropped.
+//
+// Add fails on pieces that do not make one call ([ErrPartialCall]); it
+// then keeps its first error and takes nothing more.
 func (a *Accumulator) Add(chunk *genai.GenerateContentResponse) error {
 	if chunk == nil {
 		return nil
+	}
+	if a.err != nil {
+		return a.err
 	}
 	a.chunks++
 	a.last = chunk
@@ -80,10 +115,27 @@ func (a *Accumulator) Add(chunk *genai.GenerateContentResponse) error {
 		if p == nil {
 			continue
 		}
-		if fc := p.FunctionCall; fc != nil && (len(fc.PartialArgs) > 0 || fc.WillContinue != nil && *fc.WillContinue) {
-			return fmt.Errorf("function call %q: %w", fc.Name, ErrPartialCall)
+		if p.FunctionCall != nil && (a.open != nil || a.ended || streamed(p.FunctionCall)) {
+			if err := a.piece(p); err != nil {
+				a.err = err
+				return err
+			}
+			continue
 		}
 		a.parts = append(a.parts, p)
+	}
+	return nil
+}
+
+// Err reports a function call still streaming its pieces: after the last
+// chunk, the stream ended in the middle of a call. It returns the error
+// Add returned, if any.
+func (a *Accumulator) Err() error {
+	if a.err != nil {
+		return a.err
+	}
+	if a.open != nil {
+		return fmt.Errorf("%s: %w: the stream ended before its last piece", callName(a.open.part.FunctionCall), ErrPartialCall)
 	}
 	return nil
 }
@@ -91,8 +143,9 @@ func (a *Accumulator) Add(chunk *genai.GenerateContentResponse) error {
 // Response returns the answer the chunks make together: the last chunk's
 // metadata (model version, response ID, the latest usage and prompt
 // feedback), and one candidate holding every part in the order sent, with
-// the last finish reason any chunk gave. It is nil when no chunk was
-// added. The result is new on each call; its parts are the chunks' own.
+// the last finish reason any chunk gave; a call still streaming its pieces
+// ([Accumulator.Err]) is there without arguments. It is nil when no chunk
+// was added. The result is new on each call; its parts are the chunks' own.
 func (a *Accumulator) Response() *genai.GenerateContentResponse {
 	if a.last == nil {
 		return nil

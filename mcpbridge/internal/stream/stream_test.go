@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -65,20 +64,6 @@ func TestAccumulatorBlocked(t *testing.T) {
 	got := a.Response()
 	if got == nil || got.PromptFeedback != fb || len(got.Candidates) != 0 {
 		t.Errorf("Response() = %+v, want the prompt feedback and no candidate", got)
-	}
-}
-
-func TestAccumulatorPartialCall(t *testing.T) {
-	for name, fc := range map[string]*genai.FunctionCall{
-		"willContinue": {Name: "f", WillContinue: genai.Ptr(true)},
-		"partialArgs":  {Name: "f", PartialArgs: []*genai.PartialArg{{JsonPath: "$.a", StringValue: "x"}}},
-	} {
-		t.Run(name, func(t *testing.T) {
-			var a Accumulator
-			if err := a.Add(chunk("", &genai.Part{FunctionCall: fc})); !errors.Is(err, ErrPartialCall) {
-				t.Errorf("Add(%s) = %v, want ErrPartialCall", name, err)
-			}
-		})
 	}
 }
 

@@ -79,6 +79,9 @@ type Options struct {
 	Features bool
 	// Tasks adds tools that run as tasks (see [Tasks]).
 	Tasks Tasks
+	// Shapes adds the tool "orders/place", whose arguments nest (see
+	// addShapeTools).
+	Shapes bool
 	// ToolsTTL, when positive, is the ttlMs of tools/list results on
 	// 2026-07-28, with cacheScope "public" when ToolsPublic is set and
 	// "private" otherwise.
@@ -202,6 +205,9 @@ func New(o Options) *server.MCPServer {
 		})
 	if o.Exec {
 		addExecTools(s)
+	}
+	if o.Shapes {
+		addShapeTools(s)
 	}
 	described := make([]string, 0, len(o.Described))
 	for n := range o.Described {
