@@ -98,6 +98,19 @@ func TestTaskFaults(t *testing.T) {
 				t.Errorf("CallTool(echo) after the tasks = %v", err)
 			}
 		})
+		if kind != Stdio {
+			t.Run(kind.String()+"/ttl0", func(t *testing.T) {
+				c := dialT(t, taskSpec(t, kind, testserver.Tasks{On: true, ZeroTTL: true}))
+				raw, err := c.CallTask(t.Context(), "slow_task", map[string]any{"ms": 2000})
+				if !errors.Is(err, tasks.ErrExpired) && !errors.Is(err, tasks.ErrLost) {
+					t.Fatalf("CallTask on a server granting a ttl of 0 = %s, %v; want ErrExpired or ErrLost", raw, err)
+				}
+				t.Logf("ttl 0: %v", err)
+				if _, err := c.CallTool(t.Context(), "echo", nil); err != nil {
+					t.Errorf("CallTool(echo) after the task = %v", err)
+				}
+			})
+		}
 		t.Run(kind.String()+"/lost", func(t *testing.T) {
 			c := dialT(t, taskSpec(t, kind, testserver.Tasks{On: true, Lose: true}))
 			raw, err := c.CallTask(t.Context(), "slow_task", map[string]any{"ms": 100})

@@ -30,9 +30,16 @@ type HTTP struct {
 func ServeHTTP(t testing.TB, o Options, sse bool) *HTTP {
 	t.Helper()
 	h := &HTTP{MCP: New(o)}
+	gate := func(sse bool, next http.Handler) http.Handler {
+		next = gateHTTP(o.Era, sse, next)
+		if o.Tasks.ZeroTTL {
+			next = zeroTTL(next)
+		}
+		return h.record(next)
+	}
 	if sse {
 		s := server.NewSSEServer(h.MCP)
-		h.Server = httptest.NewServer(h.record(gateHTTP(o.Era, true, s)))
+		h.Server = httptest.NewServer(gate(true, s))
 		server.WithBaseURL(h.Server.URL)(s)
 		h.URL = h.Server.URL + "/sse"
 		t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
@@ -44,7 +51,7 @@ func ServeHTTP(t testing.TB, o Options, sse bool) *HTTP {
 			opts = append(opts, server.WithEventStore(server.NewInMemoryEventStore()))
 		}
 		s := server.NewStreamableHTTPServer(h.MCP, opts...)
-		h.Server = httptest.NewServer(h.record(gateHTTP(o.Era, false, s)))
+		h.Server = httptest.NewServer(gate(false, s))
 		h.URL = h.Server.URL + "/mcp"
 		t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
 	}

@@ -1,10 +1,13 @@
 package testserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -25,6 +28,11 @@ type Tasks struct {
 	Lose bool
 	// OnCancelled is called when a client cancels a task (tasks/cancel).
 	OnCancelled func()
+	// ZeroTTL (streamable HTTP and SSE only) sets the ttl every
+	// task-augmented tools/call asks for to 0 before the server reads it,
+	// so each task is created with no time to live, as a server that
+	// grants none would.
+	ZeroTTL bool
 	// Done ends endless_task's work (nil: the server's process ends it).
 	// mcp-go ends the context of a task's work with the tools/call that
 	// created it, so the work cannot wait for that.
@@ -81,4 +89,32 @@ func addTaskTools(s *server.MCPServer, t Tasks) {
 			<-t.Done
 			return nil, errors.New("server stopped")
 		})
+}
+
+// zeroTTL is Tasks.ZeroTTL: it rewrites the ttl of a tools/call's task
+// parameters to 0 in the request bodies next reads.
+func zeroTTL(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			var m map[string]any
+			if json.Unmarshal(body, &m) == nil && m["method"] == string(mcp.MethodToolsCall) {
+				if p, ok := m["params"].(map[string]any); ok {
+					if task, ok := p["task"].(map[string]any); ok {
+						task["ttl"] = 0
+						if b, err := json.Marshal(m); err == nil {
+							body = b
+						}
+					}
+				}
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.ContentLength = int64(len(body))
+		}
+		next.ServeHTTP(w, r)
+	})
 }
