@@ -426,7 +426,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		c.web = newWatchTransport(c.lost, s)
 		t, err := transport.NewStreamableHTTP(s.URL,
 			transport.WithHTTPHeaders(s.Headers),
-			transport.WithHTTPBasicClient(&http.Client{Transport: &sessionIDTransport{base: c.roundTripper()}}),
+			transport.WithHTTPBasicClient(&http.Client{Transport: &resumeTransport{&sessionIDTransport{base: c.roundTripper()}}}),
 			transport.WithHTTPLogger(c.log),
 			// The GET stream that carries list_changed outside requests
 			// on a legacy connection; mcp-go opens it only there. On
