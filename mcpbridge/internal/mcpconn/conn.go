@@ -37,6 +37,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -277,6 +278,7 @@ type Conn struct {
 	listenDone chan struct{}      // closed when listen returned
 	acked      chan struct{}      // closed when the server acknowledged listen
 	ackOnce    sync.Once
+	acks       atomic.Uint64  // acknowledgements of listen so far
 	notes      sync.WaitGroup // notifications/cancelled being sent
 
 	kick    chan struct{} // tools list_changed, coalesced
@@ -426,7 +428,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		c.web = newWatchTransport(c.lost, s)
 		t, err := transport.NewStreamableHTTP(s.URL,
 			transport.WithHTTPHeaders(s.Headers),
-			transport.WithHTTPBasicClient(&http.Client{Transport: &sessionIDTransport{base: c.roundTripper()}}),
+			transport.WithHTTPBasicClient(&http.Client{Transport: &resumeTransport{&sessionIDTransport{base: c.roundTripper()}}}),
 			transport.WithHTTPLogger(c.log),
 			// The GET stream that carries list_changed outside requests
 			// on a legacy connection; mcp-go opens it only there. On
@@ -548,6 +550,7 @@ func (c *Conn) onNotification(n mcp.JSONRPCNotification) {
 		return
 	}
 	if n.Method == mcp.MethodNotificationSubscriptionsAcknowledged {
+		c.acks.Add(1)
 		c.ackOnce.Do(func() { close(c.acked) })
 		return
 	}

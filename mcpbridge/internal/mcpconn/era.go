@@ -142,24 +142,40 @@ func (c *Conn) startListen() {
 // listen keeps a subscriptions/listen stream open on a 2026-07-28
 // connection whose server announces tools or prompts list_changed, so that
 // the notifications arrive outside requests. It runs until ctx ends; a stream
-// that ends early is opened again after a pause.
+// that ends early is sent again, as a new request, after a pause (2026-07-28
+// has no Last-Event-ID to resume it with). The pause is listenPause after a
+// stream the server had acknowledged, and doubles, up to maxListenPause,
+// while the server keeps ending the request before acknowledging it.
 func (c *Conn) listen(ctx context.Context) {
 	defer c.wg.Done()
 	defer close(c.listenDone)
 	filter := c.listenFilter()
+	pause := listenPause
 	for {
+		acks := c.acks.Load()
 		err := c.client.Listen(ctx, filter)
 		if ctx.Err() != nil {
 			return
 		}
-		c.log.Debug("mcp server closed the subscriptions/listen stream", "err", err)
+		if c.acks.Load() != acks {
+			pause = listenPause
+		}
+		c.log.Debug("mcp server closed the subscriptions/listen stream", "err", err, "again in", pause)
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(time.Second):
+		case <-time.After(pause):
 		}
+		pause = min(2*pause, maxListenPause)
 	}
 }
+
+// listenPause and maxListenPause bound the pause before a
+// subscriptions/listen stream that ended is sent again.
+const (
+	listenPause    = time.Second
+	maxListenPause = 30 * time.Second
+)
 
 // endListen ends the listen stream, if any, while the transport can still
 // tell the server (over SSE a notifications/cancelled), waiting a moment

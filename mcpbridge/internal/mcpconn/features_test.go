@@ -139,22 +139,13 @@ func TestClientFeatures(t *testing.T) {
 			if err := c.SubscribeResource(ctx, "test://watched"); err != nil {
 				t.Fatalf("SubscribeResource() = %v", err)
 			}
-			// Known issue, left open: over stdio on 2026-07-28 the listen
-			// stream opened again with the new filter loses the
-			// subscription most of the time without -race (the old stream's
-			// end, as the server handles it, seems to undo the new one's
-			// filter). Until that is fixed the update is not awaited there.
-			if tg.kind == Stdio && tg.era == testserver.EraModern {
-				t.Log("resource update over stdio on 2026-07-28 not checked: known issue (README, Rough edges)")
-			} else {
-				rec.until(t, "the resource update", func() { text("touch", map[string]any{"uri": "test://watched"}) },
-					func() bool { return len(rec.updated) > 0 })
-				rec.mu.Lock()
-				if rec.updated[0] != "test://watched" {
-					t.Errorf("updated %q, want test://watched", rec.updated[0])
-				}
-				rec.mu.Unlock()
+			rec.until(t, "the resource update", func() { text("touch", map[string]any{"uri": "test://watched"}) },
+				func() bool { return len(rec.updated) > 0 })
+			rec.mu.Lock()
+			if rec.updated[0] != "test://watched" {
+				t.Errorf("updated %q, want test://watched", rec.updated[0])
 			}
+			rec.mu.Unlock()
 			if err := c.UnsubscribeResource(ctx, "test://watched"); err != nil {
 				t.Errorf("UnsubscribeResource() = %v", err)
 			}

@@ -102,6 +102,14 @@ func (c *Conn) subscribe(ctx context.Context, uri string, relisten bool) error {
 
 // relisten opens the subscriptions/listen stream again, with the filter as
 // it now is (or closes it when nothing is left to listen for).
+//
+// Over stdio the server often sees the new listen request before the old
+// one ends: mcp-go's client sends the old one's notifications/cancelled
+// from a goroutine of its own (cancelRequest in client/client.go), so the
+// two streams overlap for a moment. A server must therefore tie a
+// subscription to its listen request (the subscription id), not to the
+// connection; the test server once keyed them by session, and the old
+// stream's end then dropped the new one's resources.
 func (c *Conn) relisten() {
 	c.endListen()
 	c.startListen()

@@ -28,13 +28,25 @@ var (
 	files   = []string{"notes.txt", "todo.md"}
 )
 
-// listeners are the sessions of the open subscriptions/listen streams of a
-// 2026-07-28 client: a resource update goes to those that subscribed to
-// the resource (mcp-go's server leaves that fan-out to its user).
+// listeners are the open subscriptions/listen streams of 2026-07-28
+// clients: a resource update goes to those that subscribed to the
+// resource (mcp-go's server leaves that fan-out to its user).
+//
+// A stream is the listen request, not its session. Over stdio every
+// request shares one session, and a client that changes its filter
+// cancels the old request and sends a new one: the server may see the
+// new one before the old one's end, so keying by session let the old
+// stream's end drop the new one's subscription.
 type listeners struct {
-	mu       sync.Mutex
-	sessions map[server.ClientSession][]string // open listen streams: the resources each asked for
-	subs     map[string]map[string]bool        // legacy resources/subscribe: session ID -> URIs
+	mu      sync.Mutex
+	streams map[*listenStream]bool
+	subs    map[string]map[string]bool // legacy resources/subscribe: session ID -> URIs
+}
+
+// listenStream is one open subscriptions/listen request.
+type listenStream struct {
+	sess server.ClientSession
+	uris []string // the resources it asked for
 }
 
 // subscribed reports whether the legacy session of ctx subscribed to uri.
@@ -75,15 +87,16 @@ func (l *listeners) hooks() *server.Hooks {
 		if sess == nil {
 			return
 		}
+		st := &listenStream{sess: sess, uris: slices.Clone(r.Params.Notifications.ResourceSubscriptions)}
 		l.mu.Lock()
-		if l.sessions == nil {
-			l.sessions = map[server.ClientSession][]string{}
+		if l.streams == nil {
+			l.streams = map[*listenStream]bool{}
 		}
-		l.sessions[sess] = slices.Clone(r.Params.Notifications.ResourceSubscriptions)
+		l.streams[st] = true
 		l.mu.Unlock()
 		context.AfterFunc(ctx, func() {
 			l.mu.Lock()
-			delete(l.sessions, sess)
+			delete(l.streams, st)
 			l.mu.Unlock()
 		})
 	})
@@ -91,15 +104,19 @@ func (l *listeners) hooks() *server.Hooks {
 }
 
 // updated sends notifications/resources/updated for uri to the listen
-// streams that asked for it, and reports whether there was one.
+// streams that asked for it, once per session (two streams of a session
+// overlap while a client replaces one), and reports whether there was one.
 func (l *listeners) updated(uri string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	sent := false
-	for sess, uris := range l.sessions {
-		if !slices.Contains(uris, uri) {
+	done := map[server.ClientSession]bool{}
+	for st := range l.streams {
+		sess := st.sess
+		if done[sess] || !slices.Contains(st.uris, uri) {
 			continue
 		}
+		done[sess] = true
 		n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION, Notification: mcp.Notification{
 			Method: string(mcp.MethodNotificationResourceUpdated),
 			Params: mcp.NotificationParams{AdditionalFields: map[string]any{"uri": uri}},
