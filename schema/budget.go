@@ -103,7 +103,12 @@ func nodesWithin(limit Size, t Target) int {
 func outputSize(res *Result) Size {
 	var v any = res.JSONSchema
 	if res.Target != JSONSchema {
+		if n, ok := genaiLen(res.Parameters, 0); ok {
+			return Size(n)
+		}
 		v = res.Parameters
+	} else if n, ok := jsonLen(res.JSONSchema, 0); ok {
+		return Size(n)
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -114,6 +119,9 @@ func outputSize(res *Result) Size {
 
 // rawSize is the size of the input value v as compact JSON.
 func rawSize(v any) Size {
+	if n, ok := jsonLen(v, 0); ok {
+		return Size(n)
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return 0
