@@ -148,9 +148,17 @@ func convertOwned(v any, opts *Options, rawLen int) *Result {
 	if !fits {
 		return whole(1)
 	}
+	// A deeper level expands more and costs more to build, and one over
+	// the limit is built about whole before it is known to be over: so
+	// the levels just above lo are tried first, and the costly deep ones
+	// only once the shallower fit; what remains is bisected. Any order
+	// finds the same level, since the size only grows with the level.
 	lo, hi := 1, c.maxRefLevel // level lo fits, level hi does not
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
+	for step := 0; hi-lo > 1; step++ {
+		mid := lo + 1
+		if step >= upwardSteps {
+			mid = lo + (hi-lo)/2
+		}
 		if r, ok := attempt(mid); ok {
 			lo, best = mid, r
 		} else {
@@ -159,6 +167,10 @@ func convertOwned(v any, opts *Options, rawLen int) *Result {
 	}
 	return best
 }
+
+// upwardSteps is how many levels the budget search tries one by one
+// upwards from the first that fits before it bisects.
+const upwardSteps = 3
 
 // convertAttempt converts v with the references nested cutLevel deep left
 // out (0: none). For [JSONSchema] it keeps references where the API takes
