@@ -64,7 +64,7 @@ func Convert(raw []byte, opts *Options) (*Result, error) {
 		}
 	}
 	// v was just decoded and nothing else holds it: no copy needed.
-	return convertOwned(v, opts, len(raw)), nil
+	return convertOwned(v, opts), nil
 }
 
 // ConvertValue is [Convert] for an already decoded JSON value: map[string]any,
@@ -73,60 +73,40 @@ func Convert(raw []byte, opts *Options) (*Result, error) {
 // shares no memory with it. The error is always nil today; it is kept for
 // inputs that may become unconvertible.
 func ConvertValue(v any, opts *Options) (*Result, error) {
-	return convertOwned(clone(v), opts, -1), nil
+	return convertOwned(clone(v), opts), nil
 }
 
 // convertOwned is [ConvertValue] for a value in the generic JSON form that
 // the conversion may keep and share: a fresh decode or a private copy.
-// rawLen is the length of the encoding v was decoded from (-1: unknown);
-// it only chooses the cheaper order of the same steps.
-func convertOwned(v any, opts *Options, rawLen int) *Result {
+func convertOwned(v any, opts *Options) *Result {
 	o := opts.normalized()
 	budget := o.budget()
 	if budget == 0 {
-		_, res := convertAttempt(v, o, 0, 0)
+		_, res := convertAttempt(v, o, 0, 0, 0)
 		res.Size = outputSize(res)
 		return res
 	}
 	// Attempts whose output is surely over the limit stop early (see
 	// minNodeBytes), so that a schema whose expansion is huge costs
-	// about what its budget allows, not what it expands to.
-	limit := budget
-	rawKnown := rawLen > int(budget)
-	if rawKnown {
-		// The input is likely larger than the budget already: take its
-		// size as the limit now rather than after a first attempt at the
-		// budget, which would then be over it and be done again. The
-		// result is the same either way: an attempt that is not aborted
-		// does not depend on where it would have been, and the limit
-		// below becomes the larger of the two whenever the first
-		// attempt is over the budget.
-		limit = max(limit, rawSize(v))
-	}
-	c, res := convertAttempt(v, o, 0, nodesWithin(limit, o.Target))
-	if !c.aborted {
+	// about what its budget allows, not what it expands to. A schema
+	// already larger than the budget may stay as large: its own size is
+	// the limit. (Taking it before the first attempt gives the same
+	// result as taking it after a first attempt over the budget: an
+	// attempt that is not aborted does not depend on where it would have
+	// been.)
+	limit := max(budget, rawSize(v))
+	c, res := convertAttempt(v, o, 0, nodesWithin(limit, o.Target), limit)
+	if !c.aborted && !c.over {
 		res.Size = outputSize(res)
 	}
-	if !rawKnown && (c.aborted || res.Size > limit) {
-		// A schema already larger than the budget may stay as large.
-		if raw := rawSize(v); raw > limit {
-			limit = raw
-			if c.aborted {
-				c, res = convertAttempt(v, o, 0, nodesWithin(limit, o.Target))
-				if !c.aborted {
-					res.Size = outputSize(res)
-				}
-			}
-		}
-	}
 	whole := func(level int) *Result {
-		cut, r := convertAttempt(v, o, level, 0)
+		cut, r := convertAttempt(v, o, level, 0, 0)
 		r.Size = outputSize(r)
 		r.BudgetCuts = cut.budgetCuts
 		return r
 	}
 	switch {
-	case !c.aborted && res.Size <= limit:
+	case !c.aborted && !c.over && res.Size <= limit:
 		return res
 	case c.maxRefLevel == 0:
 		return whole(0) // nothing to cut
@@ -136,8 +116,8 @@ func convertOwned(v any, opts *Options, rawLen int) *Result {
 	// by bisection: a smaller level never gives a larger output), or
 	// every reference when even that does not fit.
 	attempt := func(level int) (*Result, bool) {
-		cut, r := convertAttempt(v, o, level, nodesWithin(limit, o.Target))
-		if cut.aborted {
+		cut, r := convertAttempt(v, o, level, nodesWithin(limit, o.Target), limit)
+		if cut.aborted || cut.over {
 			return nil, false
 		}
 		r.Size = outputSize(r)
@@ -174,8 +154,11 @@ const upwardSteps = 3
 
 // convertAttempt converts v with the references nested cutLevel deep left
 // out (0: none). For [JSONSchema] it keeps references where the API takes
-// them, and inlines the targets on loops it rejects.
-func convertAttempt(v any, o Options, cutLevel, abortAt int) (*converter, *Result) {
+// them, and inlines the targets on loops it rejects. With a limit (0:
+// none), an output for [Gemini] or [Vertex] that is over it once its
+// repeated descriptions are shortened is left unfinished and c.over set:
+// the caller throws it away.
+func convertAttempt(v any, o Options, cutLevel, abortAt int, limit Size) (*converter, *Result) {
 	keep := o.Target == JSONSchema
 	excluded := map[string]bool{}
 	for try := 0; ; try++ {
@@ -208,6 +191,9 @@ func convertAttempt(v any, o Options, cutLevel, abortAt int) (*converter, *Resul
 		}
 		if res.JSONSchema != nil {
 			c.shortenRepeatsJSON(res.JSONSchema)
+		} else if limit > 0 && c.overAfterShortening(res.Parameters, limit) {
+			c.over = true
+			return c, res
 		} else {
 			res.Parameters = c.shortenRepeatsGenai(res.Parameters)
 		}
@@ -265,4 +251,5 @@ type converter struct {
 	abortAt     int  // output nodes beyond which the output is surely over the budget (0: none)
 	shown       int  // output nodes so far that the output shows (emitted, less those of quietly)
 	aborted     bool // abortAt was passed: the output is incomplete and is thrown away
+	over        bool // the output is over the limit: it is unfinished and thrown away
 }

@@ -81,7 +81,9 @@ func (r *repeats) genai(s *genai.Schema, label string, depth int) *genai.Schema 
 			cp.AnyOf[i] = r.genai(b, label, depth+1)
 		}
 	}
-	cp.Items = r.genai(s.Items, label+"[]", depth+1)
+	if s.Items != nil {
+		cp.Items = r.genai(s.Items, label+"[]", depth+1)
+	}
 	if s.Properties != nil {
 		cp.Properties = make(map[string]*genai.Schema, len(s.Properties))
 		for _, name := range sortedKeys(s.Properties) {
@@ -89,6 +91,39 @@ func (r *repeats) genai(s *genai.Schema, label string, depth int) *genai.Schema 
 		}
 	}
 	return &cp
+}
+
+// overAfterShortening reports whether s, once shortenRepeatsGenai has
+// shortened it, is surely larger than limit, without building the copy:
+// the same walk, counting the bytes each replaced description saves.
+func (c *converter) overAfterShortening(s *genai.Schema, limit Size) bool {
+	n, ok := genaiLen(s, 0)
+	if !ok || Size(n) <= limit {
+		return false
+	}
+	r := &repeats{first: map[string]string{}}
+	return Size(n-r.genaiSaved(s, "", 0)) > limit
+}
+
+// genaiSaved is what r.genai(s, label, depth) saves in the encoding.
+func (r *repeats) genaiSaved(s *genai.Schema, label string, depth int) int {
+	if s == nil || depth > checkMaxDepth+2 {
+		return 0
+	}
+	saved := 0
+	if d := r.replace(s.Description, label); d != s.Description {
+		saved += quotedLen(s.Description) - quotedLen(d)
+	}
+	for _, b := range s.AnyOf {
+		saved += r.genaiSaved(b, label, depth+1)
+	}
+	if s.Items != nil {
+		saved += r.genaiSaved(s.Items, label+"[]", depth+1)
+	}
+	for _, name := range sortedKeys(s.Properties) {
+		saved += r.genaiSaved(s.Properties[name], labelJoin(label, name), depth+1)
+	}
+	return saved
 }
 
 // shortenRepeatsJSON replaces repeated long descriptions in m, the
