@@ -9,6 +9,18 @@ import (
 // array is split into anyOf branches.
 var jsonTypes = []string{"string", "number", "integer", "boolean", "array", "object", "null"}
 
+// singleTypes holds, for each of jsonTypes, a list of just that type,
+// returned by typeList for the usual single type without allocating.
+// Each has a capacity of one, so appending copies it; no caller writes
+// to its elements.
+var singleTypes = func() [][]string {
+	l := make([][]string, len(jsonTypes))
+	for i, t := range jsonTypes {
+		l[i] = []string{t}[:1:1]
+	}
+	return l
+}()
+
 // typeList returns the declared types of n in lower case, without
 // duplicates, and whether null is allowed (by a "null" type or by
 // nullable: true). Unknown names are reported and ignored. OpenAPI's upper
@@ -26,7 +38,10 @@ func (c *converter) typeList(n *node) (types []string, nullable bool) {
 			nullable = true
 		case t == "type_unspecified" || t == "any" || t == "":
 		case slices.Contains(jsonTypes, t):
-			if !slices.Contains(types, t) {
+			switch {
+			case types == nil:
+				types = singleTypes[slices.Index(jsonTypes, t)]
+			case !slices.Contains(types, t):
 				types = append(types, t)
 			}
 		default:

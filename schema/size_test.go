@@ -33,7 +33,7 @@ func TestSizeCountsAsMarshal(t *testing.T) {
 		{Type: genai.TypeObject, Description: string(all), Title: "t", Format: "f", Pattern: "<p>",
 			Enum: []string{"a", "<"}, Required: []string{"a"}, PropertyOrdering: []string{"a", "b"},
 			Properties: map[string]*genai.Schema{"a": {Type: genai.TypeString}, "b\u2028": nil},
-			Default: map[string]any{"a": "x"}, Example: []any{json.Number("1")}, Nullable: &no,
+			Default:    map[string]any{"a": "x"}, Example: []any{json.Number("1")}, Nullable: &no,
 			MaxItems: &i0, MinItems: &i1, MaxLength: &i0, MinLength: &i0, MaxProperties: &i0, MinProperties: &i0,
 			Maximum: &one, Minimum: &neg, AnyOf: []*genai.Schema{{Type: genai.TypeInteger, Nullable: &yes}, nil},
 			Items: &genai.Schema{Maximum: &big}},
