@@ -35,7 +35,7 @@ func (c *converter) stringifyEnum(origin string, vals []any) (members []enumMemb
 		case dup:
 			c.log.add(origin, "enum", "duplicate member "+strconv.Quote(s)+" dropped")
 		default:
-			taken[s], texts[i], keep[i] = s, s, true
+			taken[s], texts[i], keep[i] = v, s, true // v: s, already boxed
 		}
 	}
 	stringified := false
@@ -72,6 +72,15 @@ func (c *converter) stringifyEnum(origin string, vals []any) (members []enumMemb
 	}
 	if hadNull {
 		c.log.add(origin, "enum", "null member dropped: nullable instead")
+	}
+	kept := 0
+	for _, k := range keep {
+		if k {
+			kept++
+		}
+	}
+	if kept > 0 {
+		members = make([]enumMember, 0, kept)
 	}
 	for i := range vals {
 		if keep[i] {
