@@ -1,7 +1,7 @@
 package schema
 
 import (
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -71,13 +71,14 @@ var droppedNotes = map[string]func(v any) string{
 // type the node was converted as ("any", "null" or "enum" for those
 // special forms).
 func (c *converter) dropRest(n *node, t string, used map[string]bool, notes *[]string) {
-	keys := make([]string, 0, len(n.kw))
+	var buf [8]string // most nodes have few keywords left: no allocation
+	keys := buf[:0]
 	for k := range n.kw {
 		if !used[k] {
 			keys = append(keys, k)
 		}
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	for _, k := range keys {
 		v := n.kw[k]
 		if owners := typeOfKey(k); len(owners) > 0 && !containsStr(owners, t) {
