@@ -90,6 +90,18 @@ type wire struct {
 // (2026-07-28); otherwise the result is the call's own, and t is zero. A
 // handle that cannot be read is an error wrapping [ErrMalformed].
 func ParseCreated(raw json.RawMessage) (t Task, ok bool, err error) {
+	return parseCreated(raw, false)
+}
+
+// ParseExtension is ParseCreated for a result of 2026-07-28, where only a
+// result with resultType "task" is a task handle (a CreateTaskResult of the
+// io.modelcontextprotocol/tasks extension, SEP-2663): a "task" member of
+// another result is the result's own.
+func ParseExtension(raw json.RawMessage) (t Task, ok bool, err error) {
+	return parseCreated(raw, true)
+}
+
+func parseCreated(raw json.RawMessage, extension bool) (t Task, ok bool, err error) {
 	// Most results are not tasks: look before decoding.
 	if !bytes.Contains(raw, []byte(`"task"`)) {
 		return Task{}, false, nil
@@ -104,7 +116,7 @@ func ParseCreated(raw json.RawMessage) (t Task, ok bool, err error) {
 	switch {
 	case outer.ResultType == "task":
 		t, err = Parse(raw)
-	case outer.ResultType == "" && len(outer.Task) > 0 && !bytes.Equal(outer.Task, []byte("null")):
+	case !extension && outer.ResultType == "" && len(outer.Task) > 0 && !bytes.Equal(outer.Task, []byte("null")):
 		t, err = Parse(outer.Task)
 	default:
 		return Task{}, false, nil

@@ -56,6 +56,21 @@ func TestParseCreated(t *testing.T) {
 	}
 }
 
+// TestParseExtension: on 2026-07-28 only resultType "task" makes a task.
+func TestParseExtension(t *testing.T) {
+	for raw, wantOK := range map[string]bool{
+		`{"task":{"taskId":"t1","status":"working"}}`:                                     false,
+		`{"resultType":"complete","content":[],"task":{"taskId":"t","status":"working"}}`: false,
+		`{"resultType":"task","taskId":"t2","status":"working","ttlMs":null}`:             true,
+		`{"content":[{"type":"text","text":"task"}]}`:                                     false,
+	} {
+		got, ok, err := ParseExtension(json.RawMessage(raw))
+		if ok != wantOK || err != nil || (ok && got.ID != "t2") {
+			t.Errorf("ParseExtension(%s) = %+v, ok %v, %v; want ok %v", raw, got, ok, err, wantOK)
+		}
+	}
+}
+
 func TestParseCutsMessage(t *testing.T) {
 	msg := strings.Repeat("é", MaxMessageBytes)
 	raw, _ := json.Marshal(map[string]any{"taskId": "t", "status": "working", "statusMessage": msg})
@@ -78,6 +93,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		for _, parse := range []func(json.RawMessage) (Task, bool, error){
 			ParseCreated,
+			ParseExtension,
 			func(r json.RawMessage) (Task, bool, error) { t, err := Parse(r); return t, true, err },
 		} {
 			got, ok, err := parse(raw)

@@ -43,8 +43,9 @@ var (
 	// ErrCancelled: the server reported the task cancelled, without the
 	// caller asking.
 	ErrCancelled = errors.New("task was cancelled by the server")
-	// ErrInputUnsupported: a 2026-07-28 task asked for input, which this
-	// client cannot give yet.
+	// ErrInputUnsupported: a 2026-07-28 task asked for input that no
+	// handler of the host can give (no Options.Input, or an input request
+	// of a kind the host does not answer).
 	ErrInputUnsupported = errors.New("task asked for input the client cannot give")
 )
 
@@ -72,12 +73,23 @@ type Options struct {
 	// Status, when not nil, receives the task's status message each time
 	// it changes (not the empty one), in order, on Wait's goroutine.
 	Status func(message string)
+	// Extension says the task is one of the io.modelcontextprotocol/tasks
+	// extension (2026-07-28): there is no tasks/result (a terminal state
+	// carries the result or error itself), and a task that needs input
+	// lists its requests in inputRequests, answered through Input and
+	// tasks/update. False: a task of 2025-11-25.
+	Extension bool
+	// Input answers the input requests of an Extension task; nil: such a
+	// task that asks for input is cancelled and fails with
+	// ErrInputUnsupported.
+	Input Input
 }
 
 // Wait drives the task t, as the server created it, to its end and returns
 // the raw result the tools/call would have returned. It polls tasks/get at
 // the server's interval (see [FirstPoll] when none), fetches tasks/result
-// when the task completes or (2025-11-25) needs input, and returns:
+// when the task completes or (2025-11-25) needs input, answers the input
+// requests of an Extension task once each (see [Input]), and returns:
 //   - the result, for a completed task;
 //   - an error wrapping ErrFailed or ErrCancelled when the task ended so;
 //   - ErrLost when the server no longer knows the task id;
@@ -120,6 +132,7 @@ type waiter struct {
 	id     string
 	o      Options
 	last   string        // the last status message reported
+	inputs inputs        // the input requests answered (Extension)
 	wait   time.Duration // the next default poll interval
 	poll   time.Duration // the server's last suggested interval; 0 = none yet
 	cancel bool          // whether the task must be cancelled on error
@@ -141,10 +154,16 @@ func (w *waiter) run(ctx context.Context, t Task, received time.Time) (json.RawM
 			if t.Result != nil {
 				return t.Result, nil
 			}
+			if w.o.Extension {
+				return nil, fmt.Errorf("task %q: %w: completed without a result", w.id, ErrMalformed)
+			}
 			return w.result(ctx)
 		case Failed:
 			if t.Error != nil {
 				return nil, fmt.Errorf("task %q: %w: %s", w.id, ErrFailed, errorText(t.Error, t.Message))
+			}
+			if w.o.Extension {
+				return nil, fmt.Errorf("task %q: %w: %s", w.id, ErrFailed, orNone(t.Message))
 			}
 			if _, err := w.p.Result(ctx, w.id); err != nil {
 				return nil, fmt.Errorf("task %q: %w: %w", w.id, ErrFailed, err)
@@ -153,9 +172,13 @@ func (w *waiter) run(ctx context.Context, t Task, received time.Time) (json.RawM
 		case Cancelled:
 			return nil, fmt.Errorf("task %q: %w: %s", w.id, ErrCancelled, orNone(t.Message))
 		case InputRequired:
-			if t.InputRequests != nil {
-				w.cancel = true
-				return nil, fmt.Errorf("task %q: %w", w.id, ErrInputUnsupported)
+			if w.o.Extension || t.InputRequests != nil {
+				// 2026-07-28: answer what was not answered yet, then
+				// poll on.
+				if err := w.answer(ctx, t.InputRequests); err != nil {
+					return nil, err
+				}
+				break
 			}
 			// 2025-11-25: the questions come while tasks/result waits,
 			// and it answers once the task has ended.

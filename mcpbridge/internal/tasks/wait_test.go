@@ -64,8 +64,37 @@ func (s *script) Cancel(ctx context.Context, id string) error {
 	return nil
 }
 
+// Answer answers roots/list and elicitation/create; the rest is
+// unsupported.
+func (s *script) Answer(ctx context.Context, req json.RawMessage) (json.RawMessage, error) {
+	var m struct{ Method string }
+	_ = json.Unmarshal(req, &m)
+	s.note("answer " + m.Method)
+	if m.Method == "sampling/createMessage" {
+		return nil, fmt.Errorf("%w: no sampler", ErrInputUnsupported)
+	}
+	return json.RawMessage(`{}`), nil
+}
+
+// Update rejects the update of the task "lost".
+func (s *script) Update(ctx context.Context, id string, responses map[string]json.RawMessage) error {
+	keys := ""
+	for k := range responses {
+		keys += " " + k
+	}
+	s.note("update " + id + keys)
+	if id == "lost" {
+		return fmt.Errorf("%w: no such task", ErrRejected)
+	}
+	return nil
+}
+
+// answerer marks the test cases whose Options.Input is the script.
+var answerer Input = &script{}
+
 func TestWait(t *testing.T) {
 	working := `{"taskId":"t","status":"working","pollInterval":1000,"statusMessage":"%s"}`
+	ask := `{"resultType":"complete","taskId":"t","status":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"?"}}}}`
 	tests := []struct {
 		name    string
 		first   Task
@@ -172,16 +201,66 @@ func TestWait(t *testing.T) {
 			log:    []string{"0s result t"},
 		},
 		{
-			name:  "modern input required",
-			first: Task{ID: "t", Status: InputRequired, InputRequests: json.RawMessage(`{"a":{}}`)},
+			name:  "extension input without a handler",
+			first: Task{ID: "t", Status: InputRequired, InputRequests: json.RawMessage(`{"a":{"method":"elicitation/create"}}`)},
 			err:   ErrInputUnsupported,
 			log:   []string{"0s cancel t"},
+		},
+		{
+			name:  "extension input answered once",
+			first: Task{ID: "t", Status: Working, PollInterval: time.Second},
+			gets: []string{ask, ask, // the server has not taken the answer in yet
+				`{"resultType":"complete","taskId":"t","status":"input_required","inputRequests":{"a":{"method":"elicitation/create"},"b":{"method":"roots/list"}}}`,
+				`{"resultType":"complete","taskId":"t","status":"completed","result":{"content":[]}}`},
+			o:    Options{Extension: true, Input: answerer},
+			want: `{"content":[]}`,
+			log: []string{"1s get t", "1s answer elicitation/create", "1s update t a", "2s get t",
+				"3s get t", "3s answer roots/list", "3s update t b", "4s get t"},
+		},
+		{
+			name:  "extension input refused by the host",
+			first: Task{ID: "t", Status: Working, PollInterval: time.Second},
+			gets:  []string{`{"taskId":"t","status":"input_required","inputRequests":{"a":{"method":"sampling/createMessage"}}}`},
+			o:     Options{Extension: true, Input: answerer},
+			err:   ErrInputUnsupported,
+			log:   []string{"1s get t", "1s answer sampling/createMessage", "1s cancel t"},
+		},
+		{
+			name:  "extension update of a lost task",
+			first: Task{ID: "lost", Status: InputRequired, InputRequests: json.RawMessage(`{"a":{"method":"roots/list"}}`)},
+			o:     Options{Extension: true, Input: answerer},
+			err:   ErrLost,
+			log:   []string{"0s answer roots/list", "0s update lost a"},
+		},
+		{
+			name:  "extension malformed input requests",
+			first: Task{ID: "t", Status: InputRequired, InputRequests: json.RawMessage(`["a"]`)},
+			o:     Options{Extension: true, Input: answerer},
+			err:   ErrMalformed,
+			log:   []string{"0s cancel t"},
+		},
+		{
+			name:  "extension completed without a result",
+			first: Task{ID: "t", Status: Working, PollInterval: time.Second},
+			gets:  []string{`{"taskId":"t","status":"completed"}`},
+			o:     Options{Extension: true},
+			err:   ErrMalformed,
+			log:   []string{"1s get t"},
+		},
+		{
+			name:  "extension failed without an error",
+			first: Task{ID: "t", Status: Failed, Message: "gave up"},
+			o:     Options{Extension: true},
+			err:   ErrFailed,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				s := &script{gets: tt.gets, result: tt.result, start: time.Now()}
+				if tt.o.Input != nil {
+					tt.o.Input = s
+				}
 				if s.gets == nil {
 					s.gets = []string{"reject"}
 				}
