@@ -59,10 +59,10 @@ func (e elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.
 // featureOptions are the mcp-go client options of the client features the
 // spec offers: the handlers, and the one set of capabilities that names
 // them (form and URL elicitation; roots with listChanged; sampling, see
-// samplingOptions).
+// samplingOptions; the tasks extension, see tasks26.go).
 func (s *Spec) featureOptions(c *Conn) []client.ClientOption {
 	opts := s.samplingOptions(c)
-	var caps mcp.ClientCapabilities
+	caps := mcp.ClientCapabilities{Extensions: extensionCapabilities()}
 	s.samplingCapabilities(&caps)
 	if s.Elicit != nil {
 		opts = append(opts, client.WithElicitationHandler(elicitor{c}))

@@ -72,6 +72,7 @@ func (c *capture) result() (json.RawMessage, bool) {
 // capture when the method matches. A new request of the same method clears
 // an earlier result, so only the last response counts.
 func tapSend(ctx context.Context, inner transport.Interface, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	req = rewriteRequest(ctx, req)
 	c, _ := ctx.Value(captureKey{}).(*capture)
 	if c != nil && c.method == req.Method {
 		c.mu.Lock()

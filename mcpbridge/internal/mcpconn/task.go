@@ -36,7 +36,8 @@ func (s *Spec) maxCallTime() time.Duration {
 
 // CallTask is CallTool for a tool whose TaskSupport is "optional" or
 // "required". When the server offers task-augmented tool calls (before
-// 2026-07-28), the call asks for a task and waits for its end: tasks/get
+// 2026-07-28), the call asks for a task and waits for its end (on
+// 2026-07-28 every tools/call may become a task; see tasks26.go): tasks/get
 // at the server's poll interval, status messages reported as progress
 // (with the progress of the last report) to a ctx from [WithProgress],
 // questions of a task waiting for input answered through Spec.Elicit,
@@ -57,14 +58,22 @@ func (c *Conn) offersTasks() bool {
 
 // awaitTask waits for the task that raw, a tools/call result, may hold.
 func (c *Conn) awaitTask(ctx context.Context, w *progressWaiter, raw json.RawMessage) (json.RawMessage, error) {
-	t, ok, err := tasks.ParseCreated(raw)
+	modern := IsModern(c.init.ProtocolVersion)
+	parse := tasks.ParseCreated
+	if modern {
+		parse = tasks.ParseExtension
+	}
+	t, ok, err := parse(raw)
 	if err != nil {
 		return nil, c.wrap(string(mcp.MethodToolsCall), err)
 	}
 	if !ok {
 		return raw, nil // the server ran the call at once
 	}
-	o := tasks.Options{MaxTime: c.spec.maxCallTime()}
+	o := tasks.Options{MaxTime: c.spec.maxCallTime(), Extension: modern}
+	if modern {
+		o.Input = taskPeer{c}
+	}
 	if w != nil {
 		o.Status = w.status
 	}
@@ -88,6 +97,7 @@ type taskPeer struct{ c *Conn }
 
 func (p taskPeer) Get(ctx context.Context, id string) (json.RawMessage, error) {
 	req := mcp.GetTaskRequest{Params: mcp.GetTaskParams{TaskId: id}}
+	req.Header = p.c.taskHeader(id)
 	return p.c.request(ctx, string(mcp.MethodTasksGet), noTarget, ownCtx{}, func(rctx context.Context) error {
 		_, err := p.c.client.GetTask(rctx, req)
 		return err
@@ -106,6 +116,7 @@ func (p taskPeer) Result(ctx context.Context, id string) (json.RawMessage, error
 func (p taskPeer) Cancel(ctx context.Context, id string) error {
 	req := mcp.CancelTaskRequest{}
 	req.Params.TaskId = id
+	req.Header = p.c.taskHeader(id)
 	_, err := p.c.request(ctx, string(mcp.MethodTasksCancel), noTarget, ownCtx{}, func(rctx context.Context) error {
 		_, err := p.c.client.CancelTask(rctx, req)
 		return err

@@ -300,7 +300,10 @@ func (c *Conn) callTool(ctx context.Context, cancel context.CancelFunc, name str
 		req.Params.Meta = &mcp.Meta{ProgressToken: token}
 	}
 	task = task && c.offersTasks()
+	// On 2026-07-28 the server may answer any call with a task.
+	mayBeTask := task || IsModern(c.init.ProtocolVersion)
 	own := ownCtx{cancel: cancel}
+	callCtx, stop := ctx, func() {}
 	switch {
 	case task:
 		// The server keeps the task a while past our own bound, so that
@@ -309,14 +312,15 @@ func (c *Conn) callTool(ctx context.Context, cancel context.CancelFunc, name str
 		req.Params.Task = &mcp.TaskParams{TTL: &ttl}
 	case w != nil || c.spec.asksHost():
 		k := c.keepAlive(ctx, w)
-		defer k.stop()
-		ctx, own = k.ctx, ownCtx{cancel: k.end, kept: true}
+		stop = k.stop
+		callCtx, own = k.ctx, ownCtx{cancel: k.end, kept: true}
 	}
-	raw, err := c.request(ctx, string(mcp.MethodToolsCall), attribute.String(attrToolName, name), own, func(rctx context.Context) error {
+	raw, err := c.request(callCtx, string(mcp.MethodToolsCall), attribute.String(attrToolName, name), own, func(rctx context.Context) error {
 		_, err := c.client.CallTool(rctx, req)
 		return err
 	})
-	if err != nil || !task {
+	stop()
+	if err != nil || !mayBeTask {
 		return raw, err
 	}
 	return c.awaitTask(ctx, w, raw)

@@ -44,6 +44,7 @@ func main() {
 	features := flag.Bool("features", false, "add logging, subscriptions, completions, icons and the tools that exercise them")
 	taskTools := flag.Bool("tasks", false, "add tools that run as tasks (slow_task, maybe_task, endless_task)")
 	loseTasks := flag.Bool("lose-tasks", false, "with -tasks, answer every tasks/get with an error")
+	tasks26 := flag.Bool("tasks26", false, "answer by hand as a 2026-07-28 server whose tools run as tasks of the io.modelcontextprotocol/tasks extension (see testserver.Tasks26)")
 	described := map[string]string{}
 	flag.Func("described", "add a tool: name=description (repeatable)", func(v string) error {
 		n, d, ok := strings.Cut(v, "=")
@@ -74,6 +75,13 @@ func main() {
 		}
 	}
 
+	if *tasks26 {
+		if err := testserver.ServeTasks26(testserver.NewTasks26(), os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "mcptest:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *handwritten != "" {
 		serveHandwritten(*handwritten)
 		return
