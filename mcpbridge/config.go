@@ -69,7 +69,9 @@ type ServerConfig struct {
 	Timeout time.Duration
 	// MaxCallTime bounds a tool call that may run longer than Timeout:
 	// a call of a tool that runs as an MCP task (each of the task's
-	// requests is still bounded by Timeout), or a call that asks for
+	// requests is still bounded by Timeout; on protocol 2026-07-28, where
+	// the server may turn any call into a task, any call once its
+	// tools/call is answered with a task), or a call that asks for
 	// progress ([Options.OnProgress] or [RunOptions.OnProgress]), for
 	// which Timeout counts from the server's last progress report instead
 	// of from the start. While the host answers a question of the server

@@ -205,7 +205,7 @@ var errServerTimeout = errors.New("server timeout")
 // progress) gets no deadline here: the connection bounds each of its
 // requests by the timeout and the whole call by the server's MaxCallTime.
 func (b *Bridge) call(ctx context.Context, tool *Tool, raw json.RawMessage) (out json.RawMessage, timedOut bool, err error) {
-	task := tool.def.raw.TaskSupport != ""
+	task := tool.def.raw.TaskSupport != "" || tool.def.anyTask
 	timeout := tool.Timeout
 	if task || mcpconn.AsksProgress(ctx) {
 		timeout = 0

@@ -181,6 +181,7 @@ func (b *Bridge) dial(ctx context.Context, s *server) (a attempt) {
 		}
 	}
 	defs := convertTools(&s.cfg, listed, b.schemaOptions(), b.log)
+	markTasks(defs, conn)
 	if len(defs) == 0 && !keepsWithoutTools(conn) {
 		_ = conn.Close()
 		return attempt{err: fmt.Errorf("mcp server %q: %w", s.cfg.Name, errNoTools)}
@@ -313,6 +314,7 @@ func (b *Bridge) relist(s *server, l *link) {
 	}
 	b.keepTools(s, l.conn, listed)
 	defs := convertTools(&s.cfg, listed, b.schemaOptions(), b.log)
+	markTasks(defs, l.conn)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if s.link != l || b.closed {
