@@ -1,8 +1,10 @@
 package mcpconn
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -199,4 +201,21 @@ func cutText(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// unexpectedTask returns an error when raw, the result of method, is a
+// task handle although method is not tools/call, the only request the
+// extension lets a server turn into a task: such an answer is invalid,
+// not an empty result.
+func unexpectedTask(method string, raw json.RawMessage) error {
+	if method == string(mcp.MethodToolsCall) || !bytes.Contains(raw, []byte(`"task"`)) {
+		return nil
+	}
+	var r struct {
+		ResultType string `json:"resultType"`
+	}
+	if json.Unmarshal(raw, &r) != nil || r.ResultType != "task" {
+		return nil
+	}
+	return errors.New(`invalid answer: a task (resultType "task"), which only tools/call may return`)
 }

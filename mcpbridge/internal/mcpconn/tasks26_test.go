@@ -104,6 +104,10 @@ func TestTasks26(t *testing.T) {
 			if !errors.Is(err, tasks.ErrLost) || !strings.Contains(err.Error(), "unknown task") {
 				t.Errorf("CallTool(lost) = %v, want ErrLost with the server's words", err)
 			}
+			// Only tools/call may become a task.
+			if raw, err := c.ReadResource(t.Context(), "file:///x"); err == nil || !strings.Contains(err.Error(), `resultType "task"`) {
+				t.Errorf("ReadResource answered with a task = %s, %v; want an invalid answer", raw, err)
+			}
 		})
 	}
 }

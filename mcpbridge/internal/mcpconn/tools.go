@@ -369,6 +369,9 @@ func (c *Conn) exchange(ctx context.Context, method string, own ownCtx, send fun
 	// to get one (the host's handler failed, too many rounds), and err says
 	// why.
 	if raw, ok := cp.result(); ok && (err == nil || !asksForInput(raw)) {
+		if err := unexpectedTask(method, raw); err != nil {
+			return nil, c.wrap(method, err)
+		}
 		return raw, nil
 	}
 	if err == nil {
