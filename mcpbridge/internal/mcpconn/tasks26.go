@@ -170,7 +170,7 @@ func (p taskPeer) Answer(ctx context.Context, raw json.RawMessage) (json.RawMess
 		if err := json.Unmarshal(head.Params, &r.Params); err != nil {
 			return nil, fmt.Errorf("%w: elicitation/create: %w", tasks.ErrMalformed, err)
 		}
-		got, err := elicitor{p.c}.Elicit(ctx, r)
+		got, err := elicitor(p).Elicit(ctx, r)
 		if err != nil {
 			return nil, err
 		}
@@ -179,7 +179,7 @@ func (p taskPeer) Answer(ctx context.Context, raw json.RawMessage) (json.RawMess
 		if s.Roots == nil {
 			return nil, fmt.Errorf("%w: the host offers no roots", tasks.ErrInputUnsupported)
 		}
-		got, err := rootsHandler{p.c}.ListRoots(ctx, mcp.ListRootsRequest{})
+		got, err := rootsHandler(p).ListRoots(ctx, mcp.ListRootsRequest{})
 		if err != nil {
 			return nil, err
 		}
