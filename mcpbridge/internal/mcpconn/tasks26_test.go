@@ -51,8 +51,9 @@ func (a *asker) questions() []string {
 // server refuses calls that do not), and a call the server turns into a
 // task is polled to its end: completed (status messages as progress),
 // completed at once, needing input (the form asked once although the
-// server lists it again after the answer, the roots given), failed, lost,
-// or a result with no task at all.
+// server lists it again after the answer, the roots given), created after
+// a multi round-trip request, failed, lost, or a result with no task at
+// all; a task in answer to resources/read is refused.
 func TestTasks26(t *testing.T) {
 	for _, kind := range taskTargets {
 		t.Run(kind.String(), func(t *testing.T) {
@@ -94,6 +95,14 @@ func TestTasks26(t *testing.T) {
 			}
 			if q := a.questions(); len(q) != 1 || q[0] != "your name?" {
 				t.Errorf("questions asked %q, want one, the server's", q)
+			}
+			// A multi round-trip request, then a task.
+			raw, err = c.CallTool(t.Context(), "gate", nil)
+			if err != nil || !strings.Contains(string(raw), "worked 100 ms") {
+				t.Fatalf("CallTool(gate) = %s, %v; want the task's result after the question", raw, err)
+			}
+			if q := a.questions(); len(q) != 2 || q[1] != "go ahead?" {
+				t.Errorf("questions asked %q, want the gate's second", q)
 			}
 
 			_, err = c.CallTool(t.Context(), "fail", nil)

@@ -34,7 +34,10 @@ import (
 //   - lost: its tasks/get, tasks/update and tasks/cancel say "unknown task";
 //   - fail: failed, with the JSON-RPC error -32603 "the disk is full";
 //   - inline: created already completed, with "done at once";
-//   - sync: no task: the result "no task" at once.
+//   - sync: no task: the result "no task" at once;
+//   - gate: first asks "go ahead?" (a form) with a multi round-trip
+//     input_required result, then, called again with the answer, creates
+//     a task like work's (the composition SEP-2663 describes).
 //
 // It also answers resources/read with a task, which the extension does
 // not allow.
@@ -160,7 +163,7 @@ func (s *Tasks26) Handle(msg []byte, name string, overHTTP bool) []byte {
 		})
 	case "tools/list":
 		var tools []map[string]any
-		for _, n := range []string{"work", "ask", "endless", "lost", "fail", "inline", "sync"} {
+		for _, n := range []string{"work", "ask", "endless", "lost", "fail", "inline", "sync", "gate"} {
 			tools = append(tools, map[string]any{"name": n, "description": "a task tool", "inputSchema": map[string]any{"type": "object"}})
 		}
 		return reply(map[string]any{"resultType": "complete", "tools": tools})
@@ -180,9 +183,19 @@ func (s *Tasks26) Handle(msg []byte, name string, overHTTP bool) []byte {
 		if m.Params.Name == "sync" {
 			return reply(toolText("no task"))
 		}
+		if m.Params.Name == "gate" && m.Params.InputResponses["go"] == nil {
+			return reply(map[string]any{"resultType": "input_required", "inputRequests": map[string]any{
+				"go": map[string]any{"method": "elicitation/create", "params": map[string]any{
+					"mode": "form", "message": "go ahead?", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}},
+				}},
+			}})
+		}
 		s.n++
 		id := fmt.Sprintf("task-%d", s.n)
 		t := &task26{tool: m.Params.Name, ms: 100, created: time.Now(), status: "working"}
+		if t.tool == "gate" {
+			t.tool = "work"
+		}
 		if ms, ok := m.Params.Arguments["ms"].(float64); ok {
 			t.ms = ms
 		}
