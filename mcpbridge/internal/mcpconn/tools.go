@@ -273,7 +273,9 @@ func (c *Conn) pages(ctx context.Context, method string, send func(context.Conte
 // or on 2026-07-28 streamable HTTP the end of the request's stream). A ctx
 // from [WithProgress] sends a progress token and receives the server's
 // progress; while progress keeps coming, Timeout counts from the last
-// report instead of the start, and MaxCallTime bounds the whole call.
+// report instead of the start, and MaxCallTime bounds the whole call. On
+// 2026-07-28 the server may answer with a task, which is then waited out
+// as [Conn.CallTask] says (Timeout bounds the tools/call itself).
 func (c *Conn) CallTool(ctx context.Context, name string, args any) (json.RawMessage, error) {
 	return c.callTool(ctx, nil, name, args, false)
 }
