@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -51,7 +52,8 @@ func (a *asker) questions() []string {
 // server refuses calls that do not), and a call the server turns into a
 // task is polled to its end: completed (status messages as progress),
 // completed at once, needing input (the form asked once although the
-// server lists it again after the answer, the roots given), created after
+// server lists it again after the answer, the roots given), asking the
+// host's model (sampling), created after
 // a multi round-trip request, failed, lost, or a result with no task at
 // all; a task in answer to resources/read is refused.
 func TestTasks26(t *testing.T) {
@@ -61,6 +63,12 @@ func TestTasks26(t *testing.T) {
 			a := &asker{}
 			s.Elicit = a.elicit
 			s.Roots = func() []mcp.Root { return []mcp.Root{{URI: "file:///work", Name: "work"}} }
+			s.Sample = func(_ context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+				if method != "sampling/createMessage" || !strings.Contains(string(params), "2+2?") {
+					return nil, fmt.Errorf("unexpected %s %s", method, params)
+				}
+				return json.RawMessage(`{"role":"assistant","content":{"type":"text","text":"4"},"model":"m"}`), nil
+			}
 			c := dialT(t, s)
 			if !IsModern(c.ProtocolVersion()) {
 				t.Fatalf("protocol %q, want 2026-07-28", c.ProtocolVersion())
@@ -95,6 +103,10 @@ func TestTasks26(t *testing.T) {
 			}
 			if q := a.questions(); len(q) != 1 || q[0] != "your name?" {
 				t.Errorf("questions asked %q, want one, the server's", q)
+			}
+			raw, err = c.CallTool(t.Context(), "think", nil)
+			if err != nil || !strings.Contains(string(raw), "the model said 4") {
+				t.Fatalf("CallTool(think) = %s, %v; want the model's answer", raw, err)
 			}
 			// A multi round-trip request, then a task.
 			raw, err = c.CallTool(t.Context(), "gate", nil)

@@ -30,6 +30,8 @@ import (
 //     elicitation "name") and the roots ("roots"); after their tasks/update
 //     it still lists them once (an eventually consistent server), then
 //     completes with "hello <name>; roots <uris>" (or "declined");
+//   - think: asks the client's model "2+2?" (sampling/createMessage,
+//     "llm"), then completes with "the model said <text>";
 //   - endless: working until cancelled (see Cancelled);
 //   - lost: its tasks/get, tasks/update and tasks/cancel say "unknown task";
 //   - fail: failed, with the JSON-RPC error -32603 "the disk is full";
@@ -163,7 +165,7 @@ func (s *Tasks26) Handle(msg []byte, name string, overHTTP bool) []byte {
 		})
 	case "tools/list":
 		var tools []map[string]any
-		for _, n := range []string{"work", "ask", "endless", "lost", "fail", "inline", "sync", "gate"} {
+		for _, n := range []string{"work", "ask", "think", "endless", "lost", "fail", "inline", "sync", "gate"} {
 			tools = append(tools, map[string]any{"name": n, "description": "a task tool", "inputSchema": map[string]any{"type": "object"}})
 		}
 		return reply(map[string]any{"resultType": "complete", "tools": tools})
@@ -214,7 +216,7 @@ func (s *Tasks26) Handle(msg []byte, name string, overHTTP bool) []byte {
 		s.advance(t)
 		return reply(s.state(m.Params.TaskID, t))
 	case "tasks/update":
-		if t.tool == "ask" && t.status == "input_required" && t.answers == nil {
+		if (t.tool == "ask" || t.tool == "think") && t.status == "input_required" && t.answers == nil {
 			t.answers, t.stale = m.Params.InputResponses, true
 		}
 		return reply(map[string]any{"resultType": "complete"})
@@ -237,12 +239,20 @@ func (s *Tasks26) advance(t *task26) {
 	case t.status != "working" && t.status != "input_required":
 	case t.tool == "work" && time.Since(t.created) >= time.Duration(t.ms*float64(time.Millisecond)):
 		t.status, t.result = "completed", fmt.Sprintf("worked %v ms", t.ms)
-	case t.tool == "ask" && t.answers == nil:
+	case (t.tool == "ask" || t.tool == "think") && t.answers == nil:
 		t.status = "input_required"
 	case t.tool == "ask" && t.stale:
 		t.stale = false
 	case t.tool == "ask":
 		t.status, t.result = "completed", greeting(t.answers)
+	case t.tool == "think":
+		var r struct {
+			Content struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		}
+		_ = json.Unmarshal(t.answers["llm"], &r)
+		t.status, t.result = "completed", "the model said "+r.Content.Text
 	}
 }
 
@@ -288,6 +298,13 @@ func (s *Tasks26) state(id string, t *task26) map[string]any {
 		st["statusMessage"] = fmt.Sprintf("step %d", t.polls)
 	case "input_required":
 		st["statusMessage"] = "waiting for your name"
+		if t.tool == "think" {
+			st["inputRequests"] = map[string]any{"llm": map[string]any{"method": "sampling/createMessage", "params": map[string]any{
+				"messages":  []any{map[string]any{"role": "user", "content": map[string]any{"type": "text", "text": "2+2?"}}},
+				"maxTokens": 10,
+			}}}
+			break
+		}
 		st["inputRequests"] = map[string]any{
 			"name": map[string]any{"method": "elicitation/create", "params": map[string]any{
 				"mode": "form", "message": "your name?",
