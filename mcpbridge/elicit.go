@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -77,25 +78,45 @@ type elicitCall struct {
 	tool string
 }
 
-// withCall returns ctx carrying a new call of tool.
-func withCall(ctx context.Context, tool string) context.Context {
-	return &callContext{Context: ctx, call: elicitCall{tool: tool}}
-}
-
 // callContext is a context carrying an elicitCall under callKey, built with
 // one allocation (context.WithValue and the call would take two). Every
 // other method and value is its parent's, so cancellation propagates
 // exactly as through context.WithValue.
+//
+// With outer, it is also the call's mcpconn.TaskWaiter: on 2026-07-28 a
+// server may answer any tools/call with a task, while ctx carries the
+// tool's Timeout, meant for the tools/call alone. The task is then waited
+// out in a context made from outer, within the Bridge's life only (the
+// connection bounds it by MaxCallTime), carrying the same call; tasked
+// records that it happened.
 type callContext struct {
 	context.Context
-	call elicitCall
+	call   elicitCall
+	b      *Bridge
+	outer  context.Context
+	tasked atomic.Bool
 }
 
 func (c *callContext) Value(key any) any {
-	if key == (callKey{}) {
+	switch key {
+	case callKey{}:
 		return &c.call
+	case mcpconn.TaskWaitKey{}:
+		if c.outer != nil {
+			return c
+		}
 	}
 	return c.Context.Value(key)
+}
+
+// TaskContext implements mcpconn.TaskWaiter.
+func (c *callContext) TaskContext() (context.Context, func(), bool) {
+	c.tasked.Store(true)
+	ctx, cancel, key := c.b.within(c.outer, 0)
+	return &callContext{Context: ctx, call: c.call}, func() {
+		cancel()
+		c.b.inLife.Remove(key)
+	}, true
 }
 
 // elicitFor returns the connection's elicitation hook for server, which

@@ -204,8 +204,12 @@ var errServerTimeout = errors.New("server timeout")
 // A call that may outlive the timeout (a task, or a call asking for
 // progress) gets no deadline here: the connection bounds each of its
 // requests by the timeout and the whole call by the server's MaxCallTime.
+// On 2026-07-28 the server may turn any call into a task: the deadline
+// then bounds the tools/call, and the task is waited out in a context
+// made from the caller's ctx at that moment (see callContext).
 func (b *Bridge) call(ctx context.Context, tool *Tool, raw json.RawMessage) (out json.RawMessage, timedOut bool, err error) {
-	task := tool.def.raw.TaskSupport != "" || tool.def.anyTask
+	outer := ctx
+	task := tool.def.raw.TaskSupport != ""
 	timeout := tool.Timeout
 	if task || mcpconn.AsksProgress(ctx) {
 		timeout = 0
@@ -213,8 +217,10 @@ func (b *Bridge) call(ctx context.Context, tool *Tool, raw json.RawMessage) (out
 	ctx, cancel, key := b.within(ctx, timeout)
 	defer cancel()
 	defer b.inLife.Remove(key)
-	out, err = b.callToolBounded(ctx, cancel, tool.Server, tool.ServerTool, raw, task)
-	return out, err != nil && errors.Is(context.Cause(ctx), errServerTimeout), err
+	cc := &callContext{call: elicitCall{tool: tool.ServerTool}, b: b, outer: outer}
+	out, err = b.callToolBounded(ctx, cc, cancel, tool.Server, tool.ServerTool, raw, task)
+	// Past its tools/call, a task is no longer bound by the timeout.
+	return out, err != nil && !cc.tasked.Load() && errors.Is(context.Cause(ctx), errServerTimeout), err
 }
 
 // callError classifies an error of call: the caller's context ended, the

@@ -181,7 +181,6 @@ func (b *Bridge) dial(ctx context.Context, s *server) (a attempt) {
 		}
 	}
 	defs := convertTools(&s.cfg, listed, b.schemaOptions(), b.log)
-	markTasks(defs, conn)
 	if len(defs) == 0 && !keepsWithoutTools(conn) {
 		_ = conn.Close()
 		return attempt{err: fmt.Errorf("mcp server %q: %w", s.cfg.Name, errNoTools)}
@@ -314,7 +313,6 @@ func (b *Bridge) relist(s *server, l *link) {
 	}
 	b.keepTools(s, l.conn, listed)
 	defs := convertTools(&s.cfg, listed, b.schemaOptions(), b.log)
-	markTasks(defs, l.conn)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if s.link != l || b.closed {
@@ -405,17 +403,24 @@ func (b *Bridge) current(s *server) (*mcpconn.Conn, error) {
 func (b *Bridge) callTool(ctx context.Context, serverName, tool string, args any) (json.RawMessage, error) {
 	ctx, stop := b.bounded(ctx)
 	defer stop()
-	return b.callToolBounded(ctx, nil, serverName, tool, args, false)
+	return b.callToolBounded(ctx, nil, nil, serverName, tool, args, false)
 }
 
 // callToolBounded is callTool within ctx that the caller has already
 // bounded by the Bridge's life (see [Bridge.within]). cancel, when not nil,
 // ends ctx: the connection then uses ctx as the call's own context (see
 // [mcpconn.Conn.CallToolIn]). task calls a tool that may run as a task
-// (see [mcpconn.Conn.CallTask]).
-func (b *Bridge) callToolBounded(ctx context.Context, cancel context.CancelFunc, serverName, tool string, args any, task bool) (json.RawMessage, error) {
+// (see [mcpconn.Conn.CallTask]). cc, when not nil, is the call's context
+// to be (its Context is set to ctx), with the context ctx was bounded
+// from, in which a task the server makes of the call is waited out (see
+// callContext).
+func (b *Bridge) callToolBounded(ctx context.Context, cc *callContext, cancel context.CancelFunc, serverName, tool string, args any, task bool) (json.RawMessage, error) {
 	var raw json.RawMessage
-	ctx = withCall(ctx, tool)
+	if cc == nil {
+		cc = &callContext{call: elicitCall{tool: tool}}
+	}
+	cc.Context = ctx
+	ctx = cc
 	retried := false
 	call := func(ctx context.Context, conn *mcpconn.Conn) (err error) {
 		for {

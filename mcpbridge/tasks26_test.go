@@ -17,7 +17,8 @@ import (
 // server alone decides); a task that needs input asks the user once
 // through ClientFeatures.Elicit and gets the roots; a task that never ends
 // fails with ErrTimeout at MaxCallTime; a lost task is ErrTransport and a
-// failed one ErrToolError; over stdio and streamable HTTP.
+// failed one ErrToolError, even past Timeout; over stdio and streamable
+// HTTP.
 func TestTasks26(t *testing.T) {
 	for _, tr := range []Transport{TransportStdio, TransportHTTP} {
 		t.Run(string(tr), func(t *testing.T) {
@@ -61,9 +62,16 @@ func TestTasks26(t *testing.T) {
 			if !errors.Is(r.Err, ErrTransport) || !strings.Contains(r.Err.Error(), "lost the task") {
 				t.Errorf("lost = %v, want ErrTransport saying the task was lost", r.Err)
 			}
-			r = execOne(t, b, "fail", nil)
+			// A task that fails after the tool's Timeout failed; it did
+			// not time out.
+			r = execOne(t, b, "fail", map[string]any{"ms": 1500})
 			if !errors.Is(r.Err, ErrToolError) || !strings.Contains(r.Err.Error(), "the disk is full") {
-				t.Errorf("fail = %v, want ErrToolError with the server's error", r.Err)
+				t.Errorf("fail (after 1.5 s, timeout 1 s) = %v, want ErrToolError with the server's error", r.Err)
+			}
+			// A call that is no task is still bounded by Timeout alone.
+			r = execOne(t, b, "sync", nil)
+			if r.Err != nil || !strings.Contains(r.ReturnDisplay, "no task") {
+				t.Errorf("sync = %q, %v; want its result", r.ReturnDisplay, r.Err)
 			}
 		})
 	}

@@ -98,9 +98,6 @@ type toolDef struct {
 	out *outputDef
 	// builtin marks a built-in resource tool, answered by the Bridge.
 	builtin bool
-	// anyTask: the server speaks 2026-07-28, where it may answer any call
-	// with a task (see markTasks).
-	anyTask bool
 }
 
 // convertTools filters listed by the server's include and exclude lists and

@@ -73,6 +73,12 @@ func (c *Conn) awaitTask(ctx context.Context, w *progressWaiter, raw json.RawMes
 	o := tasks.Options{MaxTime: c.spec.maxCallTime(), Extension: modern}
 	if modern {
 		o.Input = taskPeer{c}
+		if tw, _ := ctx.Value(TaskWaitKey{}).(TaskWaiter); tw != nil {
+			if wctx, release, ok := tw.TaskContext(); ok {
+				defer release()
+				ctx = wctx
+			}
+		}
 	}
 	if w != nil {
 		o.Status = w.status

@@ -40,6 +40,20 @@ import (
 // has added the protocol version, client info and capabilities of
 // 2026-07-28 to its _meta.
 
+// TaskWaitKey is the context key of a [TaskWaiter].
+type TaskWaitKey struct{}
+
+// TaskWaiter says where a task of 2026-07-28 is waited out. The context of
+// a tools/call may carry a deadline meant for that request alone (the
+// caller's per-call timeout); when the server answers with a task and the
+// context's Value(TaskWaitKey{}) is a TaskWaiter, the task is waited out in
+// the context TaskContext returns instead (bounded by MaxCallTime, and by
+// the connection's death), and release is called once the wait is over.
+// ok false: the task is waited out in the call's own context.
+type TaskWaiter interface {
+	TaskContext() (ctx context.Context, release func(), ok bool)
+}
+
 // TasksExtension is the identifier of the tasks extension of 2026-07-28.
 const TasksExtension = "io.modelcontextprotocol/tasks"
 

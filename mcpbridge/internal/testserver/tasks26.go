@@ -34,7 +34,8 @@ import (
 //     "llm"), then completes with "the model said <text>";
 //   - endless: working until cancelled (see Cancelled);
 //   - lost: its tasks/get, tasks/update and tasks/cancel say "unknown task";
-//   - fail: failed, with the JSON-RPC error -32603 "the disk is full";
+//   - fail {"ms"}: failed, with the JSON-RPC error -32603 "the disk is
+//     full", at once or ms milliseconds after its creation;
 //   - inline: created already completed, with "done at once";
 //   - sync: no task: the result "no task" at once;
 //   - gate: first asks "go ahead?" (a form) with a multi round-trip
@@ -195,6 +196,9 @@ func (s *Tasks26) Handle(msg []byte, name string, overHTTP bool) []byte {
 		s.n++
 		id := fmt.Sprintf("task-%d", s.n)
 		t := &task26{tool: m.Params.Name, ms: 100, created: time.Now(), status: "working"}
+		if t.tool == "fail" {
+			t.ms = 0
+		}
 		if t.tool == "gate" {
 			t.tool = "work"
 		}
@@ -205,7 +209,7 @@ func (s *Tasks26) Handle(msg []byte, name string, overHTTP bool) []byte {
 		case "inline":
 			t.status, t.result = "completed", "done at once"
 		case "fail":
-			t.status = "failed"
+			s.advance(t)
 		}
 		s.tasks[id] = t
 		state := s.state(id, t)
@@ -239,6 +243,8 @@ func (s *Tasks26) advance(t *task26) {
 	case t.status != "working" && t.status != "input_required":
 	case t.tool == "work" && time.Since(t.created) >= time.Duration(t.ms*float64(time.Millisecond)):
 		t.status, t.result = "completed", fmt.Sprintf("worked %v ms", t.ms)
+	case t.tool == "fail" && time.Since(t.created) >= time.Duration(t.ms*float64(time.Millisecond)):
+		t.status = "failed"
 	case (t.tool == "ask" || t.tool == "think") && t.answers == nil:
 		t.status = "input_required"
 	case t.tool == "ask" && t.stale:
