@@ -154,8 +154,12 @@ func TestTasks26Cancel(t *testing.T) {
 				}
 			}
 
+			// The caller gives up once the task exists: at its first
+			// status message (a fixed delay could end the tools/call
+			// itself on a loaded machine, before any task id is known).
 			ctx, stop := context.WithCancel(t.Context())
-			time.AfterFunc(200*time.Millisecond, stop)
+			defer stop()
+			ctx = WithProgress(ctx, func(float64, float64, string) { stop() })
 			if _, err := c.CallTool(ctx, "endless", nil); !errors.Is(err, context.Canceled) {
 				t.Fatalf("CallTool(endless) with the caller giving up = %v, want context.Canceled", err)
 			}
