@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"google.golang.org/genai"
@@ -121,6 +122,15 @@ func startBaseline(b *testing.B, ctx context.Context, c *client.Client, start bo
 	}
 }
 
+// baselineOptions make the baseline client declare what the Bridge
+// declares and every call of it carries on 2026-07-28 (in each request's
+// client capabilities): the tasks extension, which a client that waits
+// tasks out must name and the server must decode with every request. Its
+// cost is the protocol's, not the Bridge's.
+var baselineOptions = []client.ClientOption{client.WithClientCapabilities(mcp.ClientCapabilities{
+	Extensions: map[string]any{mcpconn.TasksExtension: map[string]any{}},
+})}
+
 // benchEras are the protocol eras the call benchmarks run in: the Bridge's
 // Protocol setting and the baseline's protocol version.
 var benchEras = []struct{ protocol, version string }{
@@ -222,10 +232,11 @@ func BenchmarkCallOverhead(b *testing.B) {
 	b.Run("stdio", func(b *testing.B) {
 		for _, era := range benchEras {
 			b.Run(era.protocol, func(b *testing.B) {
-				c, err := client.NewStdioMCPClientWithOptions(mcptest, nil, []string{"-name=base", "-exec"})
-				if err != nil {
-					b.Fatalf("NewStdioMCPClient() error: %v", err)
+				tr := transport.NewStdioWithOptions(mcptest, nil, []string{"-name=base", "-exec"})
+				if err := tr.Start(ctx); err != nil {
+					b.Fatalf("starting the baseline's server: %v", err)
 				}
+				c := client.NewClient(tr, baselineOptions...)
 				startBaseline(b, ctx, c, false, era.version)
 				cfg := stdioServer("main", "-name=main", "-exec")
 				cfg.Protocol = era.protocol
@@ -248,10 +259,11 @@ func BenchmarkCallOverhead(b *testing.B) {
 		})
 		for _, era := range benchEras {
 			b.Run(era.protocol, func(b *testing.B) {
-				c, err := client.NewStreamableHttpClient(ts.URL + "/mcp")
+				tr, err := transport.NewStreamableHTTP(ts.URL + "/mcp")
 				if err != nil {
-					b.Fatalf("NewStreamableHttpClient() error: %v", err)
+					b.Fatalf("NewStreamableHTTP() error: %v", err)
 				}
+				c := client.NewClient(tr, baselineOptions...)
 				startBaseline(b, ctx, c, true, era.version)
 				br := benchBridge(b, ctx, ServerConfig{Name: "main", HTTPURL: ts.URL + "/mcp", Timeout: 10 * time.Second, Protocol: era.protocol})
 				for _, bc := range benchCalls {
