@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/handoff"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
@@ -200,6 +201,7 @@ type Bridge struct {
 	life     context.Context // ends at Close
 	stopLife context.CancelFunc
 	inLife   *lifespan.Set // calls in flight, ended with life
+	handoff  *handoff.Pool // goroutines that run RunStream's calls
 
 	onProgress func(Progress) // Options.OnProgress
 	builtins   *server        // the built-in resource tools; nil without them
@@ -307,6 +309,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 	}
 	b.life, b.stopLife = context.WithCancel(context.Background())
 	b.inLife = lifespan.New(b.life)
+	b.handoff = handoff.New(handoffIdle)
 	return b, nil
 }
 
@@ -493,6 +496,7 @@ func (b *Bridge) shutdown() {
 	b.closed = true
 	b.mu.Unlock()
 	b.stopLife()
+	b.handoff.Close()
 	defer b.closeSampling()
 	b.discoverMu.Lock() // the running Discover has returned
 	defer b.discoverMu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"sync"
+	"time"
 
 	"google.golang.org/genai"
 
@@ -213,6 +214,10 @@ func (d *streamDriver) send(ctx context.Context, gen ContentStreamer, model stri
 	return nil, fmt.Errorf("%w: the stream ended without a chunk", ErrNoAnswer)
 }
 
+// handoffIdle is how long a goroutine that ran a turn's calls waits for
+// the next turn's before it ends.
+const handoffIdle = 30 * time.Second
+
 // runCalls runs t's calls on another goroutine and yields their progress
 // and results as they come; it returns the results in call order. When
 // the caller stops, it cancels the calls, waits for them and returns
@@ -226,9 +231,9 @@ func (d *streamDriver) runCalls(ctx context.Context, r *run, t *turn) ([]*CallRe
 	if len(t.calls) > 1 { // a single call's result comes with done: one wake-up less
 		onEnd = func(_ int, res *CallResult) { ended <- res }
 	}
-	go func() {
+	r.b.handoff.Go(func() { // a kept goroutine: a new one's stack would grow again
 		done <- r.runCalls(ctx, t, onEnd)
-	}()
+	})
 	n := r.res.Turns
 	for {
 		select {
