@@ -37,9 +37,8 @@ type progressWaiter struct {
 	any  bool    // whether one was handed on
 	// total is the last total handed on.
 	total float64
-	// beat, when not nil, is called with each notification handed on
-	// (see keepAlive).
-	beat func()
+	// beat, when not nil, hears of each notification handed on.
+	beat *keepAlive
 }
 
 // progressWaiters maps a progress token to its request. Tokens are random,
@@ -108,7 +107,7 @@ func (c *Conn) onProgress(n mcp.JSONRPCNotification) {
 	}
 	w.last, w.any, w.total = p, true, total
 	if w.beat != nil {
-		w.beat()
+		w.beat.beat()
 	}
 	w.fn(p, total, msg)
 }
@@ -124,8 +123,8 @@ func (w *progressWaiter) status(msg string) {
 	w.fn(w.last, w.total, msg)
 }
 
-// setBeat sets the function called with each notification handed on.
-func (w *progressWaiter) setBeat(beat func()) {
+// setBeat sets what hears of each notification handed on (nil: nothing).
+func (w *progressWaiter) setBeat(beat *keepAlive) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.beat = beat

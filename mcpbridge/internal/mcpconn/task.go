@@ -141,43 +141,75 @@ func (e rejectedError) Is(target error) bool { return target == tasks.ErrRejecte
 // keepAlive bounds a call that reports progress, or that the server may
 // hold with a question to the host: Timeout counts from the last progress
 // report or answered question (or the start), except while a question is
-// being answered (see clock); MaxCallTime counts from the start.
+// being answered (see clock); MaxCallTime counts from the start. Its
+// errors are built only when a bound passes, and it makes no closure of
+// its own: a call that asks for progress costs little more than one that
+// does not (RunStream asks on every call).
 type keepAlive struct {
-	ctx   context.Context
-	end   context.CancelFunc // ends ctx (for the connection's death)
-	stop  func()             // releases everything; after the call
-	timer *time.Timer
-	quiet time.Duration // the silence limit
+	ctx     context.Context // ends when a bound passes, or at end
+	cancel  context.CancelCauseFunc
+	mcancel context.CancelFunc
+	timer   *time.Timer
+	quiet   time.Duration   // the silence limit
+	w       *progressWaiter // nil: the call asked for no progress
+	c       *Conn
 }
+
+// callLimitError is the cause of a kept call's end: with quiet, no answer
+// (and, with progress, no progress report) for d, the silence limit;
+// otherwise the whole call's limit d (MaxCallTime). It is a deadline error.
+type callLimitError struct {
+	d               time.Duration
+	quiet, progress bool
+}
+
+func (e *callLimitError) Error() string {
+	switch {
+	case e.quiet && e.progress:
+		return fmt.Sprintf("%v: no answer and no progress for %v", context.DeadlineExceeded, e.d)
+	case e.quiet:
+		return fmt.Sprintf("%v: no answer for %v", context.DeadlineExceeded, e.d)
+	}
+	return fmt.Sprintf("%v: the call ran longer than its limit of %v", context.DeadlineExceeded, e.d)
+}
+
+func (e *callLimitError) Unwrap() error { return context.DeadlineExceeded }
 
 // keepAlive returns the bounds of one call; w, when not nil, is the
 // call's progress waiter, whose reports start the silence limit again.
 func (c *Conn) keepAlive(ctx context.Context, w *progressWaiter) *keepAlive {
-	timeout, most := c.spec.timeout(), c.spec.maxCallTime()
-	mctx, mcancel := context.WithTimeoutCause(ctx, most,
-		fmt.Errorf("%w: the call ran longer than its limit of %v", context.DeadlineExceeded, most))
+	most := c.spec.maxCallTime()
+	mctx, mcancel := context.WithTimeoutCause(ctx, most, &callLimitError{d: most})
 	kctx, kcancel := context.WithCancelCause(mctx)
-	why := "no answer and no progress for %v"
-	if w == nil {
-		why = "no answer for %v"
-	}
-	quiet := fmt.Errorf("%w: "+why, context.DeadlineExceeded, timeout)
-	k := &keepAlive{ctx: kctx, end: func() { kcancel(nil) }, quiet: timeout}
-	k.timer = time.AfterFunc(time.Hour, func() { kcancel(quiet) })
+	k := &keepAlive{ctx: kctx, cancel: kcancel, mcancel: mcancel, quiet: c.spec.timeout(), w: w, c: c}
+	k.timer = time.AfterFunc(time.Hour, k.silent)
 	k.timer.Stop()
 	c.clock.start(k)
 	if w != nil {
-		w.setBeat(func() { c.clock.beat(k) })
-	}
-	k.stop = func() {
-		if w != nil {
-			w.setBeat(nil)
-		}
-		c.clock.stop(k)
-		kcancel(nil)
-		mcancel()
+		w.setBeat(k)
 	}
 	return k
+}
+
+// silent ends the call: the silence limit passed.
+func (k *keepAlive) silent() {
+	k.cancel(&callLimitError{d: k.quiet, quiet: true, progress: k.w != nil})
+}
+
+// beat starts the silence limit again: a progress report came.
+func (k *keepAlive) beat() { k.c.clock.beat(k) }
+
+// end ends the call's context (for the connection's death).
+func (k *keepAlive) end() { k.cancel(nil) }
+
+// stop releases everything; after the call.
+func (k *keepAlive) stop() {
+	if k.w != nil {
+		k.w.setBeat(nil)
+	}
+	k.c.clock.stop(k)
+	k.cancel(nil)
+	k.mcancel()
 }
 
 // IsRejected reports whether err is a request's error for which the server
