@@ -221,20 +221,29 @@ const handoffIdle = 30 * time.Second
 // runCalls runs t's calls on another goroutine and yields their progress
 // and results as they come; it returns the results in call order. When
 // the caller stops, it cancels the calls, waits for them and returns
-// errStopped.
+// errStopped. A turn of one call that cannot report progress runs on the
+// caller's goroutine: there is nothing to yield until it ends.
 func (d *streamDriver) runCalls(ctx context.Context, r *run, t *turn) ([]*CallResult, error) {
+	n := r.res.Turns
+	if len(t.calls) == 1 && !r.mayReport(t, t.calls[0]) {
+		results := r.runCalls(ctx, t, nil)
+		if !d.emit(RunEvent{Kind: RunCallResult, Turn: n, Result: results[0]}) {
+			return nil, errStopped
+		}
+		return results, nil
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ended := make(chan *CallResult, len(t.calls)) // never blocks a call
-	done := make(chan []*CallResult, 1)
+	var ended chan *CallResult
 	var onEnd func(int, *CallResult)
 	if len(t.calls) > 1 { // a single call's result comes with done: one wake-up less
+		ended = make(chan *CallResult, len(t.calls)) // never blocks a call
 		onEnd = func(_ int, res *CallResult) { ended <- res }
 	}
+	done := make(chan []*CallResult, 1)
 	r.b.handoff.Go(func() { // a kept goroutine: a new one's stack would grow again
 		done <- r.runCalls(ctx, t, onEnd)
 	})
-	n := r.res.Turns
 	for {
 		select {
 		case res := <-ended:
@@ -263,6 +272,25 @@ func (d *streamDriver) runCalls(ctx context.Context, r *run, t *turn) ([]*CallRe
 	}
 }
 
+// mayReport reports whether call c of t may report progress while the
+// turn waits for it: only a call of an MCP tool has a server to report
+// it; a host function, the fallback, a call that fails before it starts
+// (an unknown function) and a long call (started in the background, see
+// [LongCalls]) do not.
+func (r *run) mayReport(t *turn, c *genai.FunctionCall) bool {
+	if c == nil || r.hosts.has(c.Name) {
+		return false
+	}
+	if long := r.o.LongCalls; long != nil && long.isLong(c.Name, r.b.taskRequired(r.hosts, t.req, c.Name)) {
+		return false
+	}
+	if t.req.mcp[c.Name] != nil {
+		return true
+	}
+	_, ok := r.b.Tool(c.Name)
+	return ok
+}
+
 // progressSlot keeps the latest progress report of each running call
 // until the driver takes them: a server's reader never waits for the
 // caller, and memory is bounded by the number of calls.
@@ -270,19 +298,22 @@ type progressSlot struct {
 	ready chan struct{} // one token when reports wait
 	mu    sync.Mutex
 	order []progressKey
-	last  map[progressKey]Progress
+	last  map[progressKey]Progress // nil until the first report
 }
 
 type progressKey struct{ name, id string }
 
 func newProgressSlot() *progressSlot {
-	return &progressSlot{ready: make(chan struct{}, 1), last: map[progressKey]Progress{}}
+	return &progressSlot{ready: make(chan struct{}, 1)}
 }
 
 // put keeps p as its call's latest report.
 func (s *progressSlot) put(p Progress) {
 	k := progressKey{p.Name, p.ID}
 	s.mu.Lock()
+	if s.last == nil {
+		s.last = map[progressKey]Progress{}
+	}
 	if _, ok := s.last[k]; !ok {
 		s.order = append(s.order, k)
 	}
@@ -299,6 +330,9 @@ func (s *progressSlot) put(p Progress) {
 func (s *progressSlot) take() []Progress {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if len(s.order) == 0 {
+		return nil
+	}
 	out := make([]Progress, 0, len(s.order))
 	for _, k := range s.order {
 		out = append(out, s.last[k])
