@@ -195,7 +195,7 @@ func (d *streamDriver) send(ctx context.Context, gen ContentStreamer, model stri
 		if err := acc.Add(chunk); err != nil {
 			return nil, &midStreamError{err}
 		}
-		for _, p := range chunks.Pieces(chunk) {
+		for p := range chunks.Pieces(chunk) {
 			kind := RunText
 			if p.Thought {
 				kind = RunThought

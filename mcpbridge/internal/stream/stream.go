@@ -21,6 +21,7 @@ package stream
 import (
 	"errors"
 	"fmt"
+	"iter"
 
 	"google.golang.org/genai"
 
@@ -185,19 +186,21 @@ type Piece struct {
 	Thought bool
 }
 
-// Pieces returns the text and thought pieces of chunk's first candidate,
+// Pieces yields the text and thought pieces of chunk's first candidate,
 // in order; empty texts (a part that only carries a thought signature) are
-// left out.
-func Pieces(chunk *genai.GenerateContentResponse) []Piece {
-	if chunk == nil || len(chunk.Candidates) == 0 || chunk.Candidates[0] == nil || chunk.Candidates[0].Content == nil {
-		return nil
-	}
-	var out []Piece
-	for _, p := range chunk.Candidates[0].Content.Parts {
-		if p == nil || p.Text == "" {
-			continue
+// left out. It allocates nothing: it runs on every chunk.
+func Pieces(chunk *genai.GenerateContentResponse) iter.Seq[Piece] {
+	return func(yield func(Piece) bool) {
+		if chunk == nil || len(chunk.Candidates) == 0 || chunk.Candidates[0] == nil || chunk.Candidates[0].Content == nil {
+			return
 		}
-		out = append(out, Piece{Text: p.Text, Thought: p.Thought})
+		for _, p := range chunk.Candidates[0].Content.Parts {
+			if p == nil || p.Text == "" {
+				continue
+			}
+			if !yield(Piece{Text: p.Text, Thought: p.Thought}) {
+				return
+			}
+		}
 	}
-	return out
 }

@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -47,11 +48,13 @@ func TestAccumulator(t *testing.T) {
 		t.Errorf("Response() mismatch (-want +got):\n%s", diff)
 	}
 	wantPieces := []Piece{{Text: "He"}, {Text: "llo"}}
-	if diff := cmp.Diff(wantPieces, Pieces(chunk("", &genai.Part{Text: "He"}, call, &genai.Part{Text: "llo"}, sigOnly))); diff != "" {
+	if diff := cmp.Diff(wantPieces, slices.Collect(Pieces(chunk("", &genai.Part{Text: "He"}, call, &genai.Part{Text: "llo"}, sigOnly)))); diff != "" {
 		t.Errorf("Pieces() mismatch (-want +got):\n%s", diff)
 	}
-	if Pieces(nil) != nil || Pieces(&genai.GenerateContentResponse{}) != nil {
-		t.Error("Pieces of an empty chunk is not nil")
+	for _, empty := range []*genai.GenerateContentResponse{nil, {}, {Candidates: []*genai.Candidate{nil}}, {Candidates: []*genai.Candidate{{}}}} {
+		if got := slices.Collect(Pieces(empty)); got != nil {
+			t.Errorf("Pieces(%+v) = %v, want none", empty, got)
+		}
 	}
 }
 
@@ -78,11 +81,21 @@ func FuzzAccumulator(f *testing.F) {
 		var a Accumulator
 		var want []*genai.Part
 		var chunk *genai.GenerateContentResponse
+		var texts []Piece // the non-empty texts of chunk
 		flush := func() {
 			if err := a.Add(chunk); err != nil {
 				t.Fatalf("Add() = %v", err)
 			}
-			chunk = nil
+			if diff := cmp.Diff(texts, slices.Collect(Pieces(chunk))); diff != "" {
+				t.Fatalf("Pieces() mismatch (-want +got):\n%s", diff)
+			}
+			for p := range Pieces(chunk) { // a caller may stop at any piece
+				if p != texts[0] {
+					t.Fatalf("first piece = %+v, want %+v", p, texts[0])
+				}
+				break
+			}
+			chunk, texts = nil, nil
 		}
 		for i, b := range data {
 			if chunk == nil {
@@ -95,8 +108,10 @@ func FuzzAccumulator(f *testing.F) {
 				continue
 			case 1:
 				p = &genai.Part{Text: string(rune('a' + i%26))}
+				texts = append(texts, Piece{Text: p.Text})
 			case 2:
 				p = &genai.Part{Text: "t", Thought: true}
+				texts = append(texts, Piece{Text: "t", Thought: true})
 			case 3:
 				p = &genai.Part{FunctionCall: &genai.FunctionCall{Name: "f", ID: string(rune('0' + i%10))}, ThoughtSignature: []byte{b}}
 			case 4:
