@@ -9,6 +9,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/geminitest"
+	chunks "github.com/mcpgenai/bridge/mcpbridge/internal/stream"
 )
 
 // BenchmarkStreamTurn compares RunStream with Run on the same fake and the
@@ -47,6 +48,52 @@ func BenchmarkStreamTurn(b *testing.B) {
 		check(b, res, err)
 	}
 	runCallPair(b, run, stream)
+}
+
+// BenchmarkStreamFloor is BenchmarkStreamTurn's floor on the same requests:
+// Run ("baseline") against Run whose requests are streamed and assembled
+// ("bridge", see streamedGenerator). Both send exactly what Run sends (the
+// Bridge's declarations, the same history) and run calls alike, so the
+// ratio is the cost of streaming itself (genai's SSE reading, the fake's
+// events and flushes, chunked HTTP) inside one run; what StreamTurn shows
+// beyond it is RunStream's own (its events, asking for progress, handing
+// a call to another goroutine).
+func BenchmarkStreamFloor(b *testing.B) {
+	ctx := context.Background()
+	br := benchBridge(b, ctx, mcptestExec("main"))
+	srv := geminitest.New(b, nil)
+	b.Cleanup(srv.Close)
+	models := srv.Client(ctx).Models
+	turns := func() {
+		srv.Append(geminitest.Calls(geminitest.Call{Name: "lookup", Args: map[string]any{"name": "ann"}}), geminitest.Text("Ann is 7."))
+	}
+	runWith := func(gen ContentGenerator) caller {
+		return func(b *testing.B) {
+			turns()
+			res, err := br.Run(ctx, gen, e2eModel, prompt(), nil, nil)
+			if err != nil || res.Turns != 2 || res.Response.Text() != "Ann is 7." {
+				b.Fatalf("run = %v after %d turns, want the answer after 2", err, res.Turns)
+			}
+		}
+	}
+	runCallPair(b, runWith(models), runWith(streamedGenerator{models}))
+}
+
+// streamedGenerator answers GenerateContent with GenerateContentStream,
+// its chunks assembled as RunStream assembles them.
+type streamedGenerator struct{ m *genai.Models }
+
+func (g streamedGenerator) GenerateContent(ctx context.Context, model string, contents []*genai.Content, cfg *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+	var acc chunks.Accumulator
+	for chunk, err := range g.m.GenerateContentStream(ctx, model, contents, cfg) {
+		if err != nil {
+			return nil, err
+		}
+		if err := acc.Add(chunk); err != nil {
+			return nil, err
+		}
+	}
+	return acc.Response(), nil
 }
 
 // BenchmarkStreamFirstChunk measures how long the first text chunk takes
