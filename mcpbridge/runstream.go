@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"runtime/pprof"
 	"sync"
 	"time"
 
@@ -242,6 +243,7 @@ func (d *streamDriver) runCalls(ctx context.Context, r *run, t *turn) ([]*CallRe
 	}
 	done := make(chan []*CallResult, 1)
 	r.b.handoff.Go(func() { // a kept goroutine: a new one's stack would grow again
+		pprof.SetGoroutineLabels(ctx) // the caller's profiler labels, as a new goroutine would inherit
 		done <- r.runCalls(ctx, t, onEnd)
 	})
 	for {

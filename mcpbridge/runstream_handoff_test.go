@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"runtime"
+	"runtime/pprof"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/geminitest"
 )
 
@@ -67,5 +70,56 @@ func TestRunStreamCallWithoutProgress(t *testing.T) {
 	}
 	if srv.Remaining() != 1 {
 		t.Errorf("the fake has %d turns left after the break at the result, want 1", srv.Remaining())
+	}
+}
+
+// labelsHere returns the profiler labels of the goroutine that calls it,
+// as the goroutine profile shows them ("" when it has none).
+func labelsHere(t *testing.T) string {
+	var buf bytes.Buffer
+	if err := pprof.Lookup("goroutine").WriteTo(&buf, 1); err != nil {
+		t.Errorf("goroutine profile: %v", err)
+	}
+	for rec := range strings.SplitSeq(buf.String(), "\n\n") {
+		if !strings.Contains(rec, "mcpbridge.labelsHere") {
+			continue
+		}
+		for line := range strings.SplitSeq(rec, "\n") {
+			if l, ok := strings.CutPrefix(line, "# labels: "); ok {
+				return l
+			}
+		}
+		return ""
+	}
+	t.Error("labelsHere is not in the goroutine profile")
+	return ""
+}
+
+// TestRunStreamCallLabels: a call RunStream hands to another goroutine
+// runs with the profiler labels of the caller's context, as a goroutine
+// the caller started would; a later run without labels finds none left
+// on the goroutine that ran the first one's call.
+func TestRunStreamCallLabels(t *testing.T) {
+	var seen []string
+	confirmer := confirm.ConfirmerFunc(func(context.Context, confirm.Request) (confirm.Answer, error) {
+		seen = append(seen, labelsHere(t))
+		return confirm.ProceedOnce, nil
+	})
+	asks := mcptestExec("main")
+	asks.Trust = false // the confirmer runs on the call's goroutine
+	b := newBridge(t, &Options{Policy: &confirm.Policy{Confirmer: confirmer}}, asks)
+	discover(t, b)
+	ctx := context.Background()
+	run := func(ctx context.Context) {
+		srv := geminitest.New(t, nil, geminitest.Calls(geminitest.Call{Name: "lookup", Args: map[string]any{"name": "ann"}}), geminitest.Text("Ann is 7."))
+		if _, err := collect(t, b.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil)); err != nil {
+			t.Fatalf("RunStream() = %v", err)
+		}
+	}
+	pprof.Do(ctx, pprof.Labels("agent", "one"), run)
+	run(ctx)
+	want := []string{`{"agent":"one"}`, ""}
+	if diff := cmp.Diff(want, seen); diff != "" {
+		t.Errorf("labels seen by the calls (-want +got):\n%s", diff)
 	}
 }
