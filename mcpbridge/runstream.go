@@ -94,7 +94,10 @@ type RunEvent struct {
 // running calls are cancelled (servers are told, where their transport
 // allows), RunStream waits for them to end, and nothing is left running.
 // Each event is yielded on the goroutine ranging over the sequence; the
-// sequence may be ranged over once.
+// sequence may be ranged over once. A call that may report progress runs
+// on a goroutine the Bridge keeps for the purpose (it ends after 30 s
+// without work, or at Close); any other lone call of a turn runs on the
+// caller's goroutine.
 func (b *Bridge) RunStream(ctx context.Context, gen ContentStreamer, model string, history []*genai.Content,
 	config *genai.GenerateContentConfig, opts *RunOptions) iter.Seq2[RunEvent, error] {
 	return func(yield func(RunEvent, error) bool) {
