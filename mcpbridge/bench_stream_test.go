@@ -175,3 +175,29 @@ func BenchmarkStreamSDK(b *testing.B) {
 	}
 	runCallPair(b, whole, streamed)
 }
+
+// BenchmarkStreamHandoff measures what RunStream pays to run a call on
+// another goroutine (so that it can yield the call's progress meanwhile):
+// Execute of lookup over stdio in place ("baseline") against the same
+// call handed to a new goroutine ("new") or to a goroutine the Bridge
+// keeps ("kept", what RunStream does), each waited for.
+func BenchmarkStreamHandoff(b *testing.B) {
+	ctx := context.Background()
+	br := benchBridge(b, ctx, mcptestExec("main"))
+	call := &genai.FunctionCall{Name: "lookup", Args: map[string]any{"name": "ann"}}
+	check := func(b *testing.B, r *CallResult) {
+		if r.Err != nil {
+			b.Fatalf("Execute(lookup) = %v", r.Err)
+		}
+	}
+	inPlace := func(b *testing.B) { check(b, br.Execute(ctx, call)) }
+	handed := func(spawn func(func())) caller {
+		return func(b *testing.B) {
+			done := make(chan *CallResult, 1)
+			spawn(func() { done <- br.Execute(ctx, call) })
+			check(b, <-done)
+		}
+	}
+	b.Run("new", func(b *testing.B) { runCallPair(b, inPlace, handed(func(f func()) { go f() })) })
+	b.Run("kept", func(b *testing.B) { runCallPair(b, inPlace, handed(br.handoff.Go)) })
+}
