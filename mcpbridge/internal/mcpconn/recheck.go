@@ -28,6 +28,36 @@ const listenAckWait = 2 * time.Second
 // connect that asked for the first.
 const recheckDelay = 100 * time.Millisecond
 
+// Subscribed waits until the server has acknowledged the connection's
+// subscriptions/listen stream, from which on every change to the lists the
+// connection follows is announced (OnToolsChanged, OnPromptsChanged), and
+// reports whether it has. A list kept from an earlier reading, which no
+// recheck covers, is then safe to use: a change the server makes later is
+// announced. Subscribed reports true at once when the connection keeps no
+// listen stream (before 2026-07-28, or nothing to listen for), and false
+// when the server ended a listen request without acknowledging it, or the
+// connection ended, ctx ended or listenAckWait (capped by Timeout) passed
+// before the acknowledgement came.
+func (c *Conn) Subscribed(ctx context.Context) bool {
+	c.listenMu.Lock()
+	listening := c.stopListen != nil
+	c.listenMu.Unlock()
+	if !listening || isClosed(c.acked) {
+		return true
+	}
+	wait := time.NewTimer(min(listenAckWait, c.spec.timeout()))
+	defer wait.Stop()
+	select {
+	case <-c.acked:
+		return true
+	case <-c.unheard:
+	case <-c.alive.Done():
+	case <-ctx.Done():
+	case <-wait.C:
+	}
+	return isClosed(c.acked)
+}
+
 // listKind is a list that list_changed concerns.
 type listKind int
 

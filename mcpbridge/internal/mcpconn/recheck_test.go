@@ -3,6 +3,8 @@ package mcpconn
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +16,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
 
 // gapServer is a 2026-07-28 streamable-HTTP server whose tools can change
@@ -158,4 +162,98 @@ func TestRecheckAfterAck(t *testing.T) {
 	if n := g.lists.Load(); n != 1 {
 		t.Fatalf("server answered %d tools/list requests, want 1", n)
 	}
+}
+
+// TestSubscribed: Subscribed returns once the server has acknowledged the
+// subscription, and from then on a change is announced; it gives up when
+// the server refuses the subscription or ctx ends, and has nothing to wait
+// for on a connection that keeps no listen stream.
+func TestSubscribed(t *testing.T) {
+	t.Run("acknowledged", func(t *testing.T) {
+		h := httpServer(t, StreamableHTTP, testserver.Options{Era: testserver.EraModern})
+		arrived, release := h.Hold(string(mcp.MethodSubscriptionsListen))
+		defer release()
+		changed := make(chan struct{}, 1)
+		h.spec.OnToolsChanged = func() {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		}
+		c := dialT(t, h.spec)
+		got := make(chan bool, 1)
+		go func() { got <- c.Subscribed(context.Background()) }()
+		select {
+		case <-arrived:
+		case <-time.After(fast):
+			t.Fatal("no subscriptions/listen reached the server")
+		}
+		select {
+		case ok := <-got:
+			t.Fatalf("Subscribed() = %v while the server held the subscription, want it to wait", ok)
+		default:
+		}
+		release()
+		if ok := <-got; !ok {
+			t.Fatal("Subscribed() = false after the acknowledgement, want true")
+		}
+		h.MCP.AddTool(mcp.NewTool("late"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("late"), nil
+		})
+		select {
+		case <-changed:
+		case <-time.After(fast):
+			t.Fatal("a tool added after Subscribed() never reached OnToolsChanged")
+		}
+	})
+	t.Run("refused", func(t *testing.T) {
+		srv := testserver.New(testserver.Options{})
+		mcpHTTP := server.NewStreamableHTTPServer(srv)
+		hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get(mcp.HeaderMethod) == string(mcp.MethodSubscriptionsListen) {
+				var req struct {
+					ID json.RawMessage `json:"id"`
+				}
+				_ = json.NewDecoder(r.Body).Decode(&req)
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no subscriptions here"}}`, req.ID)
+				return
+			}
+			mcpHTTP.ServeHTTP(w, r)
+		}))
+		t.Cleanup(func() {
+			hs.CloseClientConnections()
+			hs.Close()
+			_ = mcpHTTP.Shutdown(context.Background())
+		})
+		c := dialT(t, Spec{Name: "refusing", Kind: StreamableHTTP, URL: hs.URL, Timeout: testTimeout})
+		if !IsModern(c.ProtocolVersion()) {
+			t.Fatalf("ProtocolVersion() = %q, want 2026-07-28", c.ProtocolVersion())
+		}
+		if c.Subscribed(context.Background()) {
+			t.Fatal("Subscribed() = true for a refused subscription, want false")
+		}
+		if !isClosed(c.unheard) {
+			t.Error("Subscribed() gave up before the refusal, want it to end with the refusal")
+		}
+	})
+	t.Run("context ended", func(t *testing.T) {
+		h := httpServer(t, StreamableHTTP, testserver.Options{Era: testserver.EraModern})
+		_, release := h.Hold(string(mcp.MethodSubscriptionsListen))
+		defer release()
+		c := dialT(t, h.spec)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if c.Subscribed(ctx) {
+			t.Fatal("Subscribed() = true with the subscription held and ctx ended, want false")
+		}
+	})
+	t.Run("no listen stream", func(t *testing.T) {
+		h := httpServer(t, StreamableHTTP, testserver.Options{})
+		h.spec.Protocol = ProtocolLegacy
+		c := dialT(t, h.spec)
+		if !c.Subscribed(context.Background()) {
+			t.Fatal("Subscribed() = false on a legacy connection, want true (nothing to wait for)")
+		}
+	})
 }
