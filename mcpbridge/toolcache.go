@@ -34,6 +34,16 @@ func (b *Bridge) listTools(ctx context.Context, s *server, conn *mcpconn.Conn) (
 		if kept.raws == nil || !now.Before(kept.until) {
 			kept.raws, kept.until = b.protos.Tools(s.cfg.protoKey(), now)
 		}
+		// A change reaches this connection only from the server's
+		// acknowledgement of its subscription on: one made before (by
+		// the caller, right after connecting) would reach neither the
+		// kept list nor the connection. Waiting for the acknowledgement
+		// takes about the round trip the tools/list would have; without
+		// one, the tools are listed (and read again once it comes).
+		if kept.raws != nil && !conn.Subscribed(ctx) {
+			b.log.Debug("mcp server did not acknowledge the subscription to its changes; listing its tools instead of taking the kept list", "server", s.cfg.Name)
+			kept.raws = nil
+		}
 		if kept.raws != nil {
 			b.log.Debug("mcp server tools taken from the kept list", "server", s.cfg.Name, "tools", len(kept.raws), "fresh until", kept.until)
 			b.mu.Lock()
