@@ -20,7 +20,8 @@ import (
 // server had sent one; when it is the same, nothing happens.
 
 // listenAckWait bounds the wait for the acknowledgement: a list requested
-// before it is read again after this long even if it never came.
+// before it is read again after this long even if it never came (and once
+// more when it comes).
 const listenAckWait = 2 * time.Second
 
 // recheckDelay is how long after the acknowledgement such a list is read
@@ -127,56 +128,80 @@ func (c *Conn) recheck(kind listKind, sum digest) {
 	go c.reread(kind)
 }
 
-// reread waits for the acknowledgement (at most listenAckWait) and
-// recheckDelay, reads kind again and reports a list_changed when the
-// reading differs from the early one. It gives up when the connection ends.
+// reread waits for the acknowledgement and recheckDelay, reads kind again
+// and reports a list_changed when the reading differs from the early one.
+// When the acknowledgement has not come within listenAckWait it reads
+// anyway (a server may never send one), and that reading, early in its
+// turn, is read again once the acknowledgement comes. It gives up when the
+// connection ends.
 func (c *Conn) reread(kind listKind) {
 	defer c.wg.Done()
-	ack := time.NewTimer(listenAckWait)
+	for bound := listenAckWait; ; bound = 0 {
+		acked := c.awaitAck(bound)
+		pause := time.NewTimer(recheckDelay)
+		select {
+		case <-pause.C:
+		case <-c.alive.Done():
+			pause.Stop()
+			return
+		}
+		ctx, cancel := context.WithTimeout(c.alive, c.spec.timeout())
+		var sum digest
+		var err error
+		switch kind {
+		case toolsList:
+			_, sum, err = c.listTools(ctx, true)
+		case promptsList:
+			_, sum, err = c.listPrompts(ctx, true)
+		}
+		cancel()
+		c.mu.Lock()
+		first := c.earlies[kind].sum
+		if acked || err != nil {
+			c.earlies[kind] = earlyList{}
+		} else {
+			c.earlies[kind].sum = sum // still pending: the next round compares with it
+		}
+		c.mu.Unlock()
+		if err != nil {
+			if c.alive.Err() == nil {
+				c.log.Warn("mcp server list could not be read again after subscriptions/listen; "+
+					"a change made while connecting may be missed", "err", err)
+			}
+			return
+		}
+		if sum != first {
+			ch := c.kick
+			if kind == promptsList {
+				ch = c.prompts
+			}
+			select {
+			case ch <- struct{}{}:
+			default:
+			}
+		}
+		if acked {
+			return
+		}
+	}
+}
+
+// awaitAck waits for the server's acknowledgement of subscriptions/listen,
+// at most bound (0: while the connection lives), and reports whether it
+// came.
+func (c *Conn) awaitAck(bound time.Duration) bool {
+	var expired <-chan time.Time
+	if bound > 0 {
+		t := time.NewTimer(bound)
+		defer t.Stop()
+		expired = t.C
+	}
 	select {
 	case <-c.acked:
-	case <-ack.C:
-		c.log.Debug("mcp server did not acknowledge subscriptions/listen in time; reading the list again anyway")
+		return true
+	case <-expired:
+		c.log.Debug("mcp server did not acknowledge subscriptions/listen in time; reading the list again now, and once more when it does")
 	case <-c.alive.Done():
 	}
-	ack.Stop()
-	pause := time.NewTimer(recheckDelay)
-	defer pause.Stop()
-	select {
-	case <-pause.C:
-	case <-c.alive.Done():
-		return
-	}
-	ctx, cancel := context.WithTimeout(c.alive, c.spec.timeout())
-	defer cancel()
-	var sum digest
-	var err error
-	switch kind {
-	case toolsList:
-		_, sum, err = c.listTools(ctx, true)
-	case promptsList:
-		_, sum, err = c.listPrompts(ctx, true)
-	}
-	c.mu.Lock()
-	first := c.earlies[kind].sum
-	c.earlies[kind] = earlyList{}
-	c.mu.Unlock()
-	if err != nil {
-		if c.alive.Err() == nil {
-			c.log.Warn("mcp server list could not be read again after subscriptions/listen; "+
-				"a change made while connecting may be missed", "err", err)
-		}
-		return
-	}
-	if sum == first {
-		return
-	}
-	ch := c.kick
-	if kind == promptsList {
-		ch = c.prompts
-	}
-	select {
-	case ch <- struct{}{}:
-	default:
-	}
+	return false
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
@@ -256,4 +258,56 @@ func TestSubscribed(t *testing.T) {
 			t.Fatal("Subscribed() = false on a legacy connection, want true (nothing to wait for)")
 		}
 	})
+}
+
+// TestRecheckLateAck: when the acknowledgement takes longer than
+// listenAckWait, the list is read again without it, and once more when it
+// comes: a change made between the two (a tool added while the server
+// holds the subscription, so that its notification reaches nobody) still
+// reaches OnToolsChanged.
+func TestRecheckLateAck(t *testing.T) {
+	h := httpServer(t, StreamableHTTP, testserver.Options{Era: testserver.EraModern})
+	arrived, release := h.Hold(string(mcp.MethodSubscriptionsListen))
+	defer release()
+	changed := make(chan struct{}, 1)
+	h.spec.OnToolsChanged = func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	}
+	// A reading counts once its span ended: its answer was read.
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	h.spec.Tracer = tp.Tracer("test")
+	lists := func() int {
+		return len(slices.DeleteFunc(exp.GetSpans(), func(s tracetest.SpanStub) bool { return s.Name != string(mcp.MethodToolsList) }))
+	}
+	c := dialT(t, h.spec)
+	if _, err := c.ListTools(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-arrived:
+	case <-time.After(fast):
+		t.Fatal("no subscriptions/listen reached the server")
+	}
+	// The second reading comes after listenAckWait, unacknowledged.
+	deadline := time.Now().Add(fast)
+	for lists() < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := lists(); n != 2 {
+		t.Fatalf("%d tools/list answered, want 2 (the first reading and the one after listenAckWait)", n)
+	}
+	h.MCP.AddTool(mcp.NewTool("late"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("late"), nil
+	})
+	release()
+	select {
+	case <-changed:
+	case <-time.After(fast):
+		t.Fatal("a tool added before the late acknowledgement never reached OnToolsChanged")
+	}
 }
