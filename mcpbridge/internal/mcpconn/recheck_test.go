@@ -166,22 +166,32 @@ func TestRecheckAfterAck(t *testing.T) {
 	}
 }
 
+// heldServer starts a 2026-07-28 test server that holds each
+// subscriptions/listen request until release is called (arrived is closed
+// when the first comes), and gives it a spec whose OnToolsChanged sends on
+// changed.
+func heldServer(t *testing.T) (h testHTTP, arrived <-chan struct{}, release func(), changed <-chan struct{}) {
+	t.Helper()
+	h = httpServer(t, StreamableHTTP, testserver.Options{Era: testserver.EraModern})
+	arrived, release = h.Hold(string(mcp.MethodSubscriptionsListen))
+	t.Cleanup(release)
+	ch := make(chan struct{}, 1)
+	h.spec.OnToolsChanged = func() {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+	return h, arrived, release, ch
+}
+
 // TestSubscribed: Subscribed returns once the server has acknowledged the
 // subscription, and from then on a change is announced; it gives up when
 // the server refuses the subscription or ctx ends, and has nothing to wait
 // for on a connection that keeps no listen stream.
 func TestSubscribed(t *testing.T) {
 	t.Run("acknowledged", func(t *testing.T) {
-		h := httpServer(t, StreamableHTTP, testserver.Options{Era: testserver.EraModern})
-		arrived, release := h.Hold(string(mcp.MethodSubscriptionsListen))
-		defer release()
-		changed := make(chan struct{}, 1)
-		h.spec.OnToolsChanged = func() {
-			select {
-			case changed <- struct{}{}:
-			default:
-			}
-		}
+		h, arrived, release, changed := heldServer(t)
 		c := dialT(t, h.spec)
 		got := make(chan bool, 1)
 		go func() { got <- c.Subscribed(context.Background()) }()
@@ -266,16 +276,7 @@ func TestSubscribed(t *testing.T) {
 // holds the subscription, so that its notification reaches nobody) still
 // reaches OnToolsChanged.
 func TestRecheckLateAck(t *testing.T) {
-	h := httpServer(t, StreamableHTTP, testserver.Options{Era: testserver.EraModern})
-	arrived, release := h.Hold(string(mcp.MethodSubscriptionsListen))
-	defer release()
-	changed := make(chan struct{}, 1)
-	h.spec.OnToolsChanged = func() {
-		select {
-		case changed <- struct{}{}:
-		default:
-		}
-	}
+	h, arrived, release, changed := heldServer(t)
 	// A reading counts once its span ended: its answer was read.
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
