@@ -19,6 +19,7 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/unbounded"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -217,7 +218,7 @@ type Bridge struct {
 	discovering, discovered bool             // see Status
 	tools                   map[string]*Tool // by registered name
 	sorted                  []*Tool          // by registered name
-	subs                    map[*subscriber]struct{}
+	subs                    map[*unbounded.Chan[Event]]struct{}
 	closeOnce               sync.Once
 	rejected                map[rejectKey]DroppedTool // tools the API refused (see heal.go)
 }
@@ -270,7 +271,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		interval:      o.ReconnectInterval,
 		byName:        make(map[string]*server, len(cfg.Servers)),
 		tools:         map[string]*Tool{},
-		subs:          map[*subscriber]struct{}{},
+		subs:          map[*unbounded.Chan[Event]]struct{}{},
 	}
 	order := make([]string, len(b.cfg.Servers))
 	redactors := make([]*secrets.Redactor, len(b.cfg.Servers))
@@ -513,7 +514,7 @@ func (b *Bridge) shutdown() {
 		}
 	}
 	subs := b.subs
-	b.subs = map[*subscriber]struct{}{}
+	b.subs = map[*unbounded.Chan[Event]]struct{}{}
 	b.mu.Unlock()
 
 	var wg sync.WaitGroup

@@ -72,10 +72,6 @@ type Event struct {
 	URI        string          // EventResourceUpdated: the resource (redacted)
 }
 
-// subscriber is one Subscribe channel, fed from an unbounded queue so
-// that emitting never waits for a reader.
-type subscriber = unbounded.Chan[Event]
-
 // Subscribe returns a channel that receives every later [Event], in the
 // order the changes happened, and a function that unsubscribes.
 //

@@ -80,7 +80,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 	sp := mcpconn.Spec{
 		Name:            cfg.Name,
 		Timeout:         cfg.effectiveTimeout(),
-		MaxCallTime:     cfg.MaxCallTime,
+		MaxCallTime:     cfg.effectiveMaxCallTime(),
 		DiscoverProbe:   b.discoverProbe,
 		Logger:          b.log,
 		MaxMessageBytes: b.maxMsg,

@@ -66,7 +66,7 @@ type Tool struct {
 	Timeout time.Duration
 
 	def     *toolDef
-	maxCall time.Duration // the server's MaxCallTime; 0 = the default
+	maxCall time.Duration // the server's MaxCallTime, or the default
 	lex     *lexicalCache // the tool's words, for lexicalRanker
 }
 
@@ -81,12 +81,7 @@ func (t *Tool) InputSchema() json.RawMessage {
 func (t *Tool) restorer() *schema.Restorer { return t.def.conv.Restorer }
 
 // maxCallTime bounds a call of t that may outlive Timeout.
-func (t *Tool) maxCallTime() time.Duration {
-	if t.maxCall > 0 {
-		return t.maxCall
-	}
-	return DefaultMaxCallTime
-}
+func (t *Tool) maxCallTime() time.Duration { return t.maxCall }
 
 // toolDef is one tool as a server listed it, converted once per listing.
 type toolDef struct {
@@ -172,7 +167,7 @@ func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 		BudgetCuts:  def.conv.BudgetCuts,
 		Trust:       cfg.Trust,
 		Timeout:     cfg.effectiveTimeout(),
-		maxCall:     cfg.MaxCallTime,
+		maxCall:     cfg.effectiveMaxCallTime(),
 		def:         def,
 		lex:         &lexicalCache{},
 	}
