@@ -406,7 +406,7 @@ func (b *Bridge) rebuildLocked() {
 			continue // cannot happen: the registry holds what defs listed
 		}
 		t := b.tools[e.Name]
-		if t == nil || t.def != d || t.Entry != e {
+		if t == nil || t.def != d || !t.registeredAs(e) {
 			t = newTool(e, d, &s.cfg)
 		}
 		tools[e.Name] = t

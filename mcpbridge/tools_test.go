@@ -58,7 +58,8 @@ func TestNewTool(t *testing.T) {
 	e := registry.Entry{Name: "web__fetch", Server: "web", ServerTool: "fetch", Reason: registry.Prefixed, Wanted: "fetch", Holder: "files"}
 	got := newTool(e, defs[0], &cfg)
 	want := &Tool{
-		Entry: e, Title: "Fetch", Description: "fetches a URL",
+		Name: "web__fetch", Server: "web", ServerTool: "fetch", Renamed: `prefixed: "fetch" belongs to server "files"`,
+		Title: "Fetch", Description: "fetches a URL",
 		Annotations: confirm.Annotations{Title: "Fetch it", ReadOnlyHint: &yes},
 		Declaration: defs[0].conv.Declaration("web__fetch", "fetches a URL"),
 		Changes:     defs[0].conv.Changes,
