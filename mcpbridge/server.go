@@ -81,7 +81,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		Name:            cfg.Name,
 		Timeout:         cfg.effectiveTimeout(),
 		MaxCallTime:     cfg.effectiveMaxCallTime(),
-		DiscoverProbe:   b.discoverProbe,
+		DiscoverProbe:   b.hooks.discoverProbe,
 		Logger:          b.log,
 		MaxMessageBytes: b.maxMsg,
 		Tracer:          b.tracer,
