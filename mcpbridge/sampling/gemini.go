@@ -41,9 +41,10 @@ import (
 //
 // Not honored: IncludeContext (nothing is added), metadata (not sent), a
 // stop sequence is reported as StopEndTurn (Gemini does not tell it
-// apart), and the model's thoughts are left out. An answer with nothing
-// MCP can carry (no candidate, only thoughts, a PDF) is an error naming
-// the reason.
+// apart), and the model's thoughts are left out. An answer MCP cannot
+// carry (no candidate, nothing but thoughts, data other than images and
+// audio, a call of a function the request did not declare) is an error
+// naming the reason.
 func Gemini(models *genai.Models, model string, allowed ...string) Sampler {
 	return &gemini{models: models, model: model, allowed: slices.Clone(allowed)}
 }

@@ -214,9 +214,10 @@ type Tool struct {
 
 // Result is a model's answer to a [Request]. A review may edit it in
 // place before it reaches the server; the Bridge then checks it: Content
-// must not be empty, Model must be set, image and audio blocks need a
-// MIMEType, and a tool_use needs an ID and must name one of the request's
-// Tools.
+// must not be empty and holds only text, image, audio and tool_use blocks,
+// Model must be set, image and audio blocks need a MIMEType, and a
+// tool_use needs an ID and must name one of the request's Tools. A result
+// that fails the check fails the request.
 type Result struct {
 	// Content is the answer: text, image or audio blocks, and tool_use
 	// blocks naming the request's tools with their arguments.
