@@ -24,18 +24,22 @@ import (
 
 // gapServer is a 2026-07-28 streamable-HTTP server whose tools can change
 // in the gap a list_changed subscription cannot cover: it holds each
-// subscriptions/listen request for hold, and when change is set, reveals
-// the tool "late" just before passing the request on, without any
-// notification. It counts the tools/list requests it answers.
+// subscriptions/listen request until release is called, and when change
+// is set, reveals the tool "late" just before passing the request on,
+// without any notification. It counts the tools/list requests it answers.
 type gapServer struct {
-	url    string
-	lists  atomic.Int32
-	listen atomic.Int32
+	url     string
+	lists   atomic.Int32
+	listen  atomic.Int32
+	release func()
 }
 
-func newGapServer(t *testing.T, hold time.Duration, change bool) *gapServer {
+func newGapServer(t *testing.T, change bool) *gapServer {
 	t.Helper()
-	g := &gapServer{}
+	released := make(chan struct{})
+	var once sync.Once
+	g := &gapServer{release: func() { once.Do(func() { close(released) }) }}
+	t.Cleanup(g.release)
 	var revealed atomic.Bool
 	srv := server.NewMCPServer("gap", "1.0",
 		server.WithToolCapabilities(true),
@@ -60,7 +64,11 @@ func newGapServer(t *testing.T, hold time.Duration, change bool) *gapServer {
 				g.lists.Add(1)
 			case bytes.Contains(body, []byte(`"method":"subscriptions/listen"`)):
 				g.listen.Add(1)
-				time.Sleep(hold)
+				select {
+				case <-released:
+				case <-r.Context().Done():
+					return
+				}
 				if change {
 					revealed.Store(true)
 				}
@@ -84,7 +92,7 @@ func newGapServer(t *testing.T, hold time.Duration, change bool) *gapServer {
 func TestRecheck(t *testing.T) {
 	for _, change := range []bool{true, false} {
 		t.Run(map[bool]string{true: "changed", false: "unchanged"}[change], func(t *testing.T) {
-			g := newGapServer(t, 500*time.Millisecond, change)
+			g := newGapServer(t, change)
 			var mu sync.Mutex
 			changed := 0
 			s := Spec{Name: "gap", Kind: StreamableHTTP, URL: g.url, Timeout: testTimeout,
@@ -100,8 +108,9 @@ func TestRecheck(t *testing.T) {
 			if got := toolNames(tools); !slices.Equal(got, []string{"early"}) {
 				t.Fatalf("first ListTools() = %v, want [early]: it must run before the held subscription", got)
 			}
-			// The second reading comes after the acknowledgement (500 ms)
-			// and recheckDelay.
+			g.release()
+			// The second reading comes after the acknowledgement and
+			// recheckDelay.
 			deadline := time.Now().Add(10 * time.Second)
 			for g.lists.Load() < 2 && time.Now().Before(deadline) {
 				time.Sleep(10 * time.Millisecond)
@@ -149,7 +158,8 @@ func TestRecheck(t *testing.T) {
 // TestRecheckAfterAck: a list requested after the acknowledgement is not
 // read again.
 func TestRecheckAfterAck(t *testing.T) {
-	g := newGapServer(t, 0, false)
+	g := newGapServer(t, false)
+	g.release()
 	s := Spec{Name: "gap", Kind: StreamableHTTP, URL: g.url, Timeout: testTimeout}
 	c := dialT(t, s)
 	select {
