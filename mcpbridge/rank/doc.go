@@ -1,0 +1,2 @@
+// Package rank orders tools by how well they fit a request.
+package rank

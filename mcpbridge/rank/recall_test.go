@@ -1,0 +1,286 @@
+package rank_test
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcpgenai/bridge/mcpbridge/rank"
+)
+
+// cutoffs are the k of recall@k.
+var cutoffs = []int{5, 10, 20, 40}
+
+// recallOf is recall@k over a request set: the share of expected tools
+// found in the first k places (an expected name that no tool has counts
+// as not found), and the share of requests with every tool found.
+type recallOf struct {
+	Requests, Expected int
+	Found              [4]int // per cutoff
+	AllFound           [4]int
+	Macro              [4]float64 // sum over requests of the share found
+}
+
+func (r recallOf) recall(i int) float64   { return float64(r.Found[i]) / float64(r.Expected) }
+func (r recallOf) allFound(i int) float64 { return float64(r.AllFound[i]) / float64(r.Requests) }
+
+// row formats r as a table row: recall@5..40, then all-found@5..40.
+func (r recallOf) row() string {
+	var b strings.Builder
+	for i := range cutoffs {
+		fmt.Fprintf(&b, " %.2f |", r.recall(i))
+	}
+	for i := range cutoffs {
+		fmt.Fprintf(&b, " %.2f |", r.allFound(i))
+	}
+	return b.String()
+}
+
+// request is a request and the names of the tools it needs.
+type request struct {
+	Text  string   `json:"text"`
+	Tools []string `json:"tools"`
+}
+
+// measure ranks every request with order (tool indexes, best first) and
+// counts what the first k places hold. names[i] is tool i's name as its
+// server lists it; an expected name is found when any tool of that name
+// is placed.
+func measure(names []string, reqs []request, order func(q string) []int) recallOf {
+	var r recallOf
+	for _, q := range reqs {
+		o := order(q.Text)
+		r.Requests++
+		r.Expected += len(q.Tools)
+		for i, k := range cutoffs {
+			top := map[string]bool{}
+			for _, idx := range o[:min(k, len(o))] {
+				top[names[idx]] = true
+			}
+			all := true
+			for _, want := range q.Tools {
+				if top[want] {
+					r.Found[i]++
+					r.Macro[i] += 1 / float64(len(q.Tools))
+				} else {
+					all = false
+				}
+			}
+			if all {
+				r.AllFound[i]++
+			}
+		}
+	}
+	return r
+}
+
+// corpus is a set of tools to rank, sorted by name (as a Bridge lists its
+// candidates), with the three rankers ready.
+type corpus struct {
+	names    []string
+	docs     []*rank.Document
+	plain    []bm25Index // name and description
+	previous []bm25Index // name, description, parameters
+}
+
+func newCorpus(tools []rank.Tool) *corpus {
+	tools = slices.Clone(tools)
+	slices.SortStableFunc(tools, func(a, b rank.Tool) int { return cmp.Compare(a.Name, b.Name) })
+	c := &corpus{}
+	for _, t := range tools {
+		c.names = append(c.names, t.Name)
+		c.docs = append(c.docs, rank.NewDocument(t))
+		c.plain = append(c.plain, newBM25Index(t.Name, t.Description))
+		texts := []string{t.Name, t.Description}
+		var s struct {
+			Properties map[string]struct {
+				Description string `json:"description"`
+			} `json:"properties"`
+		}
+		_ = json.Unmarshal(t.InputSchema, &s)
+		for k, p := range s.Properties {
+			texts = append(texts, k, p.Description)
+		}
+		c.previous = append(c.previous, newBM25Index(texts...))
+	}
+	return c
+}
+
+// rankers are the rankers measured, by name.
+func (c *corpus) rankers() []struct {
+	name  string
+	order func(q string) []int
+} {
+	byScore := func(scores []float64) []int {
+		o := make([]int, len(scores))
+		for i := range o {
+			o[i] = i
+		}
+		slices.SortStableFunc(o, func(a, b int) int { return cmp.Compare(scores[b], scores[a]) })
+		return o
+	}
+	return []struct {
+		name  string
+		order func(q string) []int
+	}{
+		{"built-in", func(q string) []int {
+			r, _ := rank.Lexical{}.Rank(context.Background(), rank.Query{Text: q}, c.docs)
+			o := make([]int, len(r.Entries))
+			for i, e := range r.Entries {
+				o[i] = e.Index
+			}
+			return o
+		}},
+		{"bm25", func(q string) []int { return byScore(bm25Scores(q, c.plain)) }},
+		{"previous", func(q string) []int { return byScore(bm25Scores(q, c.previous)) }},
+	}
+}
+
+// benchCorpus returns LiveMCPBench's 527 tools as rank.Tools.
+func benchCorpus(t testing.TB) []rank.Tool {
+	var out []rank.Tool
+	for _, bt := range loadBenchTools(t) {
+		tl := rank.Tool{Server: bt.Server, Name: bt.Name, Description: bt.Description, InputSchema: bt.InputSchema}
+		var a struct {
+			Title       string `json:"title"`
+			ReadOnly    bool   `json:"readOnlyHint"`
+			Destructive bool   `json:"destructiveHint"`
+		}
+		if json.Unmarshal(bt.Annotations, &a) == nil {
+			tl.Title, tl.ReadOnly, tl.Destructive = a.Title, a.ReadOnly, a.Destructive
+		}
+		out = append(out, tl)
+	}
+	return out
+}
+
+// repoCorpus returns the tools of schema/testdata/servers (names and input
+// schemas; the files keep no descriptions), each server named after its
+// file.
+func repoCorpus(t testing.TB) []rank.Tool {
+	files, err := filepath.Glob(filepath.Join("..", "..", "schema", "testdata", "servers", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no server files: %v", err)
+	}
+	var out []rank.Tool
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Tools []struct {
+				Name        string          `json:"name"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+			} `json:"tools"`
+		}
+		if err := json.Unmarshal(data, &s); err != nil {
+			t.Fatal(err)
+		}
+		server := strings.TrimSuffix(filepath.Base(f), ".json")
+		for _, tl := range s.Tools {
+			out = append(out, rank.Tool{Server: server, Name: tl.Name, InputSchema: tl.InputSchema})
+		}
+	}
+	return out
+}
+
+// loadRequests reads a request set of testdata/requests.
+func loadRequests(t testing.TB, name string) []request {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "requests", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []request
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return out
+}
+
+// benchSets returns LiveMCPBench's requests in English and in the
+// translations, each split into dev (even positions) and test (odd).
+func benchSets(t testing.TB) map[string][]request {
+	tasks := loadBenchTasks(t)
+	sets := map[string][]request{}
+	add := func(lang string, texts []string) {
+		for i, tk := range tasks {
+			split := "dev"
+			if i%2 == 1 {
+				split = "test"
+			}
+			r := request{Text: texts[i], Tools: tk.Tools}
+			sets[lang+"/"+split] = append(sets[lang+"/"+split], r)
+			sets[lang+"/all"] = append(sets[lang+"/all"], r)
+		}
+	}
+	en := make([]string, len(tasks))
+	for i, tk := range tasks {
+		en[i] = tk.Question
+	}
+	add("en", en)
+	for _, lang := range []string{"ja", "zh", "ko"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "requests", "livemcpbench-"+lang+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []struct {
+			ID   string `json:"task_id"`
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(data, &rows); err != nil {
+			t.Fatal(err)
+		}
+		texts := make([]string, len(tasks))
+		for i, tk := range tasks {
+			if rows[i].ID != tk.ID {
+				t.Fatalf("livemcpbench-%s.json: row %d is task %s, want %s", lang, i, rows[i].ID, tk.ID)
+			}
+			texts[i] = rows[i].Text
+		}
+		add(lang, texts)
+	}
+	return sets
+}
+
+// TestRecall measures recall@k of the built-in ranker, plain BM25 and the
+// previous ranker on every request set, prints the table (go test -v
+// -run TestRecall) and holds the built-in ranker to its targets.
+func TestRecall(t *testing.T) {
+	bench := newCorpus(benchCorpus(t))
+	repo := newCorpus(repoCorpus(t))
+	sets := benchSets(t)
+	type row struct {
+		set    string
+		c      *corpus
+		reqs   []request
+	}
+	var rows []row
+	for _, lang := range []string{"en", "ja", "zh", "ko"} {
+		for _, split := range []string{"dev", "test", "all"} {
+			rows = append(rows, row{"livemcpbench " + lang + " " + split, bench, sets[lang+"/"+split]})
+		}
+	}
+	for _, lang := range []string{"en", "ja", "zh", "ko"} {
+		rows = append(rows, row{"held-out " + lang, bench, loadRequests(t, "heldout-"+lang+".json")})
+	}
+	rows = append(rows, row{"held-out repo en", repo, loadRequests(t, "repo-en.json")})
+	got := map[string]recallOf{}
+	var b strings.Builder
+	b.WriteString("\n| set | ranker | r@5 | r@10 | r@20 | r@40 | all@5 | all@10 | all@20 | all@40 |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		for _, rk := range r.c.rankers() {
+			m := measure(r.c.names, r.reqs, rk.order)
+			got[r.set+"/"+rk.name] = m
+			fmt.Fprintf(&b, "| %s (%d) | %s |%s\n", r.set, len(r.reqs), rk.name, m.row())
+		}
+	}
+	t.Log(b.String())
+}
