@@ -65,7 +65,10 @@ func NewDocument(t Tool) *Document {
 	if t.Destructive {
 		b.Add(lexical.Description, "deletes")
 	}
-	params := schemaText(t.InputSchema)
+	params, required := schemaText(t.InputSchema)
+	for _, r := range required {
+		b.Need(r)
+	}
 	for _, p := range params {
 		b.Add(lexical.Parameter, p)
 	}
@@ -94,14 +97,24 @@ func (d *Document) Text() string { return d.text }
 
 // schemaText returns the words of a JSON Schema's properties: each
 // property's name, title and description, and its string enum values, in
-// a stable order (properties sorted by name, depth first).
-func schemaText(raw json.RawMessage) []string {
+// a stable order (properties sorted by name, depth first); and the names
+// of the top-level required properties.
+func schemaText(raw json.RawMessage) (text, required []string) {
 	if len(raw) == 0 {
-		return nil
+		return nil, nil
 	}
 	var root any
 	if json.Unmarshal(raw, &root) != nil {
-		return nil
+		return nil, nil
+	}
+	if m, ok := root.(map[string]any); ok {
+		if req, ok := m["required"].([]any); ok {
+			for _, r := range req {
+				if s, ok := r.(string); ok {
+					required = append(required, s)
+				}
+			}
+		}
 	}
 	var out []string
 	size := 0
@@ -157,5 +170,5 @@ func schemaText(raw json.RawMessage) []string {
 		}
 	}
 	walk(root, 0)
-	return out
+	return out, required
 }

@@ -258,9 +258,9 @@ func TestRecall(t *testing.T) {
 	repo := newCorpus(repoCorpus(t))
 	sets := benchSets(t)
 	type row struct {
-		set    string
-		c      *corpus
-		reqs   []request
+		set  string
+		c    *corpus
+		reqs []request
 	}
 	var rows []row
 	for _, lang := range []string{"en", "ja", "zh", "ko"} {

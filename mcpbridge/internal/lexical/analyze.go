@@ -1,6 +1,10 @@
 package lexical
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // termHash is the key of a term: FNV-1a, 64 bits.
 func termHash(w string) uint64 {
@@ -32,33 +36,94 @@ func normalize(w string) (string, bool) {
 	return stem(w), true
 }
 
-// analyze splits text into its terms: word gets the term of every word
-// (every pair of CJK characters), concept the term of every concept of the
-// lexicon that the text names. A file path in the text names what the word
-// "file" names, a URL what "url" names, a domain name what "domain" names.
-func analyze(lx *lexicon, text string, word, concept func(uint64)) {
-	for _, f := range strings.Fields(text) {
-		if kind := shapeOf(f); kind != "" {
-			lx.matchWords([]string{kind}, concept)
+// pathWeight is what a word inside a file path or URL counts, against 1
+// elsewhere: "/root/markdown/report.md" says "a file" more than it says
+// "markdown".
+const pathWeight = 0.3
+
+// memberWeight is what a word counts as itself when the lexicon knows it,
+// against 1 for another word: it counts through its concepts too.
+var memberWeight float32 = 0.75
+
+// shapeWeight is what a path or URL counts for what it names ("file",
+// "url"), against 1 for a word.
+var shapeWeight float32 = 1
+
+// analyze splits text into its terms, calling word with the term of every
+// word (every pair of CJK characters) and concept with the term of every
+// concept of the lexicon that the text names, each with its weight. A file
+// path in the text names what the word "file" names, a URL what "url"
+// names, a domain name what "domain" names; the words inside them weigh
+// pathWeight.
+func analyze(lx *lexicon, text string, word, concept func(term uint64, weight float32)) {
+	type span struct{ start, end int }
+	var paths []span
+	for start := 0; start < len(text); {
+		n := strings.IndexFunc(text[start:], unicode.IsSpace)
+		if n < 0 {
+			n = len(text) - start
 		}
+		if n == 0 {
+			_, size := utf8.DecodeRuneInString(text[start:])
+			start += size
+			continue
+		}
+		if kind := shapeOf(text[start : start+n]); kind != "" {
+			lx.matchWords([]string{kind}, func(t uint64) { concept(t, shapeWeight) })
+			paths = append(paths, span{start, start + n})
+		}
+		start += n
+	}
+	inPath := func(at int) bool {
+		for _, p := range paths {
+			if p.start <= at && at < p.end {
+				return true
+			}
+		}
+		return false
 	}
 	var seq []string // the current sequence of normalized words, for phrases
+	var seqWeight float32 = 1
+	var member []bool
 	flush := func() {
-		if len(seq) > 0 {
-			lx.matchWords(seq, concept)
-			seq = seq[:0]
-		}
-	}
-	chunks(text, func(c chunk) {
-		if c.cjk {
-			flush()
-			cjkPairs(c.text, func(p string) { word(termHash(p)) })
-			lx.matchCJK(c.text, concept)
+		if len(seq) == 0 {
 			return
 		}
-		if w, ok := normalize(c.text); ok {
-			seq = append(seq, w)
-			word(termHash(w))
+		w := seqWeight
+		member = append(member[:0], make([]bool, len(seq))...)
+		lx.matchWordsAt(seq, func(from, to int, t uint64) {
+			concept(t, w)
+			for i := from; i < to; i++ {
+				member[i] = true
+			}
+		})
+		// A word the lexicon knows counts mostly through its concepts.
+		for i, s := range seq {
+			if member[i] {
+				word(termHash(s), w*memberWeight)
+			} else {
+				word(termHash(s), w)
+			}
+		}
+		seq = seq[:0]
+	}
+	chunks(text, func(c chunk) {
+		w := float32(1)
+		if inPath(c.at) {
+			w = pathWeight
+		}
+		if w != seqWeight {
+			flush()
+			seqWeight = w
+		}
+		if c.cjk {
+			flush()
+			cjkPairs(c.text, func(p string) { word(termHash(p), w) })
+			lx.matchCJK(c.text, func(t uint64) { concept(t, w) })
+			return
+		}
+		if s, ok := normalize(c.text); ok {
+			seq = append(seq, s)
 		}
 	})
 	flush()

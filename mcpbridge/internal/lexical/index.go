@@ -27,13 +27,27 @@ type Doc struct {
 	terms []uint64
 	tf    []float32 // tf[i*numFields+f]: weight of terms[i] in field f
 	lens  [numFields]float32
+	needs []uint64 // sorted terms of the required arguments' names
 }
 
 // Builder collects the texts of a tool, field by field. The zero Builder
 // is ready to use; it is not safe for concurrent use.
 type Builder struct {
-	tf   map[uint64]*[numFields]float32
-	lens [numFields]float32
+	tf    map[uint64]*[numFields]float32
+	lens  [numFields]float32
+	needs map[uint64]bool
+}
+
+// Need records the name of a required argument: what the tool needs to be
+// given. When a tool that fits a request needs something the request does
+// not say, the tools of its server that say they give it gain (see Score).
+func (b *Builder) Need(name string) {
+	if b.needs == nil {
+		b.needs = map[uint64]bool{}
+	}
+	analyze(theLexicon(), name,
+		func(t uint64, _ float32) { b.needs[t] = true },
+		func(t uint64, _ float32) { b.needs[t] = true })
 }
 
 // Add analyzes text as part of field f.
@@ -53,8 +67,8 @@ func (b *Builder) Add(f Field, text string) {
 		e[f] += w
 	}
 	analyze(theLexicon(), text,
-		func(t uint64) { add(t, 1); b.lens[f]++ },
-		func(t uint64) { add(t, conceptWeight) })
+		func(t uint64, w float32) { add(t, w); b.lens[f] += w },
+		func(t uint64, w float32) { add(t, w*conceptWeight) })
 }
 
 // Doc returns the document of what was added. The Builder may be used
@@ -69,6 +83,10 @@ func (b *Builder) Doc() *Doc {
 	for i, t := range d.terms {
 		copy(d.tf[i*int(numFields):], b.tf[t][:])
 	}
+	for t := range b.needs {
+		d.needs = append(d.needs, t)
+	}
+	slices.Sort(d.needs)
 	*b = Builder{}
 	return d
 }
@@ -76,3 +94,25 @@ func (b *Builder) Doc() *Doc {
 // Terms reports how many distinct terms d has (words, character pairs and
 // concepts).
 func (d *Doc) Terms() int { return len(d.terms) }
+
+// says reports whether d's name or description has term t.
+func (d *Doc) says(t uint64) bool {
+	i, ok := slices.BinarySearch(d.terms, t)
+	if !ok {
+		return false
+	}
+	tf := d.tf[i*int(numFields):]
+	return tf[Name] > 0 || tf[Description] > 0
+}
+
+// has reports whether d has term t anywhere.
+func (d *Doc) has(t uint64) bool {
+	_, ok := slices.BinarySearch(d.terms, t)
+	return ok
+}
+
+// needsTerm reports whether t is a term of d's required arguments.
+func (d *Doc) needsTerm(t uint64) bool {
+	_, ok := slices.BinarySearch(d.needs, t)
+	return ok
+}

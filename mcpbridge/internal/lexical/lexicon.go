@@ -121,6 +121,12 @@ func conceptTerm(name string) uint64 { return termHash("#" + name) }
 // words are not matched again on their own ("mind map" is a mind map, not
 // a map).
 func (lx *lexicon) matchWords(words []string, fn func(uint64)) {
+	lx.matchWordsAt(words, func(_, _ int, t uint64) { fn(t) })
+}
+
+// matchWordsAt is matchWords, also telling fn which words (from, to) the
+// member matched.
+func (lx *lexicon) matchWordsAt(words []string, fn func(from, to int, t uint64)) {
 	for i := 0; i < len(words); {
 		n := 1
 		for k := min(lx.longest, len(words)-i); k >= 1; k-- {
@@ -130,7 +136,7 @@ func (lx *lexicon) matchWords(words []string, fn func(uint64)) {
 			}
 			if terms, ok := lx.words[key]; ok {
 				for _, t := range terms {
-					fn(t)
+					fn(i, i+k, t)
 				}
 				n = k
 				break

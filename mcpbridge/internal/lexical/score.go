@@ -14,13 +14,19 @@ var (
 	// fieldB is BM25F's length normalization per field.
 	fieldB = [numFields]float64{Name: 0.3, Description: 0.75, Parameter: 0.75, Server: 0.3}
 	// k1 is BM25's saturation constant.
-	k1 = 1.2
+	k1 = 2.0
 	// conceptWeight is what a concept named in a text counts, against 1
 	// for a word.
 	conceptWeight float32 = 1
 	// serverWeight is how much the best match of a tool's server adds to
 	// its own score, both normalized to the best of the request.
 	serverWeight = 0.3
+	// chainWeight is how much a tool gains from giving what a better
+	// matched tool of its server needs and the request does not say.
+	chainWeight = 0.25
+	// chainFrom is how many of the best matched tools are looked at for
+	// what they need.
+	chainFrom = 5
 )
 
 // Text is a part of a query and how much it counts.
@@ -49,10 +55,10 @@ func NewQuery(texts ...Text) Query {
 		}
 		count := map[uint64]float64{}
 		analyze(lx, t.Text,
-			func(h uint64) { count[h]++ },
-			func(h uint64) { count[h] += float64(conceptWeight) })
+			func(h uint64, w float32) { count[h] += float64(w) },
+			func(h uint64, w float32) { count[h] += float64(w * conceptWeight) })
 		for h, c := range count {
-			if c > 1 {
+			if c > 1 { // sublinear
 				c = 1 + math.Log(c)
 			}
 			w[h] += t.Weight * c
@@ -75,16 +81,67 @@ func (q Query) Empty() bool { return len(q.terms) == 0 }
 
 // Score returns one score per document, finite and not negative, 0 for a
 // document that shares nothing with q and whose server's tools share
-// nothing either. group[i] says which server offers docs[i]: documents of
-// one group gain from the best match among them, so that the tools that
-// go with a well-matched tool come along. A negative group, or a nil
-// group slice, puts a document alone. A nil document has no terms. Score
-// modifies neither q nor docs.
+// nothing either. group[i] says which server offers docs[i]; a negative
+// group, or a nil group slice, puts a document alone. A nil document has
+// no terms. Score modifies neither q nor docs.
+//
+// A document's score is its BM25F score, normalized to the best of the
+// request, plus chainWeight times what it gives of what the best matched
+// tools of its server need (see chainScores), plus serverWeight times its
+// server's score, normalized the same way (see serverScores): the tools
+// that go with a well-matched tool come along.
 func Score(q Query, docs []*Doc, group []int) []float64 {
 	scores := make([]float64, len(docs))
 	if len(q.terms) == 0 || len(docs) == 0 {
 		return scores
 	}
+	hits := match(q, docs)
+	if len(hits) == 0 {
+		return scores
+	}
+	df := make([]int, len(q.terms))
+	for _, h := range hits {
+		df[h.term]++
+	}
+	n := float64(len(docs))
+	top := 0.0
+	for _, h := range hits {
+		scores[h.doc] += q.weights[h.term] * idf(n, df[h.term]) * h.tf / (h.tf + k1)
+	}
+	for _, s := range scores {
+		top = max(top, s)
+	}
+	for i := range scores {
+		scores[i] /= top
+	}
+	if group != nil && chainWeight > 0 {
+		chain := chainScores(q, docs, group, scores)
+		for i, c := range chain {
+			scores[i] += chainWeight * c
+		}
+	}
+	if group != nil && serverWeight > 0 {
+		server := serverScores(q, docs, group, hits)
+		for i, g := range group {
+			if g >= 0 {
+				scores[i] += serverWeight * server[g]
+			}
+		}
+	}
+	return scores
+}
+
+// idf is BM25's inverse document frequency of a term found in df of n
+// documents.
+func idf(n float64, df int) float64 {
+	d := float64(df)
+	return math.Log(1 + (n-d+0.5)/(d+0.5))
+}
+
+// match finds the query's terms in every document: one merge of two
+// sorted lists of terms per document, no map in the loop over documents.
+// Hits come in document order.
+func match(q Query, docs []*Doc) []hit {
 	var avg [numFields]float64
 	for _, d := range docs {
 		if d == nil {
@@ -101,7 +158,6 @@ func Score(q Query, docs []*Doc, group []int) []float64 {
 		}
 	}
 	var hits []hit
-	df := make([]int, len(q.terms))
 	for i, d := range docs {
 		if d == nil {
 			continue
@@ -123,22 +179,12 @@ func Score(q Query, docs []*Doc, group []int) []float64 {
 					tf += float64(c) * norm[f]
 				}
 				hits = append(hits, hit{i, b, tf})
-				df[b]++
 				a++
 				b++
 			}
 		}
 	}
-	n := float64(len(docs))
-	for _, h := range hits {
-		d := float64(df[h.term])
-		idf := math.Log(1 + (n-d+0.5)/(d+0.5))
-		scores[h.doc] += q.weights[h.term] * idf * h.tf / (h.tf + k1)
-	}
-	if serverWeight > 0 && group != nil {
-		addServers(scores, q, docs, group, hits)
-	}
-	return scores
+	return hits
 }
 
 // A hit is a query term found in a document.
@@ -147,12 +193,11 @@ type hit struct {
 	tf        float64 // BM25F's weighted, length-normalized term frequency
 }
 
-// addServers normalizes scores to the best one and adds serverWeight times
-// each document's server score, normalized the same way. A server's score
-// is BM25 over servers, where a server's frequency of a term is that of
-// its tool that has the most of it: a server whose tools together cover
-// the request scores high, whatever its number of tools.
-func addServers(scores []float64, q Query, docs []*Doc, group []int, hits []hit) {
+// serverScores returns the score of each group, normalized to the best: a
+// BM25 over servers, where a server's frequency of a term is that of its
+// tool that has the most of it, so that a server whose tools together
+// cover the request scores high, whatever its number of tools.
+func serverScores(q Query, docs []*Doc, group []int, hits []hit) map[int]float64 {
 	type key struct{ g, term int }
 	best := map[key]float64{}
 	groups := map[int]bool{}
@@ -162,12 +207,10 @@ func addServers(scores []float64, q Query, docs []*Doc, group []int, hits []hit)
 		}
 	}
 	for _, h := range hits {
-		g := group[h.doc]
-		if g < 0 {
-			continue
+		if g := group[h.doc]; g >= 0 {
+			k := key{g, h.term}
+			best[k] = max(best[k], h.tf)
 		}
-		k := key{g, h.term}
-		best[k] = max(best[k], h.tf)
 	}
 	df := make([]int, len(q.terms))
 	for k := range best {
@@ -176,23 +219,80 @@ func addServers(scores []float64, q Query, docs []*Doc, group []int, hits []hit)
 	n := float64(len(groups))
 	server := map[int]float64{}
 	for k, tf := range best {
-		d := float64(df[k.term])
-		idf := math.Log(1 + (n-d+0.5)/(d+0.5))
-		server[k.g] += q.weights[k.term] * idf * tf / (tf + k1)
+		server[k.g] += q.weights[k.term] * idf(n, df[k.term]) * tf / (tf + k1)
 	}
-	top, topServer := 0.0, 0.0
-	for _, s := range scores {
+	top := 0.0
+	for _, s := range server {
 		top = max(top, s)
 	}
-	for _, s := range server {
-		topServer = max(topServer, s)
+	for g := range server {
+		server[g] /= top
 	}
-	for i := range scores {
-		if top > 0 {
-			scores[i] /= top
-		}
-		if g := group[i]; g >= 0 && topServer > 0 {
-			scores[i] += serverWeight * server[g] / topServer
+	return server
+}
+
+// chainScores returns, for each document, how much it gives of what the
+// best matched documents of its server need: for each of the chainFrom
+// best documents c (by scores), the terms of c's required arguments that
+// the request does not have are looked for in the name and description of
+// the other documents of c's group that do not need them themselves; a
+// document that has them scores c's score times the share (by idf) of c's
+// missing terms it has. A tool that turns a place name into coordinates
+// thus comes along with a tool that needs coordinates.
+func chainScores(q Query, docs []*Doc, group []int, scores []float64) []float64 {
+	out := make([]float64, len(docs))
+	order := make([]int, 0, len(docs))
+	for i, d := range docs {
+		if d != nil && len(d.needs) > 0 && group[i] >= 0 && scores[i] > 0 {
+			order = append(order, i)
 		}
 	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmpDesc(scores[a], scores[b]) })
+	n := float64(len(docs))
+	for _, c := range order[:min(chainFrom, len(order))] {
+		var missing []uint64
+		var weight []float64
+		total := 0.0
+		for _, t := range docs[c].needs {
+			if _, ok := slices.BinarySearch(q.terms, t); ok {
+				continue
+			}
+			df := 0
+			for _, d := range docs {
+				if d != nil && d.has(t) {
+					df++
+				}
+			}
+			w := idf(n, df)
+			missing, weight = append(missing, t), append(weight, w)
+			total += w
+		}
+		if total == 0 {
+			continue
+		}
+		for e, d := range docs {
+			if e == c || d == nil || group[e] != group[c] {
+				continue
+			}
+			got := 0.0
+			for i, t := range missing {
+				if d.says(t) && !d.needsTerm(t) {
+					got += weight[i]
+				}
+			}
+			out[e] = max(out[e], scores[c]*got/total)
+		}
+	}
+	return out
+}
+
+// cmpDesc orders higher numbers first.
+func cmpDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
 }

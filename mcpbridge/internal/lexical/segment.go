@@ -73,6 +73,7 @@ const maxFieldBytes = 128
 type chunk struct {
 	text string
 	cjk  bool
+	at   int // byte offset in the text of the word or run the chunk is from
 }
 
 // chunks splits s into words and CJK runs, in order, calling fn for each.
@@ -84,16 +85,17 @@ type chunk struct {
 // CJK character.
 func chunks(s string, fn func(chunk)) {
 	var word []rune
+	wordStart := 0
 	cjkStart, cjkEnd := -1, -1 // the open CJK run; where its last CJK character ends
 	flushWord := func() {
 		if len(word) > 0 {
-			splitCase(word, fn)
+			splitCase(word, wordStart, fn)
 			word = word[:0]
 		}
 	}
 	flushCJK := func() {
 		if cjkStart >= 0 {
-			fn(chunk{text: s[cjkStart:cjkEnd], cjk: true})
+			fn(chunk{text: s[cjkStart:cjkEnd], cjk: true, at: cjkStart})
 			cjkStart = -1
 		}
 	}
@@ -116,6 +118,9 @@ func chunks(s string, fn func(chunk)) {
 		switch sc := scriptOf(foldWidth(r)); {
 		case sc == wordScript:
 			flushCJK()
+			if len(word) == 0 {
+				wordStart = i
+			}
 			word = append(word, foldWidth(r))
 		case sc.cjk():
 			flushWord()
@@ -146,18 +151,10 @@ func hasCJK(s string) bool {
 }
 
 // splitCase splits a run of letters and digits at case changes and emits
-// each piece lower-cased.
-func splitCase(w []rune, fn func(chunk)) {
+// each piece lower-cased; at is the run's offset in its text.
+func splitCase(w []rune, at int, fn func(chunk)) {
+	var cuts []int
 	start := 0
-	emit := func(end int) {
-		if end > start {
-			s := strings.ToLower(string(w[start:end]))
-			if len(s) <= maxWordBytes {
-				fn(chunk{text: s})
-			}
-		}
-		start = end
-	}
 	for i := 1; i < len(w); i++ {
 		prev, cur := w[i-1], w[i]
 		switch {
@@ -165,14 +162,31 @@ func splitCase(w []rune, fn func(chunk)) {
 			// "getWeather", but not "iPhone" or "eBay": a single lower-case
 			// letter before an upper-case one is a prefix of the word.
 			if i-start > 1 {
-				emit(i)
+				cuts = append(cuts, i)
+				start = i
 			}
 		case unicode.IsUpper(prev) && unicode.IsUpper(cur) && i+1 < len(w) && unicode.IsLower(w[i+1]):
 			// "HTTPResponse": the last capital starts the next word.
-			emit(i)
+			cuts = append(cuts, i)
+			start = i
 		}
 	}
-	emit(len(w))
+	emit := func(from, to int) {
+		if s := strings.ToLower(string(w[from:to])); len(s) <= maxWordBytes {
+			fn(chunk{text: s, at: at})
+		}
+	}
+	if len(cuts) == 1 {
+		// A name of two capitalized parts is often one word ("GitHub",
+		// "YouTube", "PowerPoint"): it is kept whole too.
+		emit(0, len(w))
+	}
+	start = 0
+	for _, c := range cuts {
+		emit(start, c)
+		start = c
+	}
+	emit(start, len(w))
 }
 
 // cjkPairs calls fn with the overlapping pairs of characters of each run
