@@ -3,6 +3,7 @@ package rank
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 
@@ -172,15 +173,23 @@ func (Lexical) Rank(_ context.Context, q Query, docs []*Document) (*Ranking, err
 			group[i] = g
 		}
 	}
-	return newRanking(docs, lexical.Score(lexical.NewQuery(parts...), ld, group)), nil
+	return NewRanking(docs, lexical.Score(lexical.NewQuery(parts...), ld, group)), nil
 }
 
 // scorePrecision is the precision scores are rounded to, so that scores
 // equal but for the order of floating-point additions are ties.
 const scorePrecision = 1e-9
 
-// newRanking orders docs by scores, best first, ties in the order given.
-func newRanking(docs []*Document, scores []float64) *Ranking {
+// NewRanking returns the ranking of docs by scores (one per document, in
+// the same order): best first, equal scores tied in the order given. A
+// score that is not a finite number above zero, or that of a nil
+// document, counts as 0. Scores are rounded to 1e-9 so that sums taken in
+// different orders tie. It is how a host's own [Ranker] reports. It
+// panics if the lengths differ.
+func NewRanking(docs []*Document, scores []float64) *Ranking {
+	if len(docs) != len(scores) {
+		panic(fmt.Sprintf("rank: NewRanking of %d documents with %d scores", len(docs), len(scores)))
+	}
 	r := &Ranking{Entries: make([]Entry, len(docs))}
 	for i := range docs {
 		s := scores[i]
@@ -204,4 +213,40 @@ func newRanking(docs []*Document, scores []float64) *Ranking {
 		}
 	}
 	return r
+}
+
+// rrfK is reciprocal rank fusion's constant: how much the first places
+// count more than the next ones (60, as in the method's paper).
+const rrfK = 60
+
+// Fuse combines rankings of the same documents for the same query (as
+// several rankers returned them) by reciprocal rank fusion: a document
+// scores the sum, over the rankings in which it matched (a score above
+// 0), of 1/(60 + its place there). Documents ranked high by several
+// rankers come first; a ranking's own scales do not matter. Rankings of
+// different lengths are a programmer's error: Fuse panics. The result's
+// names are those of the first ranking.
+func Fuse(rankings ...*Ranking) *Ranking {
+	if len(rankings) == 0 {
+		return &Ranking{}
+	}
+	n := len(rankings[0].Entries)
+	scores := make([]float64, n)
+	docs := make([]*Document, n)
+	for _, r := range rankings {
+		if len(r.Entries) != n {
+			panic(fmt.Sprintf("rank: Fuse of rankings of %d and %d documents", n, len(r.Entries)))
+		}
+		for _, e := range r.Entries {
+			if e.Score > 0 && e.Index >= 0 && e.Index < n {
+				scores[e.Index] += 1 / float64(rrfK+e.Place)
+			}
+		}
+	}
+	for _, e := range rankings[0].Entries {
+		if e.Index >= 0 && e.Index < n {
+			docs[e.Index] = &Document{name: e.Name}
+		}
+	}
+	return NewRanking(docs, scores)
 }
