@@ -179,7 +179,7 @@ func shapeOf(f string) string {
 		return stem("file")
 	}
 	dot := strings.LastIndexByte(f, '.')
-	if dot <= 0 || dot == len(f)-1 || len(f)-dot-1 > 5 {
+	if dot < 2 || dot == len(f)-1 || len(f)-dot-1 > 5 { // "e.g" is no file
 		return ""
 	}
 	ext := f[dot+1:]

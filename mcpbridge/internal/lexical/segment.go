@@ -176,7 +176,7 @@ func splitCase(w []rune, at int, fn func(chunk)) {
 			fn(chunk{text: s, at: at})
 		}
 	}
-	if len(cuts) == 1 {
+	if len(cuts) == 1 && unicode.IsUpper(w[0]) {
 		// A name of two capitalized parts is often one word ("GitHub",
 		// "YouTube", "PowerPoint"): it is kept whole too.
 		emit(0, len(w))
