@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/geminitest"
 	"github.com/mcpgenai/bridge/mcpbridge/rank"
 )
 
@@ -112,8 +115,9 @@ func newCorpus(tools []rank.Tool) *corpus {
 	return c
 }
 
-// rankers are the rankers measured, by name.
-func (c *corpus) rankers() []struct {
+// rankers are the rankers measured, by name: the built-in one, plain
+// BM25 and the previous built-in one; with emb, the Embedding ranker too.
+func (c *corpus) rankers(emb *rank.Embedding) []struct {
 	name  string
 	order func(q string) []int
 } {
@@ -139,6 +143,20 @@ func (c *corpus) rankers() []struct {
 		}},
 		{"bm25", func(q string) []int { return byScore(bm25Scores(q, c.plain)) }},
 		{"previous", func(q string) []int { return byScore(bm25Scores(q, c.previous)) }},
+		{"embedding", func(q string) []int {
+			if emb == nil {
+				return nil
+			}
+			r, err := emb.Rank(context.Background(), rank.Query{Text: q}, c.docs)
+			if err != nil {
+				panic(err)
+			}
+			o := make([]int, len(r.Entries))
+			for i, e := range r.Entries {
+				o[i] = e.Index
+			}
+			return o
+		}},
 	}
 }
 
@@ -250,13 +268,22 @@ func benchSets(t testing.TB) map[string][]request {
 	return sets
 }
 
-// TestRecall measures recall@k of the built-in ranker, plain BM25 and the
-// previous ranker on every request set, prints the table (go test -v
-// -run TestRecall) and holds the built-in ranker to its targets.
+// TestRecall measures recall@k of the built-in ranker, plain BM25, the
+// previous ranker and the Embedding ranker (on geminitest's hash
+// embeddings: words, not meanings; it measures the plumbing, not Gemini)
+// on every request set, prints the table (go test -v -run TestRecall), and
+// holds the built-in ranker to beating BM25 and to the figures it reached
+// (BENCHMARKS.md), so that a change that loses recall fails.
 func TestRecall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ranks about 1,300 requests four ways")
+	}
 	bench := newCorpus(benchCorpus(t))
 	repo := newCorpus(repoCorpus(t))
 	sets := benchSets(t)
+	ctx := context.Background()
+	srv := geminitest.New(t, nil)
+	emb := rank.NewEmbedding(srv.Client(ctx).Models, &rank.EmbeddingOptions{Dimensions: 256, CacheSize: 4096})
 	type row struct {
 		set  string
 		c    *corpus
@@ -276,11 +303,65 @@ func TestRecall(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("\n| set | ranker | r@5 | r@10 | r@20 | r@40 | all@5 | all@10 | all@20 | all@40 |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		for _, rk := range r.c.rankers() {
+		for _, rk := range r.c.rankers(emb) {
 			m := measure(r.c.names, r.reqs, rk.order)
 			got[r.set+"/"+rk.name] = m
 			fmt.Fprintf(&b, "| %s (%d) | %s |%s\n", r.set, len(r.reqs), rk.name, m.row())
 		}
 	}
 	t.Log(b.String())
+
+	// The built-in ranker beats plain BM25 everywhere, at 10 and 40.
+	for _, r := range rows {
+		for _, k := range []int{1, 3} {
+			if bi, bm := got[r.set+"/built-in"].recall(k), got[r.set+"/bm25"].recall(k); bi <= bm {
+				t.Errorf("%s: built-in recall@%d = %.3f, not above plain BM25's %.3f", r.set, cutoffs[k], bi, bm)
+			}
+		}
+	}
+	// And keeps what it reached (BENCHMARKS.md), less 0.02.
+	floors := map[string][2]float64{ // set: recall@10, recall@40
+		"livemcpbench en all": {0.49, 0.73},
+		"livemcpbench ja all": {0.45, 0.75},
+		"livemcpbench zh all": {0.49, 0.73},
+		"livemcpbench ko all": {0.47, 0.72},
+		"held-out en":         {0.91, 0.98},
+		"held-out ja":         {0.73, 0.88},
+		"held-out zh":         {0.70, 0.87},
+		"held-out ko":         {0.74, 0.86},
+		"held-out repo en":    {0.62, 0.88},
+	}
+	for set, f := range floors {
+		m := got[set+"/built-in"]
+		if m.recall(1) < f[0] || m.recall(3) < f[1] {
+			t.Errorf("%s: built-in recall@10 = %.3f, recall@40 = %.3f; it reached %.2f and %.2f", set, m.recall(1), m.recall(3), f[0]+0.02, f[1]+0.02)
+		}
+	}
+}
+
+// TestRecallGemini measures the Embedding ranker on Gemini's real
+// embedding API when GEMINI_API_KEY is set (it embeds the 527 tools once,
+// then one query a request: about 1,300 calls); it is skipped otherwise.
+func TestRecallGemini(t *testing.T) {
+	if os.Getenv("GEMINI_API_KEY") == "" {
+		t.Skip("set GEMINI_API_KEY to measure the Embedding ranker on Gemini's API")
+	}
+	ctx := context.Background()
+	client, err := genai.NewClient(ctx, &genai.ClientConfig{Backend: genai.BackendGeminiAPI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb := rank.NewEmbedding(client.Models, nil)
+	bench := newCorpus(benchCorpus(t))
+	sets := benchSets(t)
+	order := bench.rankers(emb)[3].order
+	var b strings.Builder
+	for _, set := range []string{"en/all", "ja/all", "zh/all", "ko/all"} {
+		fmt.Fprintf(&b, "| livemcpbench %s | embedding (%s) |%s\n", set, rank.DefaultEmbeddingModel, measure(bench.names, sets[set], order).row())
+	}
+	for _, lang := range []string{"en", "ja", "zh", "ko"} {
+		fmt.Fprintf(&b, "| held-out %s | embedding (%s) |%s\n", lang, rank.DefaultEmbeddingModel,
+			measure(bench.names, loadRequests(t, "heldout-"+lang+".json"), order).row())
+	}
+	t.Log("\n" + b.String())
 }
