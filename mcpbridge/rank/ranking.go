@@ -190,22 +190,41 @@ func NewRanking(docs []*Document, scores []float64) *Ranking {
 	if len(docs) != len(scores) {
 		panic(fmt.Sprintf("rank: NewRanking of %d documents with %d scores", len(docs), len(scores)))
 	}
+	clean := make([]float64, len(docs))
+	order := make([]int, 0, len(docs))
 	r := &Ranking{Entries: make([]Entry, len(docs))}
 	for i := range docs {
 		s := scores[i]
 		if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 || docs[i] == nil {
 			s = 0
 		}
-		s = math.Round(s/scorePrecision) * scorePrecision
-		r.Entries[i] = Entry{Index: i, Score: s}
-		if docs[i] != nil {
-			r.Entries[i].Name = docs[i].name
-		}
-		if s > 0 {
-			r.Matched++
+		clean[i] = math.Round(s/scorePrecision) * scorePrecision
+		if clean[i] > 0 {
+			order = append(order, i)
 		}
 	}
-	slices.SortStableFunc(r.Entries, func(a, b Entry) int { return cmp.Compare(b.Score, a.Score) })
+	r.Matched = len(order)
+	// Best first; equal scores in the order given (a stable order, without
+	// the cost of a stable sort of the entries); then, in the order given,
+	// the documents that matched nothing (usually most of them: they are
+	// not sorted).
+	slices.SortFunc(order, func(a, b int) int {
+		if c := cmp.Compare(clean[b], clean[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	for i := range docs {
+		if clean[i] == 0 {
+			order = append(order, i)
+		}
+	}
+	for i, d := range order {
+		r.Entries[i] = Entry{Index: d, Score: clean[d]}
+		if docs[d] != nil {
+			r.Entries[i].Name = docs[d].name
+		}
+	}
 	for i := range r.Entries {
 		r.Entries[i].Place = i + 1
 		if i > 0 && r.Entries[i].Score == r.Entries[i-1].Score {

@@ -198,28 +198,29 @@ type hit struct {
 // tool that has the most of it, so that a server whose tools together
 // cover the request scores high, whatever its number of tools.
 func serverScores(q Query, docs []*Doc, group []int, hits []hit) map[int]float64 {
-	type key struct{ g, term int }
-	best := map[key]float64{}
 	groups := map[int]bool{}
 	for i := range docs {
 		if group[i] >= 0 {
 			groups[group[i]] = true
 		}
 	}
+	terms := len(q.terms)
+	best := map[int]float64{} // group*terms+term -> the group's best tf of the term
 	for _, h := range hits {
 		if g := group[h.doc]; g >= 0 {
-			k := key{g, h.term}
+			k := g*terms + h.term
 			best[k] = max(best[k], h.tf)
 		}
 	}
-	df := make([]int, len(q.terms))
+	df := make([]int, terms)
 	for k := range best {
-		df[k.term]++
+		df[k%terms]++
 	}
 	n := float64(len(groups))
 	server := map[int]float64{}
 	for k, tf := range best {
-		server[k.g] += q.weights[k.term] * idf(n, df[k.term]) * tf / (tf + k1)
+		t := k % terms
+		server[k/terms] += q.weights[t] * idf(n, df[t]) * tf / (tf + k1)
 	}
 	top := 0.0
 	for _, s := range server {
@@ -236,20 +237,40 @@ func serverScores(q Query, docs []*Doc, group []int, hits []hit) map[int]float64
 // best documents c (by scores), the terms of c's required arguments that
 // the request does not have are looked for in the name and description of
 // the other documents of c's group that do not need them themselves; a
-// document that has them scores c's score times the share (by idf) of c's
-// missing terms it has. A tool that turns a place name into coordinates
-// thus comes along with a tool that needs coordinates.
+// document that has them scores c's score times the share of c's missing
+// terms it has, each term weighed by its idf among the group's documents
+// (a term every tool of the server says tells little). A tool that turns a
+// place name into coordinates thus comes along with a tool that needs
+// coordinates.
 func chainScores(q Query, docs []*Doc, group []int, scores []float64) []float64 {
 	out := make([]float64, len(docs))
-	order := make([]int, 0, len(docs))
+	// The chainFrom best documents that need something, best first (the
+	// first given of equal scores first).
+	order := make([]int, 0, chainFrom+1)
 	for i, d := range docs {
-		if d != nil && len(d.needs) > 0 && group[i] >= 0 && scores[i] > 0 {
-			order = append(order, i)
+		if d == nil || len(d.needs) == 0 || group[i] < 0 || scores[i] <= 0 {
+			continue
+		}
+		at := len(order)
+		for at > 0 && scores[order[at-1]] < scores[i] {
+			at--
+		}
+		if at < chainFrom {
+			order = slices.Insert(order, at, i)
+			order = order[:min(len(order), chainFrom)]
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmpDesc(scores[a], scores[b]) })
-	n := float64(len(docs))
-	for _, c := range order[:min(chainFrom, len(order))] {
+	members := map[int][]int{} // the documents of the groups looked at
+	for _, c := range order {
+		members[group[c]] = nil
+	}
+	for i, g := range group {
+		if m, ok := members[g]; ok && docs[i] != nil {
+			members[g] = append(m, i)
+		}
+	}
+	for _, c := range order {
+		peers := members[group[c]]
 		var missing []uint64
 		var weight []float64
 		total := 0.0
@@ -258,25 +279,25 @@ func chainScores(q Query, docs []*Doc, group []int, scores []float64) []float64 
 				continue
 			}
 			df := 0
-			for _, d := range docs {
-				if d != nil && d.has(t) {
+			for _, e := range peers {
+				if docs[e].has(t) {
 					df++
 				}
 			}
-			w := idf(n, df)
+			w := idf(float64(len(peers)), df)
 			missing, weight = append(missing, t), append(weight, w)
 			total += w
 		}
 		if total == 0 {
 			continue
 		}
-		for e, d := range docs {
-			if e == c || d == nil || group[e] != group[c] {
+		for _, e := range peers {
+			if e == c {
 				continue
 			}
 			got := 0.0
 			for i, t := range missing {
-				if d.says(t) && !d.needsTerm(t) {
+				if docs[e].says(t) && !docs[e].needsTerm(t) {
 					got += weight[i]
 				}
 			}
@@ -284,15 +305,4 @@ func chainScores(q Query, docs []*Doc, group []int, scores []float64) []float64 
 		}
 	}
 	return out
-}
-
-// cmpDesc orders higher numbers first.
-func cmpDesc(a, b float64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
 }
