@@ -3,7 +3,9 @@ package rank_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/mcpgenai/bridge/geminitest"
 	"github.com/mcpgenai/bridge/mcpbridge/rank"
@@ -84,4 +86,42 @@ func BenchmarkNewDocument(b *testing.B) {
 			rank.NewDocument(t)
 		}
 	}
+}
+
+// BenchmarkLexicalPaired ranks the same tools with the built-in ranker and
+// with plain BM25 (the test's map-based one, over name and description),
+// alternately in one loop so that both see the same machine load, and
+// reports the medians (ms-builtin, ms-bm25) and ratio = builtin / bm25.
+func BenchmarkLexicalPaired(b *testing.B) {
+	tools := benchCorpus(b)
+	for _, n := range []int{527, 2000} {
+		docs := benchDocs(b, n)
+		plain := make([]bm25Index, n)
+		for i := range plain {
+			t := tools[i%len(tools)]
+			plain[i] = newBM25Index(t.Name, t.Description)
+		}
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			var tb, tp []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				if _, err := (rank.Lexical{}).Rank(context.Background(), benchQuery, docs); err != nil {
+					b.Fatal(err)
+				}
+				mid := time.Now()
+				bm25Scores(benchQuery.Text, plain)
+				tb, tp = append(tb, mid.Sub(start)), append(tp, time.Since(mid))
+			}
+			mb, mp := median(tb), median(tp)
+			b.ReportMetric(float64(mb)/1e6, "ms-builtin")
+			b.ReportMetric(float64(mp)/1e6, "ms-bm25")
+			b.ReportMetric(float64(mb)/float64(mp), "ratio")
+		})
+	}
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
