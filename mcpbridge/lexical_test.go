@@ -2,14 +2,10 @@ package mcpbridge
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
-	"maps"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/livemcpbench"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/rank"
 	"github.com/mcpgenai/bridge/registry"
@@ -148,38 +145,30 @@ func BenchmarkLexicalRankLinearity(b *testing.B) {
 // tools read straight from the benchmark's file: what the rank package's
 // recall figures measure is what a Bridge's selection does.
 func TestDefaultRankerLiveMCPBench(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("rank", "testdata", "livemcpbench", "tools.json"))
+	bench, err := livemcpbench.Tools(filepath.Join("rank", "testdata", "livemcpbench", "tools.json"))
 	if err != nil {
-		t.Fatal(err)
-	}
-	var servers []struct {
-		Tools map[string]struct {
-			Tools []struct {
-				Name        string          `json:"name"`
-				Description string          `json:"description"`
-				InputSchema json.RawMessage `json:"inputSchema"`
-			} `json:"tools"`
-		} `json:"tools"`
-	}
-	if err := json.Unmarshal(data, &servers); err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
 	var tools []*Tool
 	var docs []*rank.Document
-	for _, s := range servers {
-		for _, server := range slices.Sorted(maps.Keys(s.Tools)) {
-			cfg := &ServerConfig{Name: server}
-			var listed []mcpconn.Tool
-			for _, tl := range s.Tools[server].Tools {
-				listed = append(listed, mcpconn.Tool{Name: tl.Name, Description: tl.Description, InputSchema: tl.InputSchema})
-				docs = append(docs, rank.NewDocument(rank.Tool{Name: tl.Name, Server: server, Description: tl.Description, InputSchema: tl.InputSchema}))
-			}
-			for _, def := range convertTools(cfg, listed, schema.Options{Target: schema.Gemini}, log) {
-				e := registry.Entry{Name: def.raw.Name, Server: server, ServerTool: def.raw.Name}
-				tools = append(tools, newTool(e, def, cfg))
-			}
+	for start := 0; start < len(bench); {
+		server := bench[start].Server
+		end := start
+		for end < len(bench) && bench[end].Server == server {
+			end++
 		}
+		cfg := &ServerConfig{Name: server}
+		var listed []mcpconn.Tool
+		for _, tl := range bench[start:end] {
+			listed = append(listed, mcpconn.Tool{Name: tl.Name, Description: tl.Description, InputSchema: tl.InputSchema})
+			docs = append(docs, rank.NewDocument(rank.Tool{Name: tl.Name, Server: server, Description: tl.Description, InputSchema: tl.InputSchema}))
+		}
+		for _, def := range convertTools(cfg, listed, schema.Options{Target: schema.Gemini}, log) {
+			e := registry.Entry{Name: def.raw.Name, Server: server, ServerTool: def.raw.Name}
+			tools = append(tools, newTool(e, def, cfg))
+		}
+		start = end
 	}
 	if len(tools) != 527 || len(docs) != 527 {
 		t.Fatalf("%d tools and %d documents, want 527", len(tools), len(docs))

@@ -4,12 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"google.golang.org/genai"
-
 	"github.com/mcpgenai/bridge/geminitest"
-	"github.com/mcpgenai/bridge/mcpbridge"
 	"github.com/mcpgenai/bridge/mcpbridge/rank"
-	"github.com/mcpgenai/bridge/registry"
 )
 
 func ExampleLexical() {
@@ -68,33 +64,28 @@ func ExampleFuse() {
 	// Output: get_weather
 }
 
-// selectionRanker makes a rank.Ranker the Ranker of a Bridge's Selection:
-// it ranks each tool's cached RankDocument for the conversation.
-type selectionRanker struct{ r rank.Ranker }
-
-func (s selectionRanker) Rank(ctx context.Context, conversation []*genai.Content, tools []*mcpbridge.Tool) ([]float64, error) {
-	docs := make([]*rank.Document, len(tools))
-	for i, t := range tools {
-		docs[i] = t.RankDocument()
+// A host's own ranker reports its scores as a Ranking, which can then be
+// fused with the built-in one's. (mcpbridge's ExampleRanker shows a rank
+// Ranker made a Selection's.)
+func ExampleNewRanking() {
+	tools := []*rank.Document{
+		rank.NewDocument(rank.Tool{Name: "get_weather"}),
+		rank.NewDocument(rank.Tool{Name: "send_email"}),
+		rank.NewDocument(rank.Tool{Name: "get_time"}),
 	}
-	r, err := s.r.Rank(ctx, rank.ConversationQuery(conversation), docs)
-	if err != nil {
-		return nil, err
+	favourites := map[string]float64{"send_email": 2, "get_time": 2} // the host's own signal
+	scores := make([]float64, len(tools))
+	for i, d := range tools {
+		scores[i] = favourites[d.Name()]
 	}
-	return r.Scores(), nil
-}
-
-// A host that wants meanings in its Bridge's selection gives it an
-// Embedding ranker (here the built-in one, to stay offline).
-func ExampleNewRanking_selection() {
-	var sel mcpbridge.Selection
-	sel.Ranker = selectionRanker{rank.Lexical{}} // or rank.NewEmbedding(client.Models, nil)
-	tools := []*mcpbridge.Tool{
-		{Entry: registry.Entry{Name: "get_weather", Server: "weather"}, Description: "Current weather for a city."},
-		{Entry: registry.Entry{Name: "send_email", Server: "mail"}, Description: "Sends an email."},
+	r := rank.NewRanking(tools, scores)
+	for _, e := range r.Entries {
+		fmt.Println(e.Place, e.Name, e.Score)
 	}
-	conv := []*genai.Content{genai.NewContentFromText("Will it snow in Oslo?", genai.RoleUser)}
-	scores, _ := sel.Ranker.Rank(context.Background(), conv, tools)
-	fmt.Println(scores[0] > scores[1])
-	// Output: true
+	fmt.Println(r.Matched, "matched")
+	// Output:
+	// 1 send_email 2
+	// 1 get_time 2
+	// 3 get_weather 0
+	// 2 matched
 }
