@@ -13,9 +13,12 @@ import (
 // memory instead of listing them again, and with a protocol cache
 // ([Options.ProtocolCache]) so does the first connection of a later run,
 // for a list the server marked public (the same for every user; a private
-// list stays in memory, where the credentials are the same). A
-// tools/list_changed notification makes the list stale at once. Tools
-// taken from a kept list report no skipped tools.
+// list stays in memory, where the credentials are the same). A kept list
+// is taken only once the server has acknowledged the connection's
+// subscription to its changes, so that a change made after connecting is
+// announced; without the acknowledgement (within about two seconds) the
+// tools are listed. A tools/list_changed notification makes the list stale
+// at once. Tools taken from a kept list report no skipped tools.
 
 // keptTools is a server's tools list kept while it is fresh.
 type keptTools struct {
