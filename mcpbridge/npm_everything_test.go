@@ -27,7 +27,7 @@ func TestNPMEverythingFeatures(t *testing.T) {
 		{Name: "everything-http", HTTPURL: startHTTPServer(t, bin, "streamableHttp") + "/mcp"},
 	}
 	for i := range servers {
-		servers[i].Timeout = 30 * time.Second
+		servers[i].Timeout = nodeTimeout
 		servers[i].Trust = true
 	}
 	root, err := DirRoot(t.TempDir())

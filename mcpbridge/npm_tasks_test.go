@@ -21,10 +21,10 @@ func TestNPMEverythingTasks(t *testing.T) {
 		t.Run(string(tr), func(t *testing.T) {
 			// Over stdio the Timeout also bounds starting node, which took
 			// 2.4 s on a loaded machine and failed a run within 3 s: there
-			// it is the suite's 10 s. Over HTTP the server is started
+			// it is nodeTimeout. Over HTTP the server is started
 			// beforehand, each request is quick, and the calls below take
 			// longer than the Timeout.
-			srv := ServerConfig{Name: "everything", Command: everything, Args: []string{"stdio"}, Trust: true, Timeout: 10 * time.Second}
+			srv := ServerConfig{Name: "everything", Command: everything, Args: []string{"stdio"}, Trust: true, Timeout: nodeTimeout}
 			if tr == TransportHTTP {
 				srv = ServerConfig{Name: "everything", HTTPURL: startHTTPServer(t, everything, "streamableHttp") + "/mcp", Trust: true, Timeout: 3 * time.Second}
 			}

@@ -163,7 +163,7 @@ func TestPromptsListChanged(t *testing.T) {
 					return n
 				}
 			}
-			dctx, cancelDiscovery := context.WithTimeout(context.Background(), 30*time.Second) // as discover(t, b)
+			dctx, cancelDiscovery := context.WithTimeout(context.Background(), time.Minute) // as discover(t, b)
 			defer cancelDiscovery()
 			dctx, discovery := traced(dctx, "discover")
 			if err := b.Discover(dctx); err != nil {
