@@ -146,6 +146,9 @@ func (c *Client) setState(s auth.State, err error) {
 // current returns the handler for requests: the one of the last login, or
 // one for the stored token and client. A stored token of another
 // authorization server than the one discovered now is forgotten, not sent.
+// When ctx ends before the discovery could tell, it returns ctx's error and
+// keeps nothing: the handler, once made, is never judged again, and one
+// made then would send the token of another server.
 func (c *Client) current(ctx context.Context) (*transport.OAuthHandler, error) {
 	c.mu.Lock()
 	h := c.handler
@@ -165,7 +168,11 @@ func (c *Client) current(ctx context.Context) (*transport.OAuthHandler, error) {
 			// protected resource metadata at the well-known URLs, a
 			// server that names it only in its challenge) or a
 			// discovery that failed leaves the judgement to the server.
-			if d, err := c.discovered(ctx); err == nil && d.Named && d.AS.Issuer != t.Issuer {
+			d, err := c.discovered(ctx)
+			if err != nil && ctx.Err() != nil {
+				return nil, context.Cause(ctx)
+			}
+			if err == nil && d.Named && d.AS.Issuer != t.Issuer {
 				c.cfg.Logger.Warn("mcp server moved to another authorization server; login needed", "server", c.cfg.Server)
 				_ = c.store.store.Delete(ctx, c.store.key)
 				c.store.drop()
@@ -205,7 +212,10 @@ func (c *Client) Authorization(ctx context.Context) (string, error) {
 		return c.grantAuthorization(ctx)
 	}
 	h, err := c.current(ctx)
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return "", err
+	case err != nil:
 		return "", fmt.Errorf("token store: %w", err)
 	}
 	before, _ := c.store.load(ctx)
