@@ -1,4 +1,4 @@
-package mcpbridge
+package agent
 
 import (
 	"context"
@@ -9,20 +9,17 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/geminitest"
+	"github.com/mcpgenai/bridge/mcpbridge"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
 
 // taskBridge is a Bridge with the task tools of an in-process server that
 // offers task-augmented calls: slow_task (taskSupport required) and
 // maybe_task (optional).
-func taskBridge(t *testing.T) *Bridge {
+func taskBridge(t *testing.T) *mcpbridge.Bridge {
 	t.Helper()
-	srv, _ := httpServer(t, "tasks", TransportHTTP, testserver.Options{Era: testserver.EraLegacy, Bare: true,
-		Tasks: testserver.Tasks{On: true, Done: t.Context().Done()}})
-	srv.Trust = true
-	b := newBridge(t, nil, srv)
-	discover(t, b)
-	return b
+	return discovered(t, nil, inProcess(t, "tasks", testserver.Options{Era: testserver.EraLegacy, Bare: true,
+		Tasks: testserver.Tasks{On: true, Done: t.Context().Done()}}))
 }
 
 // TestLiveTaskToolNonBlocking: a tool that runs only as an MCP task is
@@ -46,12 +43,12 @@ func TestLiveTaskToolNonBlocking(t *testing.T) {
 		})
 	var mu sync.Mutex
 	var scheduled []string
-	lt, err := b.Live(ctx, nil, &LiveOptions{Scheduling: func(r *CallResult) genai.FunctionResponseScheduling {
+	lt, err := newAgent(t, b, &Options{Scheduling: func(r *mcpbridge.CallResult) genai.FunctionResponseScheduling {
 		mu.Lock()
 		defer mu.Unlock()
 		scheduled = append(scheduled, r.Name)
 		return genai.FunctionResponseSchedulingInterrupt
-	}})
+	}}).Live(ctx, nil)
 	if err != nil {
 		t.Fatalf("Live() = %v", err)
 	}
@@ -77,39 +74,45 @@ func TestLiveTaskToolNonBlocking(t *testing.T) {
 	if d := setup.Declaration("maybe_task"); d == nil || d.Behavior != "" {
 		t.Errorf("setup declares maybe_task (optional) as %+v, want blocking", d)
 	}
+	if tool, ok := b.Tool("slow_task"); !ok || tool.TaskSupport != "required" {
+		t.Errorf("Tool(slow_task).TaskSupport = %+v, want required", tool)
+	}
+	if tool, ok := b.Tool("maybe_task"); !ok || tool.TaskSupport != "optional" {
+		t.Errorf("Tool(maybe_task).TaskSupport = %+v, want optional", tool)
+	}
 
 	// Opting out.
-	kept, err := b.Live(ctx, nil, &LiveOptions{Blocking: []string{"slow_task"}})
+	kept, err := newAgent(t, b, &Options{Foreground: []string{"slow_task"}}).Live(ctx, nil)
 	if err != nil {
-		t.Fatalf("Live(Blocking) = %v", err)
+		t.Fatalf("Live(Foreground) = %v", err)
 	}
 	defer kept.Close()
 	for _, tool := range kept.Config().Tools {
 		for _, d := range tool.FunctionDeclarations {
 			if want := map[string]genai.Behavior{"endless_task": genai.BehaviorNonBlocking}[d.Name]; d.Behavior != want {
-				t.Errorf("with Blocking slow_task, %s is declared %q, want %q", d.Name, d.Behavior, want)
+				t.Errorf("with Foreground slow_task, %s is declared %q, want %q", d.Name, d.Behavior, want)
 			}
 		}
 	}
-	for _, opts := range []*LiveOptions{
-		{Blocking: []string{"nope"}},
-		{Blocking: []string{"slow_task"}, NonBlocking: []string{"slow_task"}},
+	for _, opts := range []*Options{
+		{Foreground: []string{"nope"}},
+		{Foreground: []string{"slow_task"}, Background: []string{"slow_task"}},
 	} {
-		if _, err := b.Live(ctx, nil, opts); err == nil {
+		if _, err := newAgent(t, b, opts).Live(ctx, nil); err == nil {
 			t.Errorf("Live(%+v) = nil, want an error", opts)
 		}
 	}
 }
 
-// TestLongCallsTaskTool: in Run, with LongCalls, a tool that runs only as
-// an MCP task answers "started" and its result reaches a later request;
-// an optional task tool, and a task tool in Foreground, are waited for.
-func TestLongCallsTaskTool(t *testing.T) {
+// TestBackgroundTaskTool: in Run, a tool that runs only as an MCP task
+// answers "started" without being named and its result reaches a later
+// request; an optional task tool, and a task tool in Foreground, are
+// waited for.
+func TestBackgroundTaskTool(t *testing.T) {
 	b := taskBridge(t)
 	ctx := context.Background()
-	ended := make(chan *CallResult, 1)
-	long := &LongCalls{OnDone: func(r *CallResult) { ended <- r }}
-	defer long.Close()
+	ended := make(chan *mcpbridge.CallResult, 1)
+	a := newAgent(t, b, &Options{OnBackgroundDone: func(r *mcpbridge.CallResult) { ended <- r }})
 	srv := geminitest.New(t, nil,
 		geminitest.Calls(geminitest.Call{Name: "slow_task", Args: map[string]any{"ms": 50}}, geminitest.Call{Name: "maybe_task"}),
 		func(req *geminitest.Request) geminitest.Response {
@@ -127,8 +130,7 @@ func TestLongCallsTaskTool(t *testing.T) {
 		},
 	)
 	models := srv.Client(ctx).Models
-	opts := &RunOptions{LongCalls: long}
-	res, err := b.Run(ctx, models, e2eModel, prompt(), nil, opts)
+	res, err := a.Run(ctx, models, e2eModel, prompt(), nil)
 	if err != nil || res.Response.Text() != "It runs." {
 		t.Fatalf("first Run() = %v, %v", res.Response.Text(), err)
 	}
@@ -136,7 +138,7 @@ func TestLongCallsTaskTool(t *testing.T) {
 		t.Fatalf("background result = %+v", r)
 	}
 	history := append(res.History, genai.NewContentFromText("done?", genai.RoleUser))
-	res, err = b.Run(ctx, models, e2eModel, history, nil, opts)
+	res, err = a.Run(ctx, models, e2eModel, history, nil)
 	if err != nil || res.Response.Text() != "It is done." {
 		t.Fatalf("second Run() = %q, %v", res.Response.Text(), err)
 	}
@@ -150,11 +152,11 @@ func TestLongCallsTaskTool(t *testing.T) {
 			}
 		}
 	}
-	if delivered != 1 || long.Pending() != 0 {
-		t.Errorf("the result was delivered %d times (%d pending), want once", delivered, long.Pending())
+	if delivered != 1 || a.Pending() != 0 {
+		t.Errorf("the result was delivered %d times (%d pending), want once", delivered, a.Pending())
 	}
-	fg := &RunOptions{LongCalls: &LongCalls{Foreground: []string{"slow_task"}}}
-	res, err = b.Run(ctx, models, e2eModel, prompt(), nil, fg)
+	fg := newAgent(t, b, &Options{Foreground: []string{"slow_task"}})
+	res, err = fg.Run(ctx, models, e2eModel, prompt(), nil)
 	if err != nil || res.Response.Text() != "waited: done after 10" {
 		t.Errorf("Run() with Foreground = %q, %v; want the task waited for", res.Response.Text(), err)
 	}

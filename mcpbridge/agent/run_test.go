@@ -1,8 +1,9 @@
-package mcpbridge
+package agent
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -10,34 +11,22 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/geminitest"
+	"github.com/mcpgenai/bridge/mcpbridge"
 	"github.com/mcpgenai/bridge/schema"
 )
 
-// generatorFunc adapts a function to a ContentGenerator, for answers the
-// fake endpoint cannot give (a blocked prompt, a nil response).
-type generatorFunc func(context.Context, string, []*genai.Content, *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error)
-
-func (f generatorFunc) GenerateContent(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
-	return f(ctx, model, contents, config)
-}
-
-func prompt() []*genai.Content {
-	return []*genai.Content{genai.NewContentFromText("go", genai.RoleUser)}
-}
-
 func TestRunTurnLimit(t *testing.T) {
-	b := newBridge(t, nil, mcptestExec("main"))
-	discover(t, b)
+	b := discovered(t, nil, mcptestExec("main"))
 	again := geminitest.Calls(geminitest.Call{Name: "lookup", Args: map[string]any{"name": "ann"}})
 	srv := geminitest.New(t, &geminitest.Options{ThoughtSignatures: true}, again, again, geminitest.Text("resumed"))
 	ctx := context.Background()
 	models := srv.Client(ctx).Models
 
 	var called []string
-	res, err := b.Run(ctx, models, e2eModel, prompt(), nil, &RunOptions{
+	res, err := newAgent(t, b, &Options{
 		MaxTurns: 2,
 		OnCall:   func(c *genai.FunctionCall) { called = append(called, c.ID) },
-	})
+	}).Run(ctx, models, e2eModel, prompt(), nil)
 	if !errors.Is(err, ErrTurnLimit) || !strings.Contains(err.Error(), "after 2 requests") {
 		t.Fatalf("Run(MaxTurns 2) = %v, want ErrTurnLimit after 2 requests", err)
 	}
@@ -54,15 +43,15 @@ func TestRunTurnLimit(t *testing.T) {
 		t.Errorf("Run(MaxTurns 2) history ends with %+v, want the function responses", last)
 	}
 	// The history is well formed (thought signatures kept): it can go on.
-	res2, err := b.Run(ctx, models, e2eModel, res.History, nil, nil)
+	res2, err := newAgent(t, b, nil).Run(ctx, models, e2eModel, res.History, nil)
 	if err != nil || res2.Response.Text() != "resumed" {
 		t.Fatalf("Run(resumed history) = %v, want the answer", err)
 	}
 }
 
 func TestRunErrors(t *testing.T) {
-	b := newBridge(t, nil, mcptestExec("main"))
-	discover(t, b)
+	b := discovered(t, nil, mcptestExec("main"))
+	a := newAgent(t, b, nil)
 	ctx := context.Background()
 	fake := func(t *testing.T, turns ...geminitest.Turn) ContentGenerator {
 		return geminitest.New(t, nil, turns...).Client(ctx).Models
@@ -102,7 +91,7 @@ func TestRunErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := b.Run(tc.ctx, tc.gen(t), e2eModel, prompt(), nil, nil)
+			res, err := a.Run(tc.ctx, tc.gen(t), e2eModel, prompt(), nil)
 			if err == nil || (tc.wantErr != nil && !errors.Is(err, tc.wantErr)) || !strings.Contains(err.Error(), tc.wantText) {
 				t.Fatalf("Run(%s) = %v, want %v containing %q", tc.name, err, tc.wantErr, tc.wantText)
 			}
@@ -114,19 +103,18 @@ func TestRunErrors(t *testing.T) {
 }
 
 func TestRunConfig(t *testing.T) {
-	b := newBridge(t, nil, mcptestExec("main"))
-	discover(t, b)
+	b := discovered(t, nil, mcptestExec("main"))
 	ctx := context.Background()
 	local := &genai.Tool{FunctionDeclarations: []*genai.FunctionDeclaration{{Name: "local", Description: "the caller's own"}}}
 	config := &genai.GenerateContentConfig{Tools: []*genai.Tool{local}, SystemInstruction: genai.NewContentFromText("be brief", genai.RoleUser)}
 	srv := geminitest.New(t, nil, func(req *geminitest.Request) geminitest.Response {
-		names, n := declNames(req)
+		names, n := declaredNames(req), toolsDeclaring(req)
 		if n != 1 {
 			t.Errorf("Run() sent declarations in %d tools, want one", n)
 		}
 		return geminitest.Response{Parts: []*genai.Part{{Text: strings.Join(names[:2], ",")}}}
 	})
-	res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), config, nil)
+	res, err := newAgent(t, b, nil).Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,9 +129,9 @@ func TestRunConfig(t *testing.T) {
 	}
 
 	// With no tools at all the request has no tools.
-	empty := newBridge(t, nil)
+	empty := newAgent(t, discovered(t, nil), nil)
 	srv = geminitest.New(t, nil, geminitest.Text("plain"))
-	if res, err := empty.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil); err != nil || res.Response.Text() != "plain" {
+	if res, err := empty.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil); err != nil || res.Response.Text() != "plain" {
 		t.Errorf("Run(no tools) = %v, want the answer", err)
 	}
 	if tools := srv.Requests()[0].Config.Tools; len(tools) != 0 {
@@ -152,19 +140,75 @@ func TestRunConfig(t *testing.T) {
 
 	// More tools than the API takes: the request carries 512, and says
 	// which one it left out.
-	many := stdioServer("many", "-tools=513")
-	many.ExcludeTools = defaultToolNames
-	big := newBridge(t, nil, many)
-	discover(t, big)
+	many := mcptestWith("many", "-tools=513")
+	many.ExcludeTools = []string{"add_tool", "crash", "echo", "env", "raw", "sleep", "weird"}
+	big := newAgent(t, discovered(t, nil, many), nil)
 	srv = geminitest.New(t, nil, geminitest.Text("fine"))
-	res, err = big.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil)
+	res, err = big.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil)
 	if err != nil {
 		t.Fatalf("Run(513 tools) = %v, want the answer", err)
 	}
-	if names, _ := declNames(srv.Requests()[0]); len(names) != schema.Gemini.MaxDeclarations() {
+	if names := declaredNames(srv.Requests()[0]); len(names) != schema.Gemini.MaxDeclarations() {
 		t.Errorf("Run(513 tools) sent %d declarations, want %d", len(names), schema.Gemini.MaxDeclarations())
 	}
 	if r := res.Requests[0]; r.Declared != schema.Gemini.MaxDeclarations() || len(r.Omitted) != 1 {
 		t.Errorf("Run(513 tools) report = %d declared, omitted %v, want 512 and one", r.Declared, r.Omitted)
+	}
+}
+
+// TestRunHostFunctions: Run declares the host's functions first (a Bridge
+// tool whose name one took under an alias, reported), sends each call to
+// its owner, and answers the model in call order; the config is not
+// modified.
+func TestRunHostFunctions(t *testing.T) {
+	main := mcptestExec("main")
+	main.IncludeTools = []string{"lookup", "echo"}
+	b := discovered(t, nil, main)
+	ctx := context.Background()
+	host := mcpbridge.HostFunction{
+		Declaration: &genai.FunctionDeclaration{Name: "lookup", Description: "the host's own lookup"},
+		Handler: func(context.Context, map[string]any) (any, error) {
+			return "the host's", nil
+		},
+	}
+	local := &genai.Tool{FunctionDeclarations: []*genai.FunctionDeclaration{{Name: "local", Description: "declared in the config"}}}
+	config := &genai.GenerateContentConfig{Tools: []*genai.Tool{local}}
+	fallback := func(_ context.Context, c *genai.FunctionCall) *mcpbridge.CallResult {
+		return mcpbridge.NewResult(c, "fallback ran "+c.Name, nil)
+	}
+	srv := geminitest.New(t, nil,
+		func(req *geminitest.Request) geminitest.Response {
+			if diff := cmp.Diff([]string{"local", "lookup", "echo", "main__lookup"}, declaredNames(req)); diff != "" {
+				t.Errorf("declarations mismatch (-want +got):\n%s", diff)
+			}
+			return geminitest.Response{Parts: []*genai.Part{
+				{FunctionCall: &genai.FunctionCall{Name: "main__lookup", Args: map[string]any{"name": "ann"}}},
+				{FunctionCall: &genai.FunctionCall{Name: "lookup"}},
+				{FunctionCall: &genai.FunctionCall{Name: "local"}},
+			}}
+		},
+		geminitest.Text("done"),
+	)
+	a := newAgent(t, b, &Options{Functions: []mcpbridge.HostFunction{host}, Fallback: fallback})
+	res, err := a.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), config)
+	if err != nil {
+		t.Fatalf("Run() = %v", err)
+	}
+	var got []string
+	for _, r := range srv.Requests()[1].FunctionResponses() {
+		got = append(got, r.Name+"="+fmt.Sprint(r.Response["output"]))
+	}
+	want := []string{`main__lookup={"id":"u-3"}`, "lookup=the host's", "local=fallback ran local"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("responses sent to the model (-want +got):\n%s", diff)
+	}
+	if r := res.Results[0]; r.Server != "main" || r.ServerTool != "lookup" || r.Name != "main__lookup" {
+		t.Errorf("aliased result = %s on %s/%s, want main__lookup on main/lookup", r.Name, r.Server, r.ServerTool)
+	}
+	if diff := cmp.Diff(map[string]string{"main__lookup": "lookup"}, res.Requests[0].Renamed); diff != "" {
+		t.Errorf("Requests[0].Renamed mismatch (-want +got):\n%s", diff)
+	}
+	if len(config.Tools) != 1 || config.Tools[0] != local || len(local.FunctionDeclarations) != 1 {
+		t.Errorf("Run() modified config.Tools")
 	}
 }

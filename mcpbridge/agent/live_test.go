@@ -1,4 +1,4 @@
-package mcpbridge
+package agent
 
 import (
 	"context"
@@ -11,13 +11,13 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/geminitest"
-	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+	"github.com/mcpgenai/bridge/mcpbridge"
 )
 
 // liveConnect connects a real genai client to srv's Live endpoint with
 // lt's configuration; the session closes at the test's end, or after a
 // minute so that a broken test cannot hang in Receive.
-func liveConnect(t *testing.T, srv *geminitest.Server, lt *LiveTools) *genai.Session {
+func liveConnect(t *testing.T, srv *geminitest.Server, lt *LiveSession) *genai.Session {
 	t.Helper()
 	ctx := context.Background()
 	client, err := genai.NewClient(ctx, srv.LiveClientConfig())
@@ -56,7 +56,7 @@ func (l *lockedSession) say(t *testing.T, text string) {
 
 // untilText receives messages, handing each to lt, until a turn completes,
 // and returns the model's text of that turn.
-func untilText(t *testing.T, ctx context.Context, lt *LiveTools, ls *lockedSession) (string, []*genai.LiveServerMessage) {
+func untilText(t *testing.T, ctx context.Context, lt *LiveSession, ls *lockedSession) (string, []*genai.LiveServerMessage) {
 	t.Helper()
 	var text strings.Builder
 	var msgs []*genai.LiveServerMessage
@@ -81,17 +81,16 @@ func untilText(t *testing.T, ctx context.Context, lt *LiveTools, ls *lockedSessi
 }
 
 func TestLiveToolCall(t *testing.T) {
-	b := newBridge(t, nil, mcptestExec("main"))
-	discover(t, b)
+	b := discovered(t, nil, mcptestExec("main"))
 	ctx := context.Background()
 	srv := geminitest.New(t, nil,
 		geminitest.Calls(geminitest.Call{Name: "lookup", Args: map[string]any{"name": "ann"}}),
 		func(req *geminitest.Request) geminitest.Response {
 			return geminitest.Response{Parts: []*genai.Part{{Text: "Found: " + outputOf(req, 0)}}}
 		})
-	var results []*CallResult
-	lt, err := b.Live(ctx, &genai.LiveConnectConfig{ResponseModalities: []genai.Modality{genai.ModalityText}},
-		&LiveOptions{OnResult: func(r *CallResult) { results = append(results, r) }})
+	var results []*mcpbridge.CallResult
+	lt, err := newAgent(t, b, &Options{OnResult: func(r *mcpbridge.CallResult) { results = append(results, r) }}).
+		Live(ctx, &genai.LiveConnectConfig{ResponseModalities: []genai.Modality{genai.ModalityText}})
 	if err != nil {
 		t.Fatalf("Live() = %v", err)
 	}
@@ -127,27 +126,16 @@ func TestLiveToolCall(t *testing.T) {
 // the MCP server (notifications/cancelled over streamable HTTP), and the
 // cancelled call gets no response (the fake would close the session).
 func TestLiveCancellation(t *testing.T) {
-	started, cancelled := make(chan struct{}, 1), make(chan struct{}, 1)
-	signal := func(c chan struct{}) func() {
-		return func() {
-			select {
-			case c <- struct{}{}:
-			default:
-			}
-		}
-	}
-	slow, _ := httpServer(t, "slow", TransportHTTP, testserver.Options{OnSleepStarted: signal(started), OnSleepCancelled: signal(cancelled)})
-	slow.Trust = true
-	b := newBridge(t, nil, slow)
-	discover(t, b)
+	slow, started, cancelled := sleepServer(t, "slow")
+	b := discovered(t, nil, slow)
 	ctx := context.Background()
 	srv := geminitest.New(t, nil,
 		geminitest.Calls(geminitest.Call{ID: "s1", Name: "sleep", Args: map[string]any{"ms": 600000}}),
 		geminitest.Reply(geminitest.Response{Cancel: []string{"s1"}, Parts: []*genai.Part{{Text: "Stopped."}}}),
 		geminitest.Text("Still here."),
 	)
-	results := make(chan *CallResult, 1)
-	lt, err := b.Live(ctx, nil, &LiveOptions{OnResult: func(r *CallResult) { results <- r }})
+	results := make(chan *mcpbridge.CallResult, 1)
+	lt, err := newAgent(t, b, &Options{OnResult: func(r *mcpbridge.CallResult) { results <- r }}).Live(ctx, nil)
 	if err != nil {
 		t.Fatalf("Live() = %v", err)
 	}
@@ -179,8 +167,8 @@ func TestLiveCancellation(t *testing.T) {
 		t.Fatal("the server never saw the call cancelled")
 	}
 	r := <-results
-	if !errors.Is(r.Err, ErrLiveCancelled) {
-		t.Errorf("result error = %v, want ErrLiveCancelled", r.Err)
+	if !errors.Is(r.Err, ErrCancelled) {
+		t.Errorf("result error = %v, want ErrCancelled", r.Err)
 	}
 	// The session goes on: no response was sent for the cancelled call.
 	ls.say(t, "still there?")
@@ -194,12 +182,11 @@ func TestLiveCancellation(t *testing.T) {
 	}
 }
 
-// TestLiveNonBlocking: a NON_BLOCKING tool's call lets the model finish its
-// turn; the result comes later with the host's scheduling and wakes the
-// model.
-func TestLiveNonBlocking(t *testing.T) {
-	b := newBridge(t, nil, mcptestExec("main"))
-	discover(t, b)
+// TestLiveBackground: a background (NON_BLOCKING) tool's call lets the
+// model finish its turn; the result comes later with the host's
+// scheduling and wakes the model.
+func TestLiveBackground(t *testing.T) {
+	b := discovered(t, nil, mcptestExec("main"))
 	ctx := context.Background()
 	srv := geminitest.New(t, nil,
 		geminitest.Reply(geminitest.Response{Parts: []*genai.Part{
@@ -213,10 +200,12 @@ func TestLiveNonBlocking(t *testing.T) {
 			}
 			return geminitest.Response{Parts: []*genai.Part{{Text: "Ann: " + outputOf(req, 0)}}}
 		})
-	lt, err := b.Live(ctx, nil, &LiveOptions{
-		NonBlocking: []string{"lookup"},
-		Scheduling:  func(*CallResult) genai.FunctionResponseScheduling { return genai.FunctionResponseSchedulingInterrupt },
-	})
+	lt, err := newAgent(t, b, &Options{
+		Background: []string{"lookup"},
+		Scheduling: func(*mcpbridge.CallResult) genai.FunctionResponseScheduling {
+			return genai.FunctionResponseSchedulingInterrupt
+		},
+	}).Live(ctx, nil)
 	if err != nil {
 		t.Fatalf("Live() = %v", err)
 	}
@@ -237,17 +226,16 @@ func TestLiveNonBlocking(t *testing.T) {
 }
 
 func TestLiveOptionsErrors(t *testing.T) {
-	b := newBridge(t, nil, mcptestExec("main"))
-	discover(t, b)
+	b := discovered(t, nil, mcptestExec("main"))
 	ctx := context.Background()
-	if _, err := b.Live(ctx, nil, &LiveOptions{NonBlocking: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), `"nope" is not declared`) {
-		t.Errorf("Live(NonBlocking nope) = %v, want an error", err)
+	if _, err := newAgent(t, b, &Options{Background: []string{"nope"}}).Live(ctx, nil); err == nil || !strings.Contains(err.Error(), `"nope" is not declared`) {
+		t.Errorf("Live(Background nope) = %v, want an error", err)
 	}
-	if _, err := b.Live(ctx, nil, &LiveOptions{HostFunctions: []HostFunction{{Declaration: &genai.FunctionDeclaration{Name: "a b"}}}}); err == nil {
+	if _, err := newAgent(t, b, &Options{Functions: []mcpbridge.HostFunction{{Declaration: &genai.FunctionDeclaration{Name: "a b"}}}}).Live(ctx, nil); err == nil {
 		t.Error("Live(bad host function) = nil, want an error")
 	}
 	// Config is a copy: editing it changes nothing.
-	lt, err := b.Live(ctx, &genai.LiveConnectConfig{Tools: []*genai.Tool{{GoogleSearch: &genai.GoogleSearch{}}}}, nil)
+	lt, err := newAgent(t, b, nil).Live(ctx, &genai.LiveConnectConfig{Tools: []*genai.Tool{{GoogleSearch: &genai.GoogleSearch{}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

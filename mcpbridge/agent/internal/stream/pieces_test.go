@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genai"
 
-	"github.com/mcpgenai/bridge/mcpbridge/internal/streamargs"
+	"github.com/mcpgenai/bridge/mcpbridge/agent/internal/streamargs"
 )
 
 func fcPart(fc *genai.FunctionCall) *genai.Part { return &genai.Part{FunctionCall: fc} }
@@ -114,6 +114,14 @@ func TestAccumulatorStreamedCallErrors(t *testing.T) {
 		}
 		if err := a.Err(); !errors.Is(err, ErrPartialCall) || !strings.Contains(err.Error(), "ended before its last piece") {
 			t.Errorf("Err() = %v, want the stream ended mid call", err)
+		}
+	})
+	t.Run("the caller's sentinel", func(t *testing.T) {
+		mine := errors.New("mine")
+		a := Accumulator{Partial: mine}
+		err := a.Add(chunk("", fcPart(&genai.FunctionCall{WillContinue: genai.Ptr(true), PartialArgs: []*genai.PartialArg{sp("$.a", "x", false)}})))
+		if !errors.Is(err, mine) || errors.Is(err, ErrPartialCall) || !strings.Contains(err.Error(), "mine: a function call streamed in pieces begins without a name") {
+			t.Errorf("Add() = %v, want the caller's sentinel in place of ErrPartialCall", err)
 		}
 	})
 }

@@ -1,6 +1,7 @@
-// Package live keeps track of the function calls a Live API session is
-// running, so that the API's toolCallCancellation reaches them by ID and
-// a session's end leaves nothing running.
+// Package live keeps track of the function calls that run apart from the
+// turn that made them (a Live API session's calls, the background calls of
+// a conversation), so that a cancellation reaches them by ID and an end
+// leaves nothing running. The causes of cancellation are the caller's.
 //
 //	var calls live.Calls
 //	calls.Go(func() {
@@ -9,24 +10,15 @@
 //		if !end() { send(r) } // a cancelled call's result is not sent
 //	})
 //	...
-//	calls.Cancel(msg.ToolCallCancellation.IDs)
+//	calls.Cancel(msg.ToolCallCancellation.IDs, errCancelledByAPI)
 //	...
-//	calls.Close() // cancels what runs and waits for it
+//	calls.Close(errSessionClosed) // cancels what runs and waits for it
 package live
 
 import (
 	"context"
-	"errors"
 	"sync"
 )
-
-// ErrCancelled is the cause of the context of a call that the Live API
-// cancelled (toolCallCancellation).
-var ErrCancelled = errors.New("the Live API cancelled the call")
-
-// ErrClosed is the cause of the context of a call still running when the
-// tracker was closed.
-var ErrClosed = errors.New("the Live session's tools were closed")
 
 // Calls tracks running calls by ID. The zero value is ready to use; it is
 // safe for concurrent use. After Close, Go runs nothing and Start's
@@ -34,7 +26,7 @@ var ErrClosed = errors.New("the Live session's tools were closed")
 type Calls struct {
 	mu      sync.Mutex
 	running map[string][]*entry
-	closed  bool
+	closed  error // Close's cause; nil while open
 	wg      sync.WaitGroup
 }
 
@@ -48,7 +40,7 @@ type entry struct {
 func (c *Calls) Go(f func()) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed {
+	if c.closed != nil {
 		return false
 	}
 	c.wg.Go(f)
@@ -63,9 +55,10 @@ func (c *Calls) Start(parent context.Context, id string) (ctx context.Context, e
 	ctx, cancel := context.WithCancelCause(parent)
 	e := &entry{cancel: cancel}
 	c.mu.Lock()
-	if c.closed {
+	if c.closed != nil {
+		cause := c.closed
 		c.mu.Unlock()
-		cancel(ErrClosed)
+		cancel(cause)
 		return ctx, func() bool { return true }
 	}
 	if c.running == nil {
@@ -95,9 +88,9 @@ func (c *Calls) Start(parent context.Context, id string) (ctx context.Context, e
 }
 
 // Cancel cancels the running calls with the given IDs (the empty ID
-// excepted) and returns how many it cancelled; unknown IDs (calls that
-// already ended) are ignored.
-func (c *Calls) Cancel(ids []string) int {
+// excepted), cause being the cause of their contexts, and returns how many
+// it cancelled; unknown IDs (calls that already ended) are ignored.
+func (c *Calls) Cancel(ids []string, cause error) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := 0
@@ -108,7 +101,7 @@ func (c *Calls) Cancel(ids []string) int {
 		for _, e := range c.running[id] {
 			if !e.cancelled {
 				e.cancelled = true
-				e.cancel(ErrCancelled)
+				e.cancel(cause)
 				n++
 			}
 		}
@@ -127,15 +120,19 @@ func (c *Calls) Running() int {
 	return n
 }
 
-// Close cancels every running call and waits for the functions Go
-// started. It may be called more than once.
-func (c *Calls) Close() {
+// Close cancels every running call, cause being the cause of their
+// contexts (and of the contexts Start gives afterwards), and waits for the
+// functions Go started. cause must not be nil. It may be called more than
+// once; the first cause stays.
+func (c *Calls) Close(cause error) {
 	c.mu.Lock()
-	c.closed = true
+	if c.closed == nil {
+		c.closed = cause
+	}
 	for _, list := range c.running {
 		for _, e := range list {
 			e.cancelled = true
-			e.cancel(ErrClosed)
+			e.cancel(c.closed)
 		}
 	}
 	c.mu.Unlock()

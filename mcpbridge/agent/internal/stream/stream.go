@@ -25,20 +25,26 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/mcpgenai/bridge/mcpbridge/internal/streamargs"
+	"github.com/mcpgenai/bridge/mcpbridge/agent/internal/streamargs"
 )
 
 // ErrPartialCall is wrapped by the errors of a function call streamed in
-// pieces that do not make one call: pieces that do not assemble (they also
-// wrap streamargs.ErrMalformed or streamargs.ErrTooLarge), a call that
-// begins before the one streaming has ended, or a stream that ends in the
-// middle of a call ([Accumulator.Err]).
+// pieces that do not make one call, unless [Accumulator.Partial] names
+// another error: pieces that do not assemble (they also wrap
+// streamargs.ErrMalformed or streamargs.ErrTooLarge), a call that begins
+// before the one streaming has ended, or a stream that ends in the middle
+// of a call ([Accumulator.Err]).
 var ErrPartialCall = errors.New("function call streamed in pieces does not assemble")
 
 // Accumulator gathers the chunks of one streamed answer. The zero value is
 // empty and ready to use. It is not safe for concurrent use. It keeps the
 // chunks' parts (pointers, not copies): the caller must not modify them.
 type Accumulator struct {
+	// Partial, if not nil, is wrapped by the errors of a call streamed in
+	// pieces that do not make one call, in place of ErrPartialCall: the
+	// caller's own sentinel. Set it before the first Add.
+	Partial error
+
 	chunks   int
 	parts    []*genai.Part
 	role     string
@@ -52,6 +58,14 @@ type Accumulator struct {
 	ended    bool          // the last function call part ended a streamed call
 	err      error
 	limits   *streamargs.Limits
+}
+
+// partial returns the error a call that does not assemble wraps.
+func (a *Accumulator) partial() error {
+	if a.Partial != nil {
+		return a.Partial
+	}
+	return ErrPartialCall
 }
 
 // streamedCall is a function call whose arguments arrive in pieces.
@@ -136,7 +150,7 @@ func (a *Accumulator) Err() error {
 		return a.err
 	}
 	if a.open != nil {
-		return fmt.Errorf("%s: %w: the stream ended before its last piece", callName(a.open.part.FunctionCall), ErrPartialCall)
+		return fmt.Errorf("%s: %w: the stream ended before its last piece", callName(a.open.part.FunctionCall), a.partial())
 	}
 	return nil
 }

@@ -10,6 +10,11 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
+var (
+	errCancelled = errors.New("cancelled by the test")
+	errClosed    = errors.New("closed by the test")
+)
+
 func TestCancelByID(t *testing.T) {
 	var c Calls
 	started := make(chan struct{})
@@ -25,13 +30,13 @@ func TestCancelByID(t *testing.T) {
 		t.Fatal("Go() = false before Close")
 	}
 	<-started
-	if n := c.Cancel([]string{"zzz", "", "a", "a"}); n != 1 {
+	if n := c.Cancel([]string{"zzz", "", "a", "a"}, errCancelled); n != 1 {
 		t.Errorf("Cancel() = %d, want 1", n)
 	}
-	if err := <-got; !errors.Is(err, ErrCancelled) {
-		t.Errorf("cause = %v, want ErrCancelled", err)
+	if err := <-got; !errors.Is(err, errCancelled) {
+		t.Errorf("cause = %v, want the cause given to Cancel", err)
 	}
-	c.Close()
+	c.Close(errClosed)
 	if !cancelled {
 		t.Error("end() = false for a cancelled call")
 	}
@@ -46,7 +51,7 @@ func TestEndedCallIsNotCancelled(t *testing.T) {
 	if end() {
 		t.Error("end() = true, want false")
 	}
-	if c.Cancel([]string{"a"}) != 0 || ctx.Err() == nil {
+	if c.Cancel([]string{"a"}, errCancelled) != 0 || ctx.Err() == nil {
 		t.Error("an ended call was cancelled, or its context still lives")
 	}
 }
@@ -65,16 +70,22 @@ func TestClose(t *testing.T) {
 		}
 	})
 	<-started
-	c.Close()
-	if !errors.Is(cause, ErrClosed) {
-		t.Errorf("cause = %v, want ErrClosed", cause)
+	c.Close(errClosed)
+	if !errors.Is(cause, errClosed) {
+		t.Errorf("cause = %v, want the cause given to Close", cause)
 	}
 	if c.Go(func() { t.Error("ran after Close") }) {
 		t.Error("Go() = true after Close")
 	}
 	ctx, end := c.Start(context.Background(), "b")
-	if !errors.Is(context.Cause(ctx), ErrClosed) || !end() {
+	if !errors.Is(context.Cause(ctx), errClosed) || !end() {
 		t.Error("Start after Close gave a live context")
 	}
-	c.Close()
+	c.Close(errCancelled)
+	if _, end := c.Start(context.Background(), "c"); !end() {
+		t.Error("Start after a second Close gave a live context")
+	}
+	if ctx, _ := c.Start(context.Background(), "d"); !errors.Is(context.Cause(ctx), errClosed) {
+		t.Errorf("after a second Close the cause = %v, want the first", context.Cause(ctx))
+	}
 }

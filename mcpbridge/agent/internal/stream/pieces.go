@@ -5,7 +5,7 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/mcpgenai/bridge/mcpbridge/internal/streamargs"
+	"github.com/mcpgenai/bridge/mcpbridge/agent/internal/streamargs"
 )
 
 // streamed reports whether fc is a piece of a call streamed in pieces.
@@ -45,9 +45,9 @@ func (a *Accumulator) piece(p *genai.Part) error {
 			a.parts = append(a.parts, p)
 			return nil
 		case fc.Name == "":
-			return fmt.Errorf("%w: a function call streamed in pieces begins without a name", ErrPartialCall)
+			return fmt.Errorf("%w: a function call streamed in pieces begins without a name", a.partial())
 		case len(fc.Args) > 0:
-			return fmt.Errorf("%s: %w: it carries both args and partialArgs", callName(fc), ErrPartialCall)
+			return fmt.Errorf("%s: %w: it carries both args and partialArgs", callName(fc), a.partial())
 		}
 		part := *p
 		part.FunctionCall = &genai.FunctionCall{ID: fc.ID, Name: fc.Name}
@@ -57,11 +57,11 @@ func (a *Accumulator) piece(p *genai.Part) error {
 		call := a.open.part.FunctionCall
 		switch {
 		case fc.Name != "" && fc.Name != call.Name:
-			return fmt.Errorf("%s: %w: a call to %q began before its last piece", callName(call), ErrPartialCall, fc.Name)
+			return fmt.Errorf("%s: %w: a call to %q began before its last piece", callName(call), a.partial(), fc.Name)
 		case fc.ID != "" && call.ID != "" && fc.ID != call.ID:
-			return fmt.Errorf("%s: %w: a call with id %q began before its last piece", callName(call), ErrPartialCall, fc.ID)
+			return fmt.Errorf("%s: %w: a call with id %q began before its last piece", callName(call), a.partial(), fc.ID)
 		case len(fc.Args) > 0:
-			return fmt.Errorf("%s: %w: a piece carries args", callName(call), ErrPartialCall)
+			return fmt.Errorf("%s: %w: a piece carries args", callName(call), a.partial())
 		}
 		if call.ID == "" {
 			call.ID = fc.ID
@@ -72,14 +72,14 @@ func (a *Accumulator) piece(p *genai.Part) error {
 	}
 	call := a.open.part.FunctionCall
 	if err := a.open.asm.Add(fc.PartialArgs); err != nil {
-		return fmt.Errorf("%s: %w: %w", callName(call), ErrPartialCall, err)
+		return fmt.Errorf("%s: %w: %w", callName(call), a.partial(), err)
 	}
 	if continues(fc) {
 		return nil
 	}
 	args, err := a.open.asm.Args()
 	if err != nil { // cannot happen: Add would have failed
-		return fmt.Errorf("%s: %w: %w", callName(call), ErrPartialCall, err)
+		return fmt.Errorf("%s: %w: %w", callName(call), a.partial(), err)
 	}
 	call.Args = args
 	a.open, a.ended = nil, true

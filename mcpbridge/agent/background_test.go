@@ -1,25 +1,25 @@
-package mcpbridge
+package agent
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/geminitest"
+	"github.com/mcpgenai/bridge/mcpbridge"
 )
 
-// TestLongCallsDeliverLater: a long call answers "started" at once, the
-// run ends, and the result reaches the model in the next run's request.
-func TestLongCallsDeliverLater(t *testing.T) {
-	b := newBridge(t, nil, mcptestExec("main"))
-	discover(t, b)
+// TestBackgroundDeliverLater: a background call answers "started" at
+// once, the run ends, and the result reaches the model in the next run's
+// request.
+func TestBackgroundDeliverLater(t *testing.T) {
+	b := discovered(t, nil, mcptestExec("main"))
 	ctx := context.Background()
-	release, ended := make(chan struct{}), make(chan *CallResult, 1)
-	long := &LongCalls{Names: []string{"build"}, OnDone: func(r *CallResult) { ended <- r }}
-	defer long.Close()
-	build := HostFunction{
+	release, ended := make(chan struct{}), make(chan *mcpbridge.CallResult, 1)
+	build := mcpbridge.HostFunction{
 		Declaration: &genai.FunctionDeclaration{Name: "build", Description: "builds the report"},
 		Handler: func(ctx context.Context, _ map[string]any) (any, error) {
 			<-release
@@ -45,28 +45,34 @@ func TestLongCallsDeliverLater(t *testing.T) {
 		},
 	)
 	models := srv.Client(ctx).Models
-	opts := &RunOptions{HostFunctions: []HostFunction{build}, LongCalls: long}
-	res, err := b.Run(ctx, models, e2eModel, prompt(), nil, opts)
+	var results []*mcpbridge.CallResult
+	a := newAgent(t, b, &Options{Functions: []mcpbridge.HostFunction{build}, Background: []string{"build"},
+		OnBackgroundDone: func(r *mcpbridge.CallResult) { ended <- r },
+		OnResult:         func(r *mcpbridge.CallResult) { results = append(results, r) }})
+	res, err := a.Run(ctx, models, e2eModel, prompt(), nil)
 	if err != nil || res.Response.Text() != "I started the build." {
 		t.Fatalf("first Run() = %v, want the model to say it started", err)
 	}
-	if long.Running() != 1 {
-		t.Errorf("Running() = %d while the build runs, want 1", long.Running())
+	if a.Running() != 1 {
+		t.Errorf("Running() = %d while the build runs, want 1", a.Running())
+	}
+	if len(results) != 1 || results[0].Name != "build" || !strings.Contains(results[0].ReturnDisplay, "started") {
+		t.Errorf("OnResult got %v, want the build's started answer", results)
 	}
 	close(release)
 	if r := <-ended; r.Err != nil || r.ID != "call-1" {
 		t.Fatalf("background result = %+v, want success of call-1", r)
 	}
-	if long.Pending() != 1 {
-		t.Errorf("Pending() = %d, want 1", long.Pending())
+	if a.Pending() != 1 {
+		t.Errorf("Pending() = %d, want 1", a.Pending())
 	}
 	history := append(res.History, genai.NewContentFromText("is it done?", genai.RoleUser))
-	res2, err := b.Run(ctx, models, e2eModel, history, nil, opts)
+	res2, err := a.Run(ctx, models, e2eModel, history, nil)
 	if err != nil || res2.Response.Text() != "The report is ready." {
 		t.Fatalf("second Run() = %v", err)
 	}
-	if long.Pending() != 0 {
-		t.Errorf("Pending() = %d after delivery, want 0", long.Pending())
+	if a.Pending() != 0 {
+		t.Errorf("Pending() = %d after delivery, want 0", a.Pending())
 	}
 	if len(history[len(history)-1].Parts) != 1 {
 		t.Error("delivery modified the caller's history")
@@ -78,13 +84,14 @@ func TestLongCallsDeliverLater(t *testing.T) {
 	}
 }
 
-func TestLongCallsClose(t *testing.T) {
-	b := newBridge(t, nil, mcptestExec("main"))
-	discover(t, b)
+// TestBackgroundClose: a background call outlives its run's context and
+// ends at the Agent's Close with ErrClosed; a call started after Close
+// fails at once.
+func TestBackgroundClose(t *testing.T) {
+	b := discovered(t, nil, mcptestExec("main"))
 	ctx := context.Background()
-	started, ended := make(chan struct{}), make(chan *CallResult, 1)
-	long := &LongCalls{Names: []string{"wait"}, OnDone: func(r *CallResult) { ended <- r }}
-	wait := HostFunction{
+	started, ended := make(chan struct{}), make(chan *mcpbridge.CallResult, 1)
+	wait := mcpbridge.HostFunction{
 		Declaration: &genai.FunctionDeclaration{Name: "wait"},
 		Handler: func(ctx context.Context, _ map[string]any) (any, error) {
 			close(started)
@@ -94,7 +101,10 @@ func TestLongCallsClose(t *testing.T) {
 	}
 	srv := geminitest.New(t, nil, geminitest.Calls(geminitest.Call{Name: "wait"}), geminitest.Text("ok"))
 	cctx, cancel := context.WithCancel(ctx)
-	res, err := b.Run(cctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, &RunOptions{HostFunctions: []HostFunction{wait}, LongCalls: long})
+	a := New(b, &Options{Functions: []mcpbridge.HostFunction{wait}, Background: []string{"wait"},
+		OnBackgroundDone: func(r *mcpbridge.CallResult) { ended <- r }})
+	defer a.Close()
+	res, err := a.Run(cctx, srv.Client(ctx).Models, e2eModel, prompt(), nil)
 	cancel() // the run's end does not end a background call
 	if err != nil || res.Response.Text() != "ok" {
 		t.Fatalf("Run() = %v", err)
@@ -105,11 +115,15 @@ func TestLongCallsClose(t *testing.T) {
 		t.Fatalf("the background call ended with its run: %+v", r)
 	default:
 	}
-	_ = long.Close()
-	if r := <-ended; r.Err == nil || !strings.Contains(r.Err.Error(), "closed") {
-		t.Errorf("result after Close = %v, want the closed error", r.Err)
+	_ = a.Close()
+	if r := <-ended; r.Err == nil || !errors.Is(r.Err, ErrClosed) {
+		t.Errorf("result after Close = %v, want ErrClosed", r.Err)
 	}
-	if long.Running() != 0 {
-		t.Errorf("Running() = %d after Close", long.Running())
+	if a.Running() != 0 {
+		t.Errorf("Running() = %d after Close", a.Running())
+	}
+	if r := a.bg.start(ctx, &genai.FunctionCall{ID: "late", Name: "wait"}, nil, nil); r.Err == nil ||
+		r.Err.Error() != `function "wait": the background calls were closed` || r.ID != "late" {
+		t.Errorf("a background call after Close = %v, want it refused at once", r.Err)
 	}
 }

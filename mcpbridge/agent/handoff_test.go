@@ -1,4 +1,4 @@
-package mcpbridge
+package agent
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/geminitest"
+	"github.com/mcpgenai/bridge/mcpbridge"
 )
 
 // goroutineID returns the id of the calling goroutine, from its stack's
@@ -29,25 +30,24 @@ func goroutineID() string {
 // RunStream, with the same events as any call; breaking out at its result
 // stops the run (no request after it).
 func TestRunStreamCallWithoutProgress(t *testing.T) {
-	b := newBridge(t, nil, mcptestExec("main"))
-	discover(t, b)
+	b := discovered(t, nil, mcptestExec("main"))
 	ctx := context.Background()
 	var ran string
-	host := HostFunction{
+	host := mcpbridge.HostFunction{
 		Declaration: &genai.FunctionDeclaration{Name: "mine"},
 		Handler: func(context.Context, map[string]any) (any, error) {
 			ran = goroutineID()
 			return "7", nil
 		},
 	}
-	opts := &RunOptions{HostFunctions: []HostFunction{host}}
+	a := newAgent(t, b, &Options{Functions: []mcpbridge.HostFunction{host}})
 	turns := func() *geminitest.Server {
 		return geminitest.New(t, nil, geminitest.Calls(geminitest.Call{Name: "mine"}), geminitest.Text("It is 7."))
 	}
 
 	srv := turns()
 	me := goroutineID()
-	evs, err := collect(t, b.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, opts))
+	evs, err := collect(t, a.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil))
 	if err != nil {
 		t.Fatalf("RunStream() = %v", err)
 	}
@@ -60,11 +60,11 @@ func TestRunStreamCallWithoutProgress(t *testing.T) {
 	}
 
 	srv = turns()
-	for ev, err := range b.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, opts) {
+	for ev, err := range a.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil) {
 		if err != nil {
 			t.Fatalf("RunStream() = %v", err)
 		}
-		if ev.Kind == RunCallResult {
+		if ev.Kind == EventResult {
 			break
 		}
 	}
@@ -81,7 +81,7 @@ func labelsHere(t *testing.T) string {
 		t.Errorf("goroutine profile: %v", err)
 	}
 	for rec := range strings.SplitSeq(buf.String(), "\n\n") {
-		if !strings.Contains(rec, "mcpbridge.labelsHere") {
+		if !strings.Contains(rec, "agent.labelsHere") {
 			continue
 		}
 		for line := range strings.SplitSeq(rec, "\n") {
@@ -107,12 +107,11 @@ func TestRunStreamCallLabels(t *testing.T) {
 	})
 	asks := mcptestExec("main")
 	asks.Trust = false // the confirmer runs on the call's goroutine
-	b := newBridge(t, &Options{Policy: &confirm.Policy{Confirmer: confirmer}}, asks)
-	discover(t, b)
+	a := newAgent(t, discovered(t, &mcpbridge.Options{Policy: &confirm.Policy{Confirmer: confirmer}}, asks), nil)
 	ctx := context.Background()
 	run := func(ctx context.Context) {
 		srv := geminitest.New(t, nil, geminitest.Calls(geminitest.Call{Name: "lookup", Args: map[string]any{"name": "ann"}}), geminitest.Text("Ann is 7."))
-		if _, err := collect(t, b.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil)); err != nil {
+		if _, err := collect(t, a.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil)); err != nil {
 			t.Fatalf("RunStream() = %v", err)
 		}
 	}

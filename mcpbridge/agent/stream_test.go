@@ -1,10 +1,11 @@
-package mcpbridge
+package agent
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,46 +15,46 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/geminitest"
-	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+	"github.com/mcpgenai/bridge/mcpbridge"
 )
 
 // collect ranges over seq and returns its events and the final error; it
 // fails the test when an error comes with any event but the last.
-func collect(t *testing.T, seq func(func(RunEvent, error) bool)) ([]RunEvent, error) {
+func collect(t *testing.T, seq func(func(Event, error) bool)) ([]Event, error) {
 	t.Helper()
-	var evs []RunEvent
+	var evs []Event
 	var last error
 	for ev, err := range seq {
-		if err != nil && ev.Kind != RunDone {
-			t.Errorf("event %d (%v) came with error %v; only RunDone may carry one", len(evs), ev.Kind, err)
+		if err != nil && ev.Kind != EventDone {
+			t.Errorf("event %d (%v) came with error %v; only EventDone may carry one", len(evs), ev.Kind, err)
 		}
 		evs = append(evs, ev)
 		last = err
 	}
-	if len(evs) == 0 || evs[len(evs)-1].Kind != RunDone {
-		t.Fatalf("RunStream ended without a RunDone event (%d events)", len(evs))
+	if len(evs) == 0 || evs[len(evs)-1].Kind != EventDone {
+		t.Fatalf("RunStream ended without a EventDone event (%d events)", len(evs))
 	}
 	return evs, last
 }
 
 // kinds describes events compactly: "text:Hel" "call:lookup" "result:lookup" ...
-func kinds(evs []RunEvent) []string {
+func kinds(evs []Event) []string {
 	var out []string
 	for _, ev := range evs {
 		switch ev.Kind {
-		case RunText:
+		case EventText:
 			out = append(out, "text:"+ev.Text)
-		case RunThought:
+		case EventThought:
 			out = append(out, "thought:"+ev.Text)
-		case RunRequest:
-			out = append(out, fmt.Sprintf("request:%d", ev.Request.Turn))
-		case RunCall:
+		case EventRequest:
+			out = append(out, fmt.Sprintf("request:%d", ev.Turn))
+		case EventCall:
 			out = append(out, "call:"+ev.Call.Name)
-		case RunCallResult:
+		case EventResult:
 			out = append(out, "result:"+ev.Result.Name)
-		case RunProgress:
+		case EventProgress:
 			out = append(out, "progress:"+ev.Progress.Name)
-		case RunDone:
+		case EventDone:
 			out = append(out, "done")
 		}
 	}
@@ -61,8 +62,7 @@ func kinds(evs []RunEvent) []string {
 }
 
 func TestRunStreamChunks(t *testing.T) {
-	b := newBridge(t, nil, mcptestExec("main"))
-	discover(t, b)
+	a := newAgent(t, discovered(t, nil, mcptestExec("main")), nil)
 	ctx := context.Background()
 	seen := make(chan string, 4)
 	srv := geminitest.New(t, nil, geminitest.Reply(geminitest.Response{
@@ -75,12 +75,12 @@ func TestRunStreamChunks(t *testing.T) {
 			}
 		},
 	}))
-	var evs []RunEvent
-	for ev, err := range b.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil) {
+	var evs []Event
+	for ev, err := range a.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil) {
 		if err != nil {
 			t.Fatalf("RunStream() = %v", err)
 		}
-		if ev.Kind == RunText {
+		if ev.Kind == EventText {
 			seen <- ev.Text
 		}
 		evs = append(evs, ev)
@@ -106,8 +106,7 @@ func TestRunStreamChunks(t *testing.T) {
 // separate chunks, with Gemini 3's thought signature, is assembled as sent
 // and gives the same conversation as Run.
 func TestRunStreamCallsOverChunks(t *testing.T) {
-	b := newBridge(t, nil, mcptestExec("main"))
-	discover(t, b)
+	b := discovered(t, nil, mcptestExec("main"))
 	ctx := context.Background()
 	script := func() []geminitest.Turn {
 		return []geminitest.Turn{
@@ -125,11 +124,11 @@ func TestRunStreamCallsOverChunks(t *testing.T) {
 	opts := &geminitest.Options{ThoughtSignatures: true}
 	streamed := geminitest.New(t, opts, script()...)
 	var calls, results []string
-	ro := &RunOptions{
+	a := newAgent(t, b, &Options{
 		OnCall:   func(c *genai.FunctionCall) { calls = append(calls, c.Name) },
-		OnResult: func(r *CallResult) { results = append(results, r.Name) },
-	}
-	evs, err := collect(t, b.RunStream(ctx, streamed.Client(ctx).Models, e2eModel, prompt(), nil, ro))
+		OnResult: func(r *mcpbridge.CallResult) { results = append(results, r.Name) }, // one at a time
+	})
+	evs, err := collect(t, a.RunStream(ctx, streamed.Client(ctx).Models, e2eModel, prompt(), nil))
 	if err != nil {
 		t.Fatalf("RunStream() = %v", err)
 	}
@@ -142,8 +141,10 @@ func TestRunStreamCallsOverChunks(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events mismatch (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"lookup", "echo"}, results); diff != "" {
-		t.Errorf("OnResult order mismatch (-want +got):\n%s", diff)
+	// OnResult had each result once, as its call ended.
+	slices.Sort(results)
+	if diff := cmp.Diff([]string{"echo", "lookup"}, results); diff != "" {
+		t.Errorf("OnResult results mismatch (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"lookup", "echo"}, calls); diff != "" {
 		t.Errorf("OnCall order mismatch (-want +got):\n%s", diff)
@@ -154,7 +155,7 @@ func TestRunStreamCallsOverChunks(t *testing.T) {
 	}
 
 	whole := geminitest.New(t, opts, script()...)
-	rres, err := b.Run(ctx, whole.Client(ctx).Models, e2eModel, prompt(), nil, nil)
+	rres, err := newAgent(t, b, nil).Run(ctx, whole.Client(ctx).Models, e2eModel, prompt(), nil)
 	if err != nil {
 		t.Fatalf("Run() = %v", err)
 	}
@@ -175,8 +176,7 @@ func TestRunStreamCallsOverChunks(t *testing.T) {
 func TestRunStreamHeals(t *testing.T) {
 	main := mcptestExec("main")
 	main.IncludeTools = []string{"lookup", "echo"}
-	b := newBridge(t, nil, main)
-	discover(t, b)
+	b := discovered(t, nil, main)
 	ctx := context.Background()
 	// The 400 comes on the second request, after a turn of calls.
 	srv := geminitest.New(t, nil,
@@ -193,7 +193,7 @@ func TestRunStreamHeals(t *testing.T) {
 		}
 		return rejecting.Client(ctx).Models.GenerateContentStream(ctx, model, contents, cfg)
 	})
-	evs, err := collect(t, b.RunStream(ctx, gen, e2eModel, prompt(), nil, nil))
+	evs, err := collect(t, newAgent(t, b, nil).RunStream(ctx, gen, e2eModel, prompt(), nil))
 	if err != nil {
 		t.Fatalf("RunStream() = %v, want healed", err)
 	}
@@ -201,9 +201,9 @@ func TestRunStreamHeals(t *testing.T) {
 	if res.Response.Text() != "healed" || res.Turns != 2 || sends != 3 {
 		t.Errorf("RunStream() = %q after %d turns and %d sends, want \"healed\" after 2 turns and 3 sends", res.Response.Text(), res.Turns, sends)
 	}
-	var report *RequestReport
+	var report *mcpbridge.RequestReport
 	for _, ev := range evs {
-		if ev.Kind == RunRequest && ev.Turn == 2 {
+		if ev.Kind == EventRequest && ev.Turn == 2 {
 			report = ev.Request
 		}
 	}
@@ -216,20 +216,13 @@ func TestRunStreamHeals(t *testing.T) {
 	}
 }
 
-type streamerFunc func(context.Context, string, []*genai.Content, *genai.GenerateContentConfig) iter.Seq2[*genai.GenerateContentResponse, error]
-
-func (f streamerFunc) GenerateContentStream(ctx context.Context, model string, contents []*genai.Content, cfg *genai.GenerateContentConfig) iter.Seq2[*genai.GenerateContentResponse, error] {
-	return f(ctx, model, contents, cfg)
-}
-
 // TestRunStreamStop: breaking out of the loop ends the run at once, in the
 // middle of a stream or while calls run; a running call is cancelled at its
 // server; the package's goleak check shows nothing is left running.
 func TestRunStreamStop(t *testing.T) {
 	ctx := context.Background()
 	t.Run("mid-stream", func(t *testing.T) {
-		b := newBridge(t, nil, mcptestExec("main"))
-		discover(t, b)
+		a := newAgent(t, discovered(t, nil, mcptestExec("main")), nil)
 		release := make(chan struct{})
 		srv := geminitest.New(t, nil, geminitest.Reply(geminitest.Response{
 			Parts: []*genai.Part{{Text: "one"}, {Text: "two"}},
@@ -241,9 +234,9 @@ func TestRunStreamStop(t *testing.T) {
 		}))
 		defer close(release)
 		n := 0
-		for ev, err := range b.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil) {
+		for ev, err := range a.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil) {
 			n++
-			if err != nil || ev.Kind != RunText || ev.Text != "one" {
+			if err != nil || ev.Kind != EventText || ev.Text != "one" {
 				t.Fatalf("first event = %+v, %v, want the text \"one\"", ev, err)
 			}
 			break
@@ -253,19 +246,8 @@ func TestRunStreamStop(t *testing.T) {
 		}
 	})
 	t.Run("during calls", func(t *testing.T) {
-		started, cancelled := make(chan struct{}, 1), make(chan struct{}, 1)
-		signal := func(c chan struct{}) func() {
-			return func() {
-				select {
-				case c <- struct{}{}:
-				default:
-				}
-			}
-		}
-		slow, _ := httpServer(t, "slow", TransportHTTP, testserver.Options{OnSleepStarted: signal(started), OnSleepCancelled: signal(cancelled)})
-		slow.Trust = true
-		b := newBridge(t, nil, slow, mcptestExec("main"))
-		discover(t, b)
+		slow, started, cancelled := sleepServer(t, "slow")
+		a := newAgent(t, discovered(t, nil, slow, mcptestExec("main")), nil)
 		srv := geminitest.New(t, nil,
 			geminitest.Calls(
 				geminitest.Call{Name: "sleep", Args: map[string]any{"ms": 600000}},
@@ -273,12 +255,12 @@ func TestRunStreamStop(t *testing.T) {
 			),
 			geminitest.Text("never asked"))
 		var got []string
-		for ev, err := range b.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil) {
+		for ev, err := range a.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil) {
 			if err != nil {
 				t.Fatalf("RunStream() = %v", err)
 			}
-			got = append(got, kinds([]RunEvent{ev})...)
-			if ev.Kind == RunCallResult {
+			got = append(got, kinds([]Event{ev})...)
+			if ev.Kind == EventResult {
 				select { // lookup ended; sleep runs at its server
 				case <-started:
 				case <-time.After(30 * time.Second):
@@ -303,25 +285,24 @@ func TestRunStreamStop(t *testing.T) {
 }
 
 func TestRunStreamProgress(t *testing.T) {
-	offers := serverFor(t, "offers", TransportStdio, testserver.Options{Offers: true})
+	offers := mcptestWith("offers", "-offers")
 	offers.Trust = true
-	b := newBridge(t, nil, offers)
-	discover(t, b)
+	a := newAgent(t, discovered(t, nil, offers), nil)
 	ctx := context.Background()
 	srv := geminitest.New(t, nil,
 		geminitest.Calls(geminitest.Call{Name: "progress", Args: map[string]any{"steps": 3}}),
 		geminitest.Text("done"))
-	evs, err := collect(t, b.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil))
+	evs, err := collect(t, a.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil))
 	if err != nil {
 		t.Fatalf("RunStream() = %v", err)
 	}
-	var last *Progress
+	var last *mcpbridge.Progress
 	resultAt, progressAt := -1, -1
 	for i, ev := range evs {
 		switch ev.Kind {
-		case RunProgress:
+		case EventProgress:
 			last, progressAt = ev.Progress, i
-		case RunCallResult:
+		case EventResult:
 			resultAt = i
 			if !strings.Contains(ev.Result.ReturnDisplay, "token sent: true") {
 				t.Errorf("the call carried no progress token: %q", ev.Result.ReturnDisplay)
@@ -337,31 +318,31 @@ func TestRunStreamProgress(t *testing.T) {
 }
 
 func TestRunStreamErrors(t *testing.T) {
-	b := newBridge(t, nil, mcptestExec("main"))
-	discover(t, b)
+	b := discovered(t, nil, mcptestExec("main"))
+	a := newAgent(t, b, nil)
 	ctx := context.Background()
 	t.Run("turn limit", func(t *testing.T) {
 		again := geminitest.Calls(geminitest.Call{Name: "lookup", Args: map[string]any{"name": "ann"}})
 		srv := geminitest.New(t, nil, again, again)
-		evs, err := collect(t, b.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, &RunOptions{MaxTurns: 2}))
+		evs, err := collect(t, newAgent(t, b, &Options{MaxTurns: 2}).RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil))
 		if !errors.Is(err, ErrTurnLimit) {
 			t.Fatalf("RunStream(MaxTurns 2) = %v, want ErrTurnLimit", err)
 		}
 		if res := evs[len(evs)-1].Run; res.Turns != 2 || len(res.Results) != 1 {
-			t.Errorf("RunDone.Run = %d turns, %d results, want 2 and 1", res.Turns, len(res.Results))
+			t.Errorf("EventDone.Run = %d turns, %d results, want 2 and 1", res.Turns, len(res.Results))
 		}
 	})
 	t.Run("unhealable 400", func(t *testing.T) {
 		srv := geminitest.New(t, nil, geminitest.Fail(400, "bad"))
-		_, err := collect(t, b.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil))
+		_, err := collect(t, a.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil))
 		var apiErr genai.APIError
 		if !errors.As(err, &apiErr) || apiErr.Code != 400 {
 			t.Errorf("RunStream() = %v, want the API's 400", err)
 		}
 	})
 	t.Run("bad host function", func(t *testing.T) {
-		_, err := collect(t, b.RunStream(ctx, nil, e2eModel, prompt(), nil,
-			&RunOptions{HostFunctions: []HostFunction{{Declaration: &genai.FunctionDeclaration{Name: "1bad"}}}}))
+		_, err := collect(t, newAgent(t, b, &Options{Functions: []mcpbridge.HostFunction{{Declaration: &genai.FunctionDeclaration{Name: "1bad"}}}}).
+			RunStream(ctx, nil, e2eModel, prompt(), nil))
 		if err == nil || !strings.Contains(err.Error(), "not a valid Gemini function name") {
 			t.Errorf("RunStream(bad host function) = %v, want the name's error", err)
 		}
@@ -374,8 +355,8 @@ func TestRunStreamErrors(t *testing.T) {
 				}}}}}, nil)
 			}
 		})
-		_, err := collect(t, b.RunStream(ctx, gen, e2eModel, prompt(), nil, nil))
-		if err == nil || !strings.Contains(err.Error(), "streamed in pieces") {
+		_, err := collect(t, a.RunStream(ctx, gen, e2eModel, prompt(), nil))
+		if err == nil || !strings.Contains(err.Error(), "streamed in pieces") || !errors.Is(err, ErrStreamedCall) {
 			t.Errorf("RunStream(partial args) = %v, want a clear error", err)
 		}
 	})

@@ -1,4 +1,4 @@
-package mcpbridge
+package agent
 
 import (
 	"context"
@@ -12,22 +12,20 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/geminitest"
+	"github.com/mcpgenai/bridge/mcpbridge"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 	"github.com/mcpgenai/bridge/schema"
 )
 
-// ordersBridge is a Bridge for Vertex AI with the "orders/place" tool
+// ordersAgent is an Agent over a Bridge for Vertex AI with the "orders/place" tool
 // (nested arguments) of an in-process server, and the tool's registered
 // name.
-func ordersBridge(t *testing.T) (*Bridge, string) {
+func ordersAgent(t *testing.T) (*Agent, string) {
 	t.Helper()
-	srv, _ := httpServer(t, "shop", TransportHTTP, testserver.Options{Shapes: true, Bare: true})
-	srv.Trust = true
-	b := newBridge(t, &Options{Target: schema.Vertex}, srv)
-	discover(t, b)
+	b := discovered(t, &mcpbridge.Options{Target: schema.Vertex}, inProcess(t, "shop", testserver.Options{Shapes: true, Bare: true}))
 	for _, tool := range b.Tools() {
 		if tool.ServerTool == "orders/place" {
-			return b, tool.Name
+			return newAgent(t, b, nil), tool.Name
 		}
 	}
 	t.Fatal("the orders/place tool is not registered")
@@ -70,7 +68,7 @@ func streamArgsOn() *genai.GenerateContentConfig {
 // holds the assembled call with its thought signature, and the next
 // request is accepted.
 func TestRunStreamStreamedArgs(t *testing.T) {
-	b, name := ordersBridge(t)
+	a, name := ordersAgent(t)
 	ctx := context.Background()
 	args := map[string]any{
 		"customer": map[string]any{"name": "Ada Lovelace-Byron", "tags": []any{"vip", "early adopter"}},
@@ -87,7 +85,7 @@ func TestRunStreamStreamedArgs(t *testing.T) {
 			return geminitest.Response{Parts: []*genai.Part{{Text: "Done."}}}
 		})
 	gen := &pieceCounter{gen: srv.Client(ctx).Models}
-	evs, err := collect(t, b.RunStream(ctx, gen, e2eModel, prompt(), streamArgsOn(), nil))
+	evs, err := collect(t, a.RunStream(ctx, gen, e2eModel, prompt(), streamArgsOn()))
 	if err != nil {
 		t.Fatalf("RunStream() = %v", err)
 	}
@@ -134,7 +132,7 @@ func TestRunStreamStreamedArgs(t *testing.T) {
 // TestRunStreamStreamedArgsMalformed: pieces that do not make one call
 // end the run with ErrStreamedCall, naming the call; nothing runs.
 func TestRunStreamStreamedArgsMalformed(t *testing.T) {
-	b, name := ordersBridge(t)
+	a, name := ordersAgent(t)
 	ctx := context.Background()
 	yes := genai.Ptr(true)
 	piece := func(fc *genai.FunctionCall) *genai.Part { return &genai.Part{FunctionCall: fc} }
@@ -160,13 +158,13 @@ func TestRunStreamStreamedArgsMalformed(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := geminitest.New(t, &geminitest.Options{VertexAI: true}, geminitest.Reply(geminitest.Response{Parts: tt.parts}))
 			ran := false
-			opts := &RunOptions{OnResult: func(*CallResult) { ran = true }}
-			evs, err := collect(t, b.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), streamArgsOn(), opts))
+			watched := newAgent(t, a.b, &Options{OnResult: func(*mcpbridge.CallResult) { ran = true }})
+			evs, err := collect(t, watched.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), streamArgsOn()))
 			if !errors.Is(err, ErrStreamedCall) || !strings.Contains(err.Error(), tt.says) || !strings.Contains(err.Error(), `function call "`+name+`" (id "call-1")`) {
 				t.Fatalf("RunStream() = %v, want ErrStreamedCall naming the call and saying %q", err, tt.says)
 			}
 			if ran || len(evs) != 1 {
-				t.Errorf("events %v, a call ran: %v; want only RunDone", kinds(evs), ran)
+				t.Errorf("events %v, a call ran: %v; want only EventDone", kinds(evs), ran)
 			}
 		})
 	}
@@ -176,7 +174,7 @@ func TestRunStreamStreamedArgsMalformed(t *testing.T) {
 // in pieces and ended by an empty functionCall, without call IDs (as
 // Vertex AI sends them), stay two calls with their own arguments.
 func TestRunStreamStreamedArgsTwoCalls(t *testing.T) {
-	b, name := ordersBridge(t)
+	a, name := ordersAgent(t)
 	ctx := context.Background()
 	order := func(who, sku string) map[string]any {
 		return map[string]any{"customer": map[string]any{"name": who}, "items": []any{map[string]any{"sku": sku, "qty": 1.0}}}
@@ -188,7 +186,7 @@ func TestRunStreamStreamedArgsTwoCalls(t *testing.T) {
 			outputs = []string{outputOf(req, 0), outputOf(req, 1)}
 			return geminitest.Response{Parts: []*genai.Part{{Text: "Both placed."}}}
 		})
-	evs, err := collect(t, b.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), streamArgsOn(), nil))
+	evs, err := collect(t, a.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), streamArgsOn()))
 	if err != nil {
 		t.Fatalf("RunStream() = %v", err)
 	}

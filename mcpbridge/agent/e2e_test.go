@@ -1,4 +1,4 @@
-package mcpbridge
+package agent
 
 import (
 	"context"
@@ -16,11 +16,9 @@ import (
 
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/geminitest"
+	"github.com/mcpgenai/bridge/mcpbridge"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
-
-// e2eModel is the model name the end-to-end tests ask for.
-const e2eModel = "gemini-2.5-flash"
 
 // fr builds the function response the fake should receive.
 func fr(id, name string, response map[string]any, parts ...*genai.FunctionResponsePart) *genai.FunctionResponse {
@@ -68,11 +66,11 @@ func sentResponses(reqs []*geminitest.Request, want [][]*genai.FunctionResponse)
 
 type e2eCase struct {
 	name    string
-	servers []ServerConfig
+	servers []mcpbridge.ServerConfig
 	policy  *confirm.Policy
 	opts    *geminitest.Options
 	// script returns the fake model's turns; b is the discovered Bridge.
-	script func(t *testing.T, b *Bridge) []geminitest.Turn
+	script func(t *testing.T, b *mcpbridge.Bridge) []geminitest.Turn
 	// want are the function responses of the second, third ... request.
 	want     [][]*genai.FunctionResponse
 	wantText string // the final answer
@@ -81,22 +79,16 @@ type e2eCase struct {
 // runE2E runs tc: discovery, Run against the fake, and the checks.
 func runE2E(t *testing.T, tc e2eCase) {
 	t.Helper()
-	b := newBridge(t, &Options{Policy: tc.policy, ReconnectInterval: -1}, tc.servers...)
-	discover(t, b)
-	for _, s := range b.Status().Servers {
-		if s.State != Connected {
-			t.Fatalf("%s = %v (%s), want CONNECTED", s.Name, s.State, s.Error)
-		}
-	}
+	b := discovered(t, &mcpbridge.Options{Policy: tc.policy, ReconnectInterval: -1}, tc.servers...)
 	srv := geminitest.New(t, tc.opts, tc.script(t, b)...)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	history := []*genai.Content{genai.NewContentFromText("Do the task.", genai.RoleUser)}
 	config := &genai.GenerateContentConfig{Temperature: genai.Ptr[float32](0)}
 	var shown []string
-	res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, history, config, &RunOptions{
-		OnResult: func(r *CallResult) { shown = append(shown, r.ReturnDisplay) },
-	})
+	res, err := newAgent(t, b, &Options{
+		OnResult: func(r *mcpbridge.CallResult) { shown = append(shown, r.ReturnDisplay) }, // one at a time
+	}).Run(ctx, srv.Client(ctx).Models, e2eModel, history, config)
 	if err != nil {
 		for _, r := range srv.Requests() {
 			if r.Rejection != "" {
@@ -131,26 +123,22 @@ func runE2E(t *testing.T, tc e2eCase) {
 	}
 }
 
-// mcptestExec is the trusted stdio test server with the exec tools.
-func mcptestExec(name string) ServerConfig {
-	c := stdioServer(name, "-name="+name, "-exec")
-	c.Trust = true
-	return c
-}
-
 func TestRunEndToEnd(t *testing.T) {
-	slow := stdioServer("slow", "-name=slow")
-	slow.Trust, slow.IncludeTools = true, []string{"sleep"}
-	guarded := stdioServer("guarded", "-name=guarded")
+	// A call timeout short enough for the test, long enough for an
+	// in-process server to connect and list its tools within it on a
+	// loaded machine.
+	slow := inProcess(t, "slow", testserver.Options{})
+	slow.IncludeTools, slow.Timeout = []string{"sleep"}, 2*time.Second
+	guarded := mcptestWith("guarded")
 	guarded.IncludeTools = []string{"echo"}
 	main := mcptestExec("main")
 	main.ExcludeTools = []string{"sleep", "echo"}
 
 	tests := []e2eCase{{
 		name:    "two steps, the second using the first's output",
-		servers: []ServerConfig{mcptestExec("main")},
+		servers: []mcpbridge.ServerConfig{mcptestExec("main")},
 		opts:    &geminitest.Options{ThoughtSignatures: true},
-		script: func(t *testing.T, _ *Bridge) []geminitest.Turn {
+		script: func(t *testing.T, _ *mcpbridge.Bridge) []geminitest.Turn {
 			return []geminitest.Turn{
 				geminitest.Calls(geminitest.Call{Name: "lookup", Args: map[string]any{"name": "alice"}}),
 				func(req *geminitest.Request) geminitest.Response {
@@ -170,8 +158,8 @@ func TestRunEndToEnd(t *testing.T) {
 		wantText: "Found the profile of u-5.",
 	}, {
 		name:    "parallel calls come back in order with their ids",
-		servers: []ServerConfig{mcptestExec("main")},
-		script: func(t *testing.T, _ *Bridge) []geminitest.Turn {
+		servers: []mcpbridge.ServerConfig{mcptestExec("main")},
+		script: func(t *testing.T, _ *mcpbridge.Bridge) []geminitest.Turn {
 			return []geminitest.Turn{
 				geminitest.Calls(
 					geminitest.Call{ID: "z", Name: "sleep", Args: map[string]any{"ms": 200}},
@@ -189,8 +177,8 @@ func TestRunEndToEnd(t *testing.T) {
 		wantText: "done",
 	}, {
 		name:    "numeric enum reaches the server as a number",
-		servers: []ServerConfig{mcptestExec("main")},
-		script: func(t *testing.T, _ *Bridge) []geminitest.Turn {
+		servers: []mcpbridge.ServerConfig{mcptestExec("main")},
+		script: func(t *testing.T, _ *mcpbridge.Bridge) []geminitest.Turn {
 			return []geminitest.Turn{
 				func(req *geminitest.Request) geminitest.Response {
 					size := req.Declaration("pick").Parameters.Properties["size"]
@@ -206,8 +194,8 @@ func TestRunEndToEnd(t *testing.T) {
 		wantText: "picked",
 	}, {
 		name:    "an image reaches FunctionResponse.Parts",
-		servers: []ServerConfig{mcptestExec("main")},
-		script: func(t *testing.T, _ *Bridge) []geminitest.Turn {
+		servers: []mcpbridge.ServerConfig{mcptestExec("main")},
+		script: func(t *testing.T, _ *mcpbridge.Bridge) []geminitest.Turn {
 			return []geminitest.Turn{geminitest.Calls(geminitest.Call{Name: "image"}), geminitest.Text("nice")}
 		},
 		want: [][]*genai.FunctionResponse{{fr("call-1", "image", output("tiny image"),
@@ -215,8 +203,8 @@ func TestRunEndToEnd(t *testing.T) {
 		wantText: "nice",
 	}, {
 		name:    "isError",
-		servers: []ServerConfig{mcptestExec("main")},
-		script: func(t *testing.T, _ *Bridge) []geminitest.Turn {
+		servers: []mcpbridge.ServerConfig{mcptestExec("main")},
+		script: func(t *testing.T, _ *mcpbridge.Bridge) []geminitest.Turn {
 			return []geminitest.Turn{
 				geminitest.Calls(geminitest.Call{Name: "fail", Args: map[string]any{"reason": "disk full"}}),
 				geminitest.Text("it failed"),
@@ -226,8 +214,8 @@ func TestRunEndToEnd(t *testing.T) {
 		wantText: "it failed",
 	}, {
 		name:    "invalid arguments corrected on the next turn",
-		servers: []ServerConfig{mcptestExec("main")},
-		script: func(t *testing.T, _ *Bridge) []geminitest.Turn {
+		servers: []mcpbridge.ServerConfig{mcptestExec("main")},
+		script: func(t *testing.T, _ *mcpbridge.Bridge) []geminitest.Turn {
 			return []geminitest.Turn{
 				geminitest.Calls(geminitest.Call{Name: "profile", Args: map[string]any{"id": "alice"}}),
 				func(req *geminitest.Request) geminitest.Response {
@@ -247,9 +235,11 @@ func TestRunEndToEnd(t *testing.T) {
 		wantText: "fixed",
 	}, {
 		name:    "denied call",
-		servers: []ServerConfig{main, guarded},
-		policy:  &confirm.Policy{Confirmer: &answers{answer: confirm.Cancel}},
-		script: func(t *testing.T, _ *Bridge) []geminitest.Turn {
+		servers: []mcpbridge.ServerConfig{main, guarded},
+		policy: &confirm.Policy{Confirmer: confirm.ConfirmerFunc(func(context.Context, confirm.Request) (confirm.Answer, error) {
+			return confirm.Cancel, nil
+		})},
+		script: func(t *testing.T, _ *mcpbridge.Bridge) []geminitest.Turn {
 			return []geminitest.Turn{
 				geminitest.Calls(geminitest.Call{Name: "echo", Args: map[string]any{"text": "rm -rf"}}, geminitest.Call{Name: "lookup", Args: map[string]any{"name": "x"}}),
 				geminitest.Text("ok, not doing that"),
@@ -262,31 +252,37 @@ func TestRunEndToEnd(t *testing.T) {
 		wantText: "ok, not doing that",
 	}, {
 		name:    "timeout",
-		servers: []ServerConfig{main, slow},
-		script: func(t *testing.T, b *Bridge) []geminitest.Turn {
-			shortenCallTimeout(t, b, "slow", 300*time.Millisecond)
+		servers: []mcpbridge.ServerConfig{main, slow},
+		script: func(t *testing.T, _ *mcpbridge.Bridge) []geminitest.Turn {
 			return []geminitest.Turn{
 				geminitest.Calls(geminitest.Call{Name: "sleep", Args: map[string]any{"ms": 5000}}),
 				geminitest.Text("too slow"),
 			}
 		},
 		want: [][]*genai.FunctionResponse{{
-			fr("call-1", "sleep", errorOf(`function "sleep" timed out: server "slow" did not answer within 300ms:`+prefixed)),
+			fr("call-1", "sleep", errorOf(`function "sleep" timed out: server "slow" did not answer within 2s:`+prefixed)),
 		}},
 		wantText: "too slow",
 	}, {
 		name:    "crash mid-call, then the next call reconnects",
-		servers: []ServerConfig{mcptestExec("main")},
-		script: func(t *testing.T, b *Bridge) []geminitest.Turn {
+		servers: []mcpbridge.ServerConfig{mcptestExec("main")},
+		script: func(t *testing.T, b *mcpbridge.Bridge) []geminitest.Turn {
 			events, cancel := b.Subscribe()
 			t.Cleanup(cancel)
 			return []geminitest.Turn{
 				geminitest.Calls(geminitest.Call{Name: "crash"}),
 				func(req *geminitest.Request) geminitest.Response {
 					// The model takes its time; meanwhile the bridge sees the death.
-					waitEvent(t, events, "main DISCONNECTED", func(e Event) bool {
-						return e.Kind == EventServerState && e.State == Disconnected
-					})
+					timeout := time.After(10 * time.Second)
+					for seen := false; !seen; {
+						select {
+						case e := <-events:
+							seen = e.Kind == mcpbridge.EventServerState && e.State == mcpbridge.Disconnected
+						case <-timeout:
+							t.Error("main was not DISCONNECTED within 10 s")
+							seen = true
+						}
+					}
 					return geminitest.Response{Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{Name: "echo", Args: map[string]any{"text": "again"}}}}}
 				},
 				geminitest.Text("recovered"),
@@ -304,7 +300,7 @@ func TestRunEndToEnd(t *testing.T) {
 }
 
 func TestRunEndToEndServerEverything(t *testing.T) {
-	everything := ServerConfig{Name: "everything", Command: npmBin(t, "mcp-server-everything"), Args: []string{"stdio"},
+	everything := mcpbridge.ServerConfig{Name: "everything", Command: testserver.NPMBin(t, filepath.Join("..", "testdata", "npm"), "mcp-server-everything"), Args: []string{"stdio"},
 		Timeout: 30 * time.Second, Trust: true, IncludeTools: []string{"echo", "get-sum", "get-tiny-image"}}
 	// The image server-everything returns, read from its source.
 	src, err := os.ReadFile(filepath.Join(filepath.Dir(everything.Command), "..", "@modelcontextprotocol",
@@ -322,8 +318,8 @@ func TestRunEndToEndServerEverything(t *testing.T) {
 	}
 	tests := []e2eCase{{
 		name:    "two steps",
-		servers: []ServerConfig{everything},
-		script: func(t *testing.T, _ *Bridge) []geminitest.Turn {
+		servers: []mcpbridge.ServerConfig{everything},
+		script: func(t *testing.T, _ *mcpbridge.Bridge) []geminitest.Turn {
 			return []geminitest.Turn{
 				geminitest.Calls(geminitest.Call{Name: "get-sum", Args: map[string]any{"a": 2, "b": 3}}),
 				func(req *geminitest.Request) geminitest.Response {
@@ -339,8 +335,8 @@ func TestRunEndToEndServerEverything(t *testing.T) {
 		wantText: "done",
 	}, {
 		name:    "parallel calls and an image",
-		servers: []ServerConfig{everything},
-		script: func(t *testing.T, _ *Bridge) []geminitest.Turn {
+		servers: []mcpbridge.ServerConfig{everything},
+		script: func(t *testing.T, _ *mcpbridge.Bridge) []geminitest.Turn {
 			return []geminitest.Turn{
 				geminitest.Calls(geminitest.Call{Name: "get-tiny-image"}, geminitest.Call{Name: "get-sum", Args: map[string]any{"a": 1.5, "b": 1}}),
 				geminitest.Text("seen"),
@@ -354,8 +350,8 @@ func TestRunEndToEndServerEverything(t *testing.T) {
 		wantText: "seen",
 	}, {
 		name:    "invalid arguments corrected",
-		servers: []ServerConfig{everything},
-		script: func(t *testing.T, _ *Bridge) []geminitest.Turn {
+		servers: []mcpbridge.ServerConfig{everything},
+		script: func(t *testing.T, _ *mcpbridge.Bridge) []geminitest.Turn {
 			return []geminitest.Turn{
 				geminitest.Calls(geminitest.Call{Name: "get-sum", Args: map[string]any{"a": "two", "b": 3}}),
 				geminitest.Calls(geminitest.Call{Name: "get-sum", Args: map[string]any{"a": 2, "b": 3}}),

@@ -1,7 +1,8 @@
-package mcpbridge
+package agent
 
 import (
 	"context"
+	"log/slog"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -9,17 +10,44 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/geminitest"
-	chunks "github.com/mcpgenai/bridge/mcpbridge/internal/stream"
+	"github.com/mcpgenai/bridge/mcpbridge"
+	chunks "github.com/mcpgenai/bridge/mcpbridge/agent/internal/stream"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/benchpair"
 )
 
+// caller makes one run or call and fails b when the answer is not the
+// expected one.
+type caller = func(b *testing.B)
+
+// benchAgent returns an Agent over a discovered Bridge for the trusted
+// server cfg.
+func benchAgent(b *testing.B, ctx context.Context, cfg mcpbridge.ServerConfig) *Agent {
+	b.Helper()
+	cfg.Trust = true
+	br, err := mcpbridge.New(&mcpbridge.Config{Servers: []mcpbridge.ServerConfig{cfg}}, &mcpbridge.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		b.Fatalf("New() error: %v", err)
+	}
+	b.Cleanup(func() { _ = br.Close() })
+	if err := br.Discover(ctx); err != nil {
+		b.Fatalf("Discover() error: %v", err)
+	}
+	if st := br.Status().Servers[0]; st.State != mcpbridge.Connected {
+		b.Fatalf("server %q: state %v, error %q", st.Name, st.State, st.Error)
+	}
+	a := New(br, nil)
+	b.Cleanup(func() { _ = a.Close() })
+	return a
+}
+
 // BenchmarkStreamTurn compares RunStream with Run on the same fake and the
-// same Bridge: one run of two turns (the model calls lookup on the stdio
+// same Agent: one run of two turns (the model calls lookup on the stdio
 // test server, then answers). "baseline" is Run, "bridge" is RunStream,
-// and "paired" reports the ratio of their medians (see runCallPair): the
-// streaming loop's cost per run over Run's.
+// and "paired" reports the ratio of their medians (see benchpair.Run):
+// the streaming loop's cost per run over Run's.
 func BenchmarkStreamTurn(b *testing.B) {
 	ctx := context.Background()
-	br := benchBridge(b, ctx, mcptestExec("main"))
+	br := benchAgent(b, ctx, mcptestExec("main"))
 	srv := geminitest.New(b, nil)
 	b.Cleanup(srv.Close)
 	models := srv.Client(ctx).Models
@@ -33,21 +61,21 @@ func BenchmarkStreamTurn(b *testing.B) {
 	}
 	run := func(b *testing.B) {
 		turns()
-		res, err := br.Run(ctx, models, e2eModel, prompt(), nil, nil)
+		res, err := br.Run(ctx, models, e2eModel, prompt(), nil)
 		check(b, res, err)
 	}
 	stream := func(b *testing.B) {
 		turns()
 		var res *RunResult
 		var err error
-		for ev, e := range br.RunStream(ctx, models, e2eModel, prompt(), nil, nil) {
-			if ev.Kind == RunDone {
+		for ev, e := range br.RunStream(ctx, models, e2eModel, prompt(), nil) {
+			if ev.Kind == EventDone {
 				res, err = ev.Run, e
 			}
 		}
 		check(b, res, err)
 	}
-	runCallPair(b, run, stream)
+	benchpair.Run(b, run, stream)
 }
 
 // BenchmarkStreamFloor is BenchmarkStreamTurn's floor on the same requests:
@@ -60,7 +88,7 @@ func BenchmarkStreamTurn(b *testing.B) {
 // a call to another goroutine).
 func BenchmarkStreamFloor(b *testing.B) {
 	ctx := context.Background()
-	br := benchBridge(b, ctx, mcptestExec("main"))
+	br := benchAgent(b, ctx, mcptestExec("main"))
 	srv := geminitest.New(b, nil)
 	b.Cleanup(srv.Close)
 	models := srv.Client(ctx).Models
@@ -70,13 +98,13 @@ func BenchmarkStreamFloor(b *testing.B) {
 	runWith := func(gen ContentGenerator) caller {
 		return func(b *testing.B) {
 			turns()
-			res, err := br.Run(ctx, gen, e2eModel, prompt(), nil, nil)
+			res, err := br.Run(ctx, gen, e2eModel, prompt(), nil)
 			if err != nil || res.Turns != 2 || res.Response.Text() != "Ann is 7." {
 				b.Fatalf("run = %v after %d turns, want the answer after 2", err, res.Turns)
 			}
 		}
 	}
-	runCallPair(b, runWith(models), runWith(streamedGenerator{models}))
+	benchpair.Run(b, runWith(models), runWith(streamedGenerator{models}))
 }
 
 // streamedGenerator answers GenerateContent with GenerateContentStream,
@@ -84,7 +112,7 @@ func BenchmarkStreamFloor(b *testing.B) {
 type streamedGenerator struct{ m *genai.Models }
 
 func (g streamedGenerator) GenerateContent(ctx context.Context, model string, contents []*genai.Content, cfg *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
-	var acc chunks.Accumulator
+	acc := chunks.Accumulator{Partial: ErrStreamedCall}
 	for chunk, err := range g.m.GenerateContentStream(ctx, model, contents, cfg) {
 		if err != nil {
 			return nil, err
@@ -103,7 +131,7 @@ func (g streamedGenerator) GenerateContent(ctx context.Context, model string, co
 // the yield. Target: under 1 ms.
 func BenchmarkStreamFirstChunk(b *testing.B) {
 	ctx := context.Background()
-	br := benchBridge(b, ctx, mcptestExec("main"))
+	br := benchAgent(b, ctx, mcptestExec("main"))
 	var sent atomic.Int64
 	srv := geminitest.New(b, nil)
 	b.Cleanup(srv.Close)
@@ -120,11 +148,11 @@ func BenchmarkStreamFirstChunk(b *testing.B) {
 	for b.Loop() {
 		srv.Append(answer)
 		seen := false
-		for ev, err := range br.RunStream(ctx, models, e2eModel, prompt(), nil, nil) {
+		for ev, err := range br.RunStream(ctx, models, e2eModel, prompt(), nil) {
 			if err != nil {
 				b.Fatalf("RunStream() = %v", err)
 			}
-			if ev.Kind == RunText && !seen {
+			if ev.Kind == EventText && !seen {
 				seen = true
 				lat = append(lat, time.Duration(time.Now().UnixNano()-sent.Load()))
 			}
@@ -133,7 +161,7 @@ func BenchmarkStreamFirstChunk(b *testing.B) {
 			b.Fatal("no text event")
 		}
 	}
-	b.ReportMetric(float64(median(lat)), "first-chunk-ns")
+	b.ReportMetric(float64(benchpair.Median(lat)), "first-chunk-ns")
 	b.ReportMetric(float64(lat[len(lat)*9/10]), "p90-ns")
 }
 
@@ -173,7 +201,7 @@ func BenchmarkStreamSDK(b *testing.B) {
 			}
 		}
 	}
-	runCallPair(b, whole, streamed)
+	benchpair.Run(b, whole, streamed)
 }
 
 // BenchmarkStreamHandoff measures what RunStream pays to run a call on
@@ -183,9 +211,10 @@ func BenchmarkStreamSDK(b *testing.B) {
 // keeps ("kept", what RunStream does), each waited for.
 func BenchmarkStreamHandoff(b *testing.B) {
 	ctx := context.Background()
-	br := benchBridge(b, ctx, mcptestExec("main"))
+	a := benchAgent(b, ctx, mcptestExec("main"))
+	br := a.b
 	call := &genai.FunctionCall{Name: "lookup", Args: map[string]any{"name": "ann"}}
-	check := func(b *testing.B, r *CallResult) {
+	check := func(b *testing.B, r *mcpbridge.CallResult) {
 		if r.Err != nil {
 			b.Fatalf("Execute(lookup) = %v", r.Err)
 		}
@@ -193,11 +222,11 @@ func BenchmarkStreamHandoff(b *testing.B) {
 	inPlace := func(b *testing.B) { check(b, br.Execute(ctx, call)) }
 	handed := func(spawn func(func())) caller {
 		return func(b *testing.B) {
-			done := make(chan *CallResult, 1)
+			done := make(chan *mcpbridge.CallResult, 1)
 			spawn(func() { done <- br.Execute(ctx, call) })
 			check(b, <-done)
 		}
 	}
-	b.Run("new", func(b *testing.B) { runCallPair(b, inPlace, handed(func(f func()) { go f() })) })
-	b.Run("kept", func(b *testing.B) { runCallPair(b, inPlace, handed(br.handoff.Go)) })
+	b.Run("new", func(b *testing.B) { benchpair.Run(b, inPlace, handed(func(f func()) { go f() })) })
+	b.Run("kept", func(b *testing.B) { benchpair.Run(b, inPlace, handed(a.handoff.Go)) })
 }
