@@ -434,6 +434,10 @@ func TestDefaults(t *testing.T) {
 	if mcpconn.DefaultMaxMessageBytes != DefaultMaxMessageBytes {
 		t.Errorf("mcpconn.DefaultMaxMessageBytes = %d, want DefaultMaxMessageBytes %d", mcpconn.DefaultMaxMessageBytes, DefaultMaxMessageBytes)
 	}
+	// A zero ServerConfig.MaxCallTime reaches the connection as zero too.
+	if mcpconn.DefaultMaxCallTime != DefaultMaxCallTime {
+		t.Errorf("mcpconn.DefaultMaxCallTime = %v, want DefaultMaxCallTime %v", mcpconn.DefaultMaxCallTime, DefaultMaxCallTime)
+	}
 	if got := (ServerConfig{}).effectiveTimeout(); got != DefaultTimeout {
 		t.Errorf("effectiveTimeout() of a zero Timeout = %v, want DefaultTimeout %v", got, DefaultTimeout)
 	}
