@@ -177,6 +177,14 @@ func (s ServerConfig) effectiveTimeout() time.Duration {
 	return s.Timeout
 }
 
+// effectiveMaxCallTime is MaxCallTime, or DefaultMaxCallTime when zero.
+func (s ServerConfig) effectiveMaxCallTime() time.Duration {
+	if s.MaxCallTime <= 0 {
+		return DefaultMaxCallTime
+	}
+	return s.MaxCallTime
+}
+
 // allowsTool reports whether the tool with the given original name passes
 // the filters. ExcludeTools wins: a name listed there is never allowed. A
 // nil IncludeTools allows every other tool; otherwise the name must be
