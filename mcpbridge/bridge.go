@@ -136,7 +136,8 @@ type Options struct {
 	// with are kept across runs, so that the first connection of a run
 	// skips their detection. It names servers by a hash of how they are
 	// reached and holds no header or environment value. "" keeps them in
-	// memory only, for the Bridge's own reconnects.
+	// memory only, for the Bridge's own reconnects. With Store set, they
+	// are kept there instead, and ProtocolCache is not used.
 	ProtocolCache string
 
 	// googleTransport, when set, carries the requests for Google tokens
@@ -196,6 +197,7 @@ type Bridge struct {
 	roots         *rootSet // nil: no roots offered
 	logLevel      LogLevel
 	protos        *protocache.Cache
+	shared        store.Store // Options.Store; nil: nothing shared
 	maxMsg        int
 	binaryLimit   int
 	passUntrusted bool
@@ -270,13 +272,18 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 	if o.Policy == nil {
 		o.Policy = &confirm.Policy{}
 	}
+	protos := protocache.New(o.ProtocolCache, o.Logger)
+	if o.Store != nil {
+		protos = protocache.Shared(o.Store, o.Logger)
+	}
 	b := &Bridge{
 		policy:        o.Policy,
 		textLimit:     o.TextLimit,
 		elicit:        o.Client.elicit(),
 		roots:         o.Client.rootSet(),
 		logLevel:      o.Client.logLevel(),
-		protos:        protocache.New(o.ProtocolCache, o.Logger),
+		protos:        protos,
+		shared:        o.Store,
 		maxMsg:        o.MaxMessageBytes,
 		binaryLimit:   cmp.Or(o.BinaryLimit, DefaultBinaryLimit),
 		passUntrusted: o.PassUntrustedOutput,
