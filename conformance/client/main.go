@@ -210,4 +210,3 @@ func followLogin(ctx context.Context, _, authURL string) error {
 func acceptEmpty(context.Context, mcpbridge.Elicitation) (mcpbridge.ElicitResponse, error) {
 	return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept}, nil
 }
-
