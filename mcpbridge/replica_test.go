@@ -2,7 +2,6 @@ package mcpbridge
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -107,7 +105,7 @@ type replica struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan string
-	stderr *bytes.Buffer
+	stderr *syncBuffer
 }
 
 // startReplica starts a replica with spec and waits for its "ready".
@@ -119,8 +117,8 @@ func startReplica(t *testing.T, spec replicaSpec) *replica {
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), replicaEnv+"="+string(raw))
-	r := &replica{cmd: cmd, lines: make(chan string, 8), stderr: &bytes.Buffer{}}
-	cmd.Stderr = &lockedWriter{w: r.stderr}
+	r := &replica{cmd: cmd, lines: make(chan string, 8), stderr: &syncBuffer{}}
+	cmd.Stderr = r.stderr
 	if r.stdin, err = cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
@@ -185,18 +183,6 @@ func (r *replica) kill(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = r.cmd.Wait()
-}
-
-// lockedWriter is a writer safe for concurrent use.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
 }
 
 // sharedStore opens a PostgreSQL store with tables of the test's own and

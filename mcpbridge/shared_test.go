@@ -13,6 +13,20 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/store"
 )
 
+// connectedBridge returns a Bridge with o and servers, discovered, every
+// server connected.
+func connectedBridge(t *testing.T, o *Options, servers ...ServerConfig) *Bridge {
+	t.Helper()
+	b := newBridge(t, o, servers...)
+	discover(t, b)
+	for _, s := range b.Status().Servers {
+		if s.State != Connected {
+			t.Fatalf("%s = %v (%s), want CONNECTED", s.Name, s.State, s.Error)
+		}
+	}
+	return b
+}
+
 // TestSharedProtocolCache: with Options.Store, a second Bridge (another
 // replica) reaches a legacy server that ignores server/discover without
 // probing it, and a url without type straight over the transport the
@@ -21,17 +35,7 @@ func TestSharedProtocolCache(t *testing.T) {
 	shared := store.NewMemory()
 	silent := stdioServer("silent", "-era=legacy-silent")
 	sse := ServerConfig{Name: "sse", URL: testserver.ServeHTTP(t, testserver.Options{}, true).URL}
-	run := func() *Bridge {
-		t.Helper()
-		b := newBridge(t, &Options{Store: shared}, silent, sse)
-		discover(t, b)
-		for _, s := range b.Status().Servers {
-			if s.State != Connected {
-				t.Fatalf("%s = %v (%s), want CONNECTED", s.Name, s.State, s.Error)
-			}
-		}
-		return b
-	}
+	run := func() *Bridge { return connectedBridge(t, &Options{Store: shared}, silent, sse) }
 	first := run()
 	if st := first.Status().Servers[0]; !strings.Contains(st.Stderr, "ignored server/discover") {
 		t.Fatalf("first replica: stderr %q, want the probe ignored", st.Stderr)

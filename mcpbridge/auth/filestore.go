@@ -77,11 +77,8 @@ func (s *FileStore) Load(ctx context.Context, key Key) (*Token, error) {
 
 // Save keeps t for key.
 func (s *FileStore) Save(ctx context.Context, key Key, t *Token) error {
-	if err := ctx.Err(); err != nil {
+	if err := checkSave(ctx, t); err != nil {
 		return err
-	}
-	if t == nil {
-		return errors.New("token store: nil token")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -31,11 +31,8 @@ func (s *MemoryStore) Load(ctx context.Context, key Key) (*Token, error) {
 
 // Save keeps a copy of t for key.
 func (s *MemoryStore) Save(ctx context.Context, key Key, t *Token) error {
-	if err := ctx.Err(); err != nil {
+	if err := checkSave(ctx, t); err != nil {
 		return err
-	}
-	if t == nil {
-		return errors.New("token store: nil token")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -96,4 +93,15 @@ func (t *Token) clone() *Token {
 	c := *t
 	c.Scopes = slices.Clone(t.Scopes)
 	return &c
+}
+
+// checkSave refuses a Save when ctx has ended or t is nil.
+func checkSave(ctx context.Context, t *Token) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if t == nil {
+		return errors.New("token store: nil token")
+	}
+	return nil
 }
