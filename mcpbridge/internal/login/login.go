@@ -113,6 +113,7 @@ type Client struct {
 	active    bool        // Eager, or a 401 was seen
 	challenge http.Header // WWW-Authenticate of the last 401 or 403
 	disc      *discovery  // for challenge; nil until needed
+	seek      bool        // a discovery is wanted: the server asked for a token
 	state     auth.State
 	lastErr   error
 	stepUp    []string // the scopes a 403 asked for, until a login gets them
@@ -131,7 +132,7 @@ func New(cfg Config) *Client {
 	if cfg.Learn == nil {
 		cfg.Learn = noLearner{}
 	}
-	c := &Client{cfg: cfg, http: hc, active: cfg.Eager || cfg.Grant != nil}
+	c := &Client{cfg: cfg, http: hc, active: cfg.Eager || cfg.Grant != nil, seek: cfg.Grant != nil}
 	c.store = &tokenStore{store: cfg.Store, user: cfg.User, server: cfg.ServerURL, issuer: c.issuer}
 	return c
 }
@@ -195,6 +196,11 @@ func (c *Client) Authorization(ctx context.Context) (string, error) {
 	if c.cfg.Grant != nil {
 		return c.grantAuthorization(ctx)
 	}
+	if t, err := c.store.load(ctx); err != nil {
+		return "", fmt.Errorf("token store: %w", err)
+	} else if t == nil {
+		return "", nil // none to send (yet: see issuer)
+	}
 	h, err := c.current(ctx)
 	if err != nil {
 		return "", fmt.Errorf("token store: %w", err)
@@ -224,7 +230,7 @@ func (c *Client) Authorization(ctx context.Context) (string, error) {
 func (c *Client) Unauthorized(ctx context.Context, resp *http.Response, sent string) bool {
 	c.noteChallenge(resp.Header)
 	c.mu.Lock()
-	c.active = true
+	c.active, c.seek = true, true
 	c.mu.Unlock()
 	if c.cfg.Grant != nil {
 		return c.grantUnauthorized(ctx, sent)

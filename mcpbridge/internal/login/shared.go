@@ -2,6 +2,7 @@ package login
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -22,9 +23,23 @@ import (
 // bounds its own refreshes by the same time.
 const refreshTimeout = 30 * time.Second
 
+// errIssuerUnknown: no discovery has been made, and none is wanted yet.
+var errIssuerUnknown = errors.New("authorization server not discovered yet")
+
 // issuer returns the issuer of the authorization server the discovery
-// finds: the token store's key.
+// finds: the token store's key. Discovery costs requests, and a server
+// that needs no login may answer them badly (slowly, or with an endless
+// stream), so it is made only when the configuration names the endpoints
+// (no request), or once the server has asked for a token (a 401), a login
+// or a grant needs it: before, there is no token to send, and
+// errIssuerUnknown says so.
 func (c *Client) issuer(ctx context.Context) (string, error) {
+	c.mu.Lock()
+	d, seek := c.disc, c.seek
+	c.mu.Unlock()
+	if d == nil && !seek && (c.cfg.AuthorizationURL == "" || c.cfg.TokenURL == "") {
+		return "", errIssuerUnknown
+	}
 	d, err := c.discovered(ctx)
 	if err != nil {
 		return "", err

@@ -2,6 +2,7 @@ package login
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -52,6 +53,9 @@ func (s *tokenStore) key(ctx context.Context) (auth.Key, error) {
 // the lock of a refresh (see sharedHeader).
 func (s *tokenStore) load(ctx context.Context) (*auth.Token, error) {
 	k, err := s.key(ctx)
+	if errors.Is(err, errIssuerUnknown) {
+		return nil, nil // none can be sent yet (see Client.issuer)
+	}
 	if err != nil {
 		return nil, err
 	}
