@@ -24,7 +24,12 @@ import (
 // mcptest is the path of the stdio test server built by TestMain.
 var mcptest string
 
-func TestMain(m *testing.M) { testserver.Main(m, &mcptest) }
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(replicaEnv); spec != "" {
+		os.Exit(replicaMain(spec)) // a replica of replica_test.go
+	}
+	testserver.Main(m, &mcptest)
+}
 
 // quiet is the logger of test bridges; set MCPBRIDGE_TEST_LOG=1 to see it.
 func quiet() *slog.Logger {
