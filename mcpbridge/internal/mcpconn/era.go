@@ -77,12 +77,17 @@ func (c *Conn) initialize(dctx context.Context) (*mcp.InitializeResult, error) {
 	req := mcp.InitializeRequest{Params: mcp.InitializeParams{
 		ClientInfo: mcp.Implementation{Name: "mcpbridge", Version: "0.1.0"},
 	}}
+	s := &c.spec
+	h := &handshake{modernOnly: s.Protocol == ProtocolModern}
+	dctx = withHandshake(dctx, h)
 	start := time.Now()
 	init, err := c.client.Initialize(dctx, req)
 	if err == nil {
 		return c.checkEra(init)
 	}
-	s := &c.spec
+	if errors.Is(err, errModernOnly) {
+		return nil, h.modernOnlyError(err)
+	}
 	probing := s.Protocol == ProtocolAuto && (s.Era == "" || IsModern(s.Era))
 	if !probing || dctx.Err() != nil || c.procEnded() || !refusedHandshake(err) ||
 		time.Since(start) < s.discoverProbe() {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -36,10 +37,15 @@ const (
 	// EraLegacyEmpty answers server/discover with an empty result, as a
 	// legacy server that answers every unknown method so does.
 	EraLegacyEmpty
+	// EraModernRefuseFirst is EraModern that also refuses the first
+	// request it is sent, whatever its version, with -32022 listing
+	// 2026-07-28 as supported: a server replaced between two requests.
+	// Over HTTP only (over stdio it is EraModern).
+	EraModernRefuseFirst
 )
 
 // ParseEra returns the Era named "both", "legacy", "legacy-silent",
-// "modern" or "legacy-empty".
+// "modern", "legacy-empty" or "modern-refuse-first".
 func ParseEra(s string) (Era, error) {
 	for e, n := range eraNames {
 		if n == s {
@@ -49,7 +55,7 @@ func ParseEra(s string) (Era, error) {
 	return 0, fmt.Errorf("unknown era %q", s)
 }
 
-var eraNames = []string{"both", "legacy", "legacy-silent", "modern", "legacy-empty"}
+var eraNames = []string{"both", "legacy", "legacy-silent", "modern", "legacy-empty", "modern-refuse-first"}
 
 // String returns the name ParseEra accepts.
 func (e Era) String() string { return eraNames[e] }
@@ -90,7 +96,7 @@ func (e Era) judge(msg []byte) (verdict, json.RawMessage, string) {
 		if m.Method == string(mcp.MethodServerDiscover) {
 			return emptyResult, m.ID, m.Method
 		}
-	case EraModern:
+	case EraModern, EraModernRefuseFirst:
 		if !mcp.IsModernProtocol(m.Params.Meta.ProtocolVersion()) {
 			return refuse, m.ID, m.Params.Meta.ProtocolVersion()
 		}
@@ -193,8 +199,9 @@ func gateHTTP(e Era, sse bool, next http.Handler) http.Handler {
 	if e == EraBoth {
 		return next
 	}
+	var refused atomic.Bool
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if e == EraModern && r.Method != http.MethodPost {
+		if (e == EraModern || e == EraModernRefuseFirst) && r.Method != http.MethodPost {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
@@ -208,6 +215,17 @@ func gateHTTP(e Era, sse bool, next http.Handler) http.Handler {
 			return
 		}
 		v, id, detail := e.judge(body)
+		if e == EraModernRefuseFirst && v == pass {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Params struct {
+					Meta *mcp.Meta `json:"_meta"`
+				} `json:"params"`
+			}
+			if json.Unmarshal(body, &m) == nil && len(m.ID) > 0 && !refused.Swap(true) {
+				v, id, detail = refuse, m.ID, m.Params.Meta.ProtocolVersion()
+			}
+		}
 		switch v {
 		case pass, drop:
 			r.Body = io.NopCloser(bytes.NewReader(body))
