@@ -98,11 +98,11 @@ func run(ctx context.Context, serverURL, scenario, scenarioContext string) error
 	if err := connect(); err != nil {
 		return err
 	}
-	for _, t := range b.Tools() {
+	for _, c := range callsFor(b, scenario, scenarioContext) {
 		for {
-			res := b.Execute(ctx, &genai.FunctionCall{Name: t.Name, Args: argsFor(t.ServerTool)})
+			res := b.Execute(ctx, &genai.FunctionCall{Name: c.name, Args: c.args})
 			if res.Err == nil {
-				fmt.Printf("%s: %s\n", t.ServerTool, res.ReturnDisplay)
+				fmt.Printf("%s: %s\n", c.name, res.ReturnDisplay)
 				break
 			}
 			// A refusal for want of scope asks for another login (a
@@ -114,7 +114,7 @@ func run(ctx context.Context, serverURL, scenario, scenarioContext string) error
 				}
 				continue
 			}
-			return fmt.Errorf("calling %s: %w", t.ServerTool, res.Err)
+			return fmt.Errorf("calling %s: %w", c.name, res.Err)
 		}
 	}
 	return nil
@@ -176,11 +176,68 @@ func settingsFor(serverURL, scenario, scenarioContext string) ([]byte, error) {
 	return json.Marshal(map[string]any{"mcpServers": map[string]any{serverName: server}})
 }
 
+// call is one function call the driver makes, as the model would.
+type call struct {
+	name string // the function name the Bridge registered
+	args map[string]any
+}
+
+// callsFor returns the calls the scenario asks of a host: those its
+// context lists (by the server's tool names), or the scenario's own, or
+// one call of every tool with the arguments it expects.
+func callsFor(b *mcpbridge.Bridge, scenario, scenarioContext string) []call {
+	byTool := map[string]*mcpbridge.Tool{}
+	for _, t := range b.Tools() {
+		byTool[t.ServerTool] = t
+	}
+	var sc struct {
+		ToolCalls []struct {
+			Name      string         `json:"name"`
+			Arguments map[string]any `json:"arguments"`
+		} `json:"toolCalls"`
+	}
+	_ = json.Unmarshal([]byte(scenarioContext), &sc)
+	var calls []call
+	if len(sc.ToolCalls) > 0 {
+		for _, c := range sc.ToolCalls {
+			if t, ok := byTool[c.Name]; ok {
+				calls = append(calls, call{t.Name, c.Arguments})
+			}
+		}
+		return calls
+	}
+	switch scenario {
+	case "json-schema-ref-no-deref":
+		// Listing is the whole scenario: nothing may fetch the schema's
+		// network reference.
+		return nil
+	case "json-schema-2020-12-preservation":
+		// The echo tool is given the focal tool's input schema as the
+		// server sent it.
+		focal, ok := byTool["json_schema_2020_12_tool"]
+		echo, ok2 := byTool["json_schema_echo"]
+		if !ok || !ok2 {
+			return nil
+		}
+		var schema map[string]any
+		if json.Unmarshal(focal.InputSchema(), &schema) != nil {
+			return nil
+		}
+		return []call{{echo.Name, map[string]any{"schema": schema}}}
+	}
+	for _, t := range b.Tools() {
+		calls = append(calls, call{t.Name, argsFor(t.ServerTool)})
+	}
+	return calls
+}
+
 // argsFor returns the arguments the scenarios' tools expect.
 func argsFor(tool string) map[string]any {
 	switch tool {
 	case "add_numbers":
 		return map[string]any{"a": 2, "b": 3}
+	case "valid_tool":
+		return map[string]any{"region": "us-west1"}
 	}
 	return map[string]any{}
 }

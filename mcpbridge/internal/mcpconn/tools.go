@@ -78,6 +78,7 @@ func (c *Conn) listTools(ctx context.Context, again bool) ([]Tool, digest, error
 		}
 	}
 	seenName := map[string]bool{}
+	headers := c.headerRulesApply()
 	hint := cacheHint{at: time.Now(), ttl: -1, public: true}
 	err := c.pages(ctx, string(mcp.MethodToolsList), func(rctx context.Context, cursor string) error {
 		req := mcp.ListToolsRequest{}
@@ -114,6 +115,12 @@ func (c *Conn) listTools(ctx context.Context, again bool) ([]Tool, digest, error
 				continue
 			}
 			seenName[t.Name] = true
+			if headers {
+				if err := paramHeaderError(t.InputSchema); err != nil {
+					skip(t.Name, err.Error())
+					continue
+				}
+			}
 			tools = append(tools, t)
 		}
 		return page.NextCursor, nil

@@ -35,6 +35,9 @@ func ServeHTTP(t testing.TB, o Options, sse bool) *HTTP {
 		if o.Tasks.ZeroTTL {
 			next = zeroTTL(next)
 		}
+		if o.Headers {
+			next = headerGate(next)
+		}
 		return h.record(next)
 	}
 	if sse {

@@ -87,6 +87,9 @@ type Options struct {
 	// "private" otherwise.
 	ToolsTTL    time.Duration
 	ToolsPublic bool
+	// Headers adds the x-mcp-header tools header_ok and header_bad (see
+	// addHeaderTools); header_bad's annotation is invalid only over HTTP.
+	Headers bool
 }
 
 // New returns a server offering:
@@ -248,6 +251,9 @@ func New(o Options) *server.MCPServer {
 		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: "test://hello", MIMEType: "text/plain", Text: "hello world"}}, nil
 		})
+	if o.Headers {
+		addHeaderTools(s)
+	}
 	if o.Gather {
 		addGather(s)
 	}
