@@ -87,7 +87,10 @@ func run(ctx context.Context, serverURL, scenario, scenarioContext string) error
 				return nil
 			case st.Auth.NeedsLogin() && logins < maxLogins:
 				logins++
-				if err := b.Login(ctx, serverName); err != nil {
+				// A login whose connection meets another 401 (the
+				// server moved to another authorization server) asks
+				// for one more: the loop sees it in the status.
+				if err := b.Login(ctx, serverName); err != nil && !serverStatus(b).Auth.NeedsLogin() {
 					return err
 				}
 			default:

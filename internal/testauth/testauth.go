@@ -329,7 +329,7 @@ func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{
 			"resource":              p.URL,
-			"authorization_servers": []string{p.authAS},
+			"authorization_servers": []string{p.authServer()},
 		})
 		return
 	}
@@ -361,16 +361,17 @@ func (p *Protected) valid(ctx context.Context, tok string) bool {
 	if expired {
 		return false
 	}
-	p.as.mu.Lock()
-	service := p.as.service[tok]
-	p.as.mu.Unlock()
+	as := p.server()
+	as.mu.Lock()
+	service := as.service[tok]
+	as.mu.Unlock()
 	if service {
 		p.mu.Lock()
 		p.seen[tok] = true
 		p.mu.Unlock()
 		return true
 	}
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.as.Issuer+"/userinfo", nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, as.Issuer+"/userinfo", nil)
 	req.Header.Set("Authorization", "Bearer "+tok)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -167,8 +167,7 @@ func (c *Client) current(ctx context.Context) (*transport.OAuthHandler, error) {
 			// discovery that failed leaves the judgement to the server.
 			if d, err := c.discovered(ctx); err == nil && d.Named && d.AS.Issuer != t.Issuer {
 				c.cfg.Logger.Warn("mcp server moved to another authorization server; login needed", "server", c.cfg.Server)
-				_ = c.store.store.Delete(ctx, c.store.key)
-				c.store.drop()
+				c.store.erase(ctx)
 				t = nil
 			}
 		}
@@ -244,6 +243,9 @@ func (c *Client) Unauthorized(ctx context.Context, resp *http.Response, sent str
 			return true // a stored token from an earlier run
 		}
 	}
+	if sent != "" && c.movedAway(ctx) {
+		return false
+	}
 	if tok, ok := strings.CutPrefix(sent, "Bearer "); ok && tok != "" {
 		t, _ := c.store.load(ctx)
 		if t != nil && t.AccessToken == tok && t.RefreshToken != "" {
@@ -259,6 +261,33 @@ func (c *Client) Unauthorized(ctx context.Context, resp *http.Response, sent str
 		c.setState(auth.StateLoginNeeded, nil)
 	}
 	return false
+}
+
+// movedAway reads the server's protected resource metadata again after
+// it refused a token, and reports whether it now names another
+// authorization server than the one that issued the stored token (the
+// server moved, SEP-2352). Then the token and its client are forgotten,
+// not refreshed or sent to the new server, and a login is needed, which
+// uses the new server and a client of its own.
+func (c *Client) movedAway(ctx context.Context) bool {
+	t, _ := c.store.load(ctx)
+	if t == nil || t.Issuer == "" {
+		return false
+	}
+	c.mu.Lock()
+	c.disc = nil
+	c.mu.Unlock()
+	d, err := c.discovered(ctx)
+	if err != nil || !d.Named || d.AS.Issuer == t.Issuer {
+		return false
+	}
+	c.cfg.Logger.Warn("mcp server moved to another authorization server; login needed", "server", c.cfg.Server)
+	c.store.erase(ctx)
+	c.mu.Lock()
+	c.handler = nil
+	c.mu.Unlock()
+	c.setState(auth.StateLoginNeeded, nil)
+	return true
 }
 
 // noteChallenge keeps a new WWW-Authenticate challenge: the next

@@ -129,6 +129,13 @@ func (s *tokenStore) forget(ctx context.Context) error {
 	return s.save(ctx, &auth.Token{ClientID: t.ClientID, ClientSecret: t.ClientSecret, TokenEndpointAuthMethod: t.TokenEndpointAuthMethod, Issuer: t.Issuer})
 }
 
+// erase deletes the stored token and client, which belong to an
+// authorization server the server no longer names.
+func (s *tokenStore) erase(ctx context.Context) {
+	_ = s.store.Delete(ctx, s.key)
+	s.drop()
+}
+
 // drop forgets what load cached: the next load reads the store.
 func (s *tokenStore) drop() {
 	s.mu.Lock()
