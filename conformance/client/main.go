@@ -167,6 +167,10 @@ func settingsFor(serverURL, scenario, scenarioContext string) ([]byte, error) {
 		oauth["grantType"] = "client_credentials"
 		set("privateKey", "private_key_pem")
 		set("signingAlgorithm", "signing_algorithm")
+	case sc["valid_jwt"] != "":
+		// Workload identity: the platform's token for this workload.
+		oauth["grantType"] = "jwt_bearer"
+		set("assertion", "valid_jwt")
 	case sc["idp_id_token"] != "":
 		oauth["grantType"] = "enterprise"
 		set("idToken", "idp_id_token")

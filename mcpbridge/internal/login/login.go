@@ -20,7 +20,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -50,8 +49,14 @@ type Config struct {
 	// accepts Client ID Metadata Documents.
 	ClientMetadataURL string
 	// Grant, when set, gets tokens without a person: the
-	// client-credentials grant or the enterprise-managed one.
+	// client-credentials grant, the enterprise-managed one or a JWT bearer
+	// grant of the workload's own token.
 	Grant *Grant
+	// DPoP says when the tokens are bound to a key (DPoP, RFC 9449);
+	// "" is DPoPAuto. DPoPKey is the PEM EC P-256 key they are bound to;
+	// "" means a key made at each login, stored beside the token.
+	DPoP    DPoPMode
+	DPoPKey string
 
 	// Eager sends a stored token from the first request on; otherwise the
 	// store is consulted only after the server answered 401.
@@ -112,6 +117,8 @@ type Client struct {
 	stepUp    []string // the scopes a 403 asked for, until a login gets them
 	stepUps   int      // step-up logins since the server last accepted a token
 	refusals  int      // 401s to a grant's tokens since one was accepted
+	key       *dpopKey // the key the tokens are bound to; nil: bearer tokens
+	nonces    map[string]string
 }
 
 // New returns a Client for cfg. It does no I/O.
@@ -125,7 +132,9 @@ func New(cfg Config) *Client {
 	if cfg.Learn == nil {
 		cfg.Learn = noLearner{}
 	}
-	c := &Client{cfg: cfg, http: hc, active: cfg.Eager || cfg.Grant != nil}
+	c := &Client{cfg: cfg, active: cfg.Eager || cfg.Grant != nil}
+	hc.Transport = dpopTransport{c: c, base: hc.Transport}
+	c.http = hc
 	c.store = &tokenStore{store: cfg.Store, key: cfg.ServerURL}
 	return c
 }
@@ -170,6 +179,9 @@ func (c *Client) current(ctx context.Context) (*transport.OAuthHandler, error) {
 				c.store.erase(ctx)
 				t = nil
 			}
+		}
+		if t != nil {
+			c.keyOfToken(t.DPoPKey)
 		}
 		if t != nil && cl.ID == "" {
 			cl = oauthClient{ID: t.ClientID, Secret: t.ClientSecret, AuthMethod: t.TokenEndpointAuthMethod, Issuer: t.Issuer}
@@ -246,7 +258,7 @@ func (c *Client) Unauthorized(ctx context.Context, resp *http.Response, sent str
 	if sent != "" && c.movedAway(ctx) {
 		return false
 	}
-	if tok, ok := strings.CutPrefix(sent, "Bearer "); ok && tok != "" {
+	if tok, ok := tokenOf(sent); ok {
 		t, _ := c.store.load(ctx)
 		if t != nil && t.AccessToken == tok && t.RefreshToken != "" {
 			c.store.refuse(tok)
@@ -413,6 +425,9 @@ func (c *Client) login(ctx context.Context) error {
 	scopes := c.scopes(ctx, d)
 	cl, err := c.clientFor(ctx, d, redirect, scopes)
 	if err != nil {
+		return err
+	}
+	if err := c.bindKey(d); err != nil {
 		return err
 	}
 	c.store.mu.Lock()

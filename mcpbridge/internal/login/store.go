@@ -26,6 +26,7 @@ type tokenStore struct {
 	client  oauthClient // the client of the handler
 	scopes  []string    // the scopes it asks for
 	refused string      // an access token the server refused
+	dpopKey string      // the PEM key the tokens saved from now on are bound to
 	loaded  bool        // cached is what the store holds
 	cached  *auth.Token
 }
@@ -83,7 +84,7 @@ func (s *tokenStore) GetToken(ctx context.Context) (*transport.Token, error) {
 
 func (s *tokenStore) SaveToken(ctx context.Context, t *transport.Token) error {
 	s.mu.Lock()
-	cl, scopes := s.client, s.scopes
+	cl, scopes, key := s.client, s.scopes, s.dpopKey
 	s.mu.Unlock()
 	var exp time.Time
 	if !t.ExpiresAt.IsZero() {
@@ -101,6 +102,7 @@ func (s *tokenStore) SaveToken(ctx context.Context, t *transport.Token) error {
 		TokenEndpointAuthMethod: cl.AuthMethod,
 		Issuer:                  cl.Issuer,
 		Scopes:                  scopes,
+		DPoPKey:                 key,
 	})
 }
 
