@@ -14,6 +14,7 @@ package testauth
 import (
 	"bytes"
 	"context"
+	"crypto"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -47,6 +48,9 @@ type Server struct {
 	// Refreshes counts refresh_token grants; Registrations counts dynamic
 	// registrations; Codes counts authorization_code grants.
 	Refreshes, Registrations, Codes atomic.Int64
+	// Workloads counts the JWT bearer grants of trusted workloads (see
+	// TrustWorkloads).
+	Workloads atomic.Int64
 	// ClientSecrets makes dynamic registration register a confidential
 	// client with a random secret (client_secret_basic) instead of a
 	// public one.
@@ -63,6 +67,9 @@ type Server struct {
 	// the library's userinfo does not know (they name no user).
 	service map[string]bool
 	issued  []string // see Issued
+
+	dpop        dpopState        // see RequireDPoP
+	workloadKey crypto.PublicKey // see TrustWorkloads
 }
 
 // clientCredentials serves a client_credentials grant and records the
@@ -184,6 +191,9 @@ func (a *Server) wrap(next http.Handler) http.Handler {
 				return
 			}
 			doc["registration_endpoint"] = a.Issuer + "/register"
+			if a.dpopOn() {
+				doc["dpop_signing_alg_values_supported"] = []string{"ES256"}
+			}
 			w.Header().Set("Content-Type", "application/json")
 			_ = json.NewEncoder(w).Encode(doc)
 			return
@@ -203,6 +213,13 @@ func (a *Server) wrap(next http.Handler) http.Handler {
 				a.Codes.Add(1)
 			} else if q.Get("grant_type") == "client_credentials" {
 				a.clientCredentials(w, r, next)
+				return
+			} else if q.Get("grant_type") == "urn:ietf:params:oauth:grant-type:jwt-bearer" && a.trustsWorkloads() {
+				a.workloadGrant(w, q)
+				return
+			}
+			if a.dpopOn() {
+				a.dpopToken(w, r, q, next)
 				return
 			}
 			a.serveToken(w, r, q, next)
@@ -334,6 +351,12 @@ func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if p.server().dpopOn() {
+		if tok = p.dpopResource(w, r); tok == "" {
+			return
+		}
+		ok = true
+	}
 	if p.param != "" {
 		tok = r.URL.Query().Get(p.param)
 		ok = tok != ""
