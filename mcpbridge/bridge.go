@@ -127,10 +127,11 @@ type Options struct {
 	// googleHost, when set, replaces the check of the hosts that may get
 	// Google access tokens (tests serve them on loopback).
 	googleHost func(endpoint string) bool
-	// ResourceTools, when true, registers two built-in tools that let the
-	// model list the resources and resource templates of the connected
-	// servers (list_mcp_resources) and read one (read_mcp_resource).
-	// They run under Policy like any tool, as tools of the server
+	// ResourceTools, when true, registers three built-in tools that let
+	// the model list the resources and resource templates of the connected
+	// servers (list_mcp_resources), read one (read_mcp_resource), and
+	// list, load and read the servers' skills (read_mcp_skill, through
+	// [Bridge.Skills] and [Bridge.ReadSkill]). They run under Policy like any tool, as tools of the server
 	// "mcp-resources" annotated read-only, and their text is cut to
 	// TextLimit. The zero value registers none.
 	ResourceTools bool

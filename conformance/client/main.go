@@ -101,6 +101,9 @@ func run(ctx context.Context, serverURL, scenario, scenarioContext string) error
 	if err := connect(); err != nil {
 		return err
 	}
+	if err := useSkills(ctx, b, scenario); err != nil {
+		return err
+	}
 	for _, c := range callsFor(b, scenario, scenarioContext) {
 		for {
 			res := b.Execute(ctx, &genai.FunctionCall{Name: c.name, Args: c.args})
@@ -118,6 +121,42 @@ func run(ctx context.Context, serverURL, scenario, scenarioContext string) error
 				continue
 			}
 			return fmt.Errorf("calling %s: %w", c.name, res.Err)
+		}
+	}
+	return nil
+}
+
+// useSkills lists the server's skills (the Skills extension); in the
+// scenarios that ask a host to use one, it loads the first skill and,
+// once the Bridge accepted it, reads its other files, as a model that
+// follows the skill would. A skill the Bridge refuses is the scenario's
+// point, not a failure of the driver.
+func useSkills(ctx context.Context, b *mcpbridge.Bridge, scenario string) error {
+	if !strings.HasPrefix(scenario, "sep-2640-") {
+		return nil
+	}
+	skills, err := b.Skills(ctx, serverName)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("skills: %d listed\n", len(skills))
+	if !strings.HasPrefix(scenario, "sep-2640-client-verify") || len(skills) == 0 {
+		return nil // listed, never used: nothing is read
+	}
+	s := skills[0]
+	if _, err := b.ReadSkill(ctx, serverName, s.URI); err != nil {
+		if errors.Is(err, mcpbridge.ErrSkillVerification) {
+			fmt.Println("skill refused:", err)
+			return nil
+		}
+		return err
+	}
+	for _, f := range s.Files {
+		if f == s.URI {
+			continue
+		}
+		if _, err := b.ReadSkill(ctx, serverName, f); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -38,6 +38,9 @@ func ServeHTTP(t testing.TB, o Options, sse bool) *HTTP {
 		if o.Headers {
 			next = headerGate(next)
 		}
+		if o.Skills != nil {
+			next = skillsGate(o.Skills, next)
+		}
 		return h.record(next)
 	}
 	if sse {
