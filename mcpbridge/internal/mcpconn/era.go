@@ -115,12 +115,15 @@ func (c *Conn) checkEra(init *mcp.InitializeResult) (*mcp.InitializeResult, erro
 
 // refusedHandshake reports whether err is a server's refusal of the
 // initialize handshake as a server of 2026-07-28 words it: HTTP 4xx,
-// unsupported protocol version, invalid request or mismatched headers.
+// unsupported protocol version, invalid request, mismatched headers, or
+// "method not found" (no server of the handshake's era says that of
+// initialize).
 func refusedHandshake(err error) bool {
 	return errors.Is(err, transport.ErrLegacySSEServer) ||
 		mcp.IsUnsupportedProtocolVersion(err) ||
 		mcp.IsHeaderMismatch(err) ||
-		errors.Is(err, mcp.ErrInvalidRequest)
+		errors.Is(err, mcp.ErrInvalidRequest) ||
+		errors.Is(err, mcp.ErrMethodNotFound)
 }
 
 // procEnded reports whether a stdio server's process has exited or closed

@@ -42,10 +42,13 @@ const (
 	// 2026-07-28 as supported: a server replaced between two requests.
 	// Over HTTP only (over stdio it is EraModern).
 	EraModernRefuseFirst
+	// EraModernNoMethod is EraModern that answers initialize with "method
+	// not found", as a server that knows only 2026-07-28's methods does.
+	EraModernNoMethod
 )
 
 // ParseEra returns the Era named "both", "legacy", "legacy-silent",
-// "modern", "legacy-empty" or "modern-refuse-first".
+// "modern", "legacy-empty", "modern-refuse-first" or "modern-nomethod".
 func ParseEra(s string) (Era, error) {
 	for e, n := range eraNames {
 		if n == s {
@@ -55,7 +58,7 @@ func ParseEra(s string) (Era, error) {
 	return 0, fmt.Errorf("unknown era %q", s)
 }
 
-var eraNames = []string{"both", "legacy", "legacy-silent", "modern", "legacy-empty", "modern-refuse-first"}
+var eraNames = []string{"both", "legacy", "legacy-silent", "modern", "legacy-empty", "modern-refuse-first", "modern-nomethod"}
 
 // String returns the name ParseEra accepts.
 func (e Era) String() string { return eraNames[e] }
@@ -95,6 +98,13 @@ func (e Era) judge(msg []byte) (verdict, json.RawMessage, string) {
 	case EraLegacyEmpty:
 		if m.Method == string(mcp.MethodServerDiscover) {
 			return emptyResult, m.ID, m.Method
+		}
+	case EraModernNoMethod:
+		if m.Method == string(mcp.MethodInitialize) {
+			return unknownMethod, m.ID, m.Method
+		}
+		if !mcp.IsModernProtocol(m.Params.Meta.ProtocolVersion()) {
+			return refuse, m.ID, m.Params.Meta.ProtocolVersion()
 		}
 	case EraModern, EraModernRefuseFirst:
 		if !mcp.IsModernProtocol(m.Params.Meta.ProtocolVersion()) {
@@ -201,7 +211,7 @@ func gateHTTP(e Era, sse bool, next http.Handler) http.Handler {
 	}
 	var refused atomic.Bool
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if (e == EraModern || e == EraModernRefuseFirst) && r.Method != http.MethodPost {
+		if (e == EraModern || e == EraModernRefuseFirst || e == EraModernNoMethod) && r.Method != http.MethodPost {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
@@ -278,4 +288,29 @@ func (h *discoverHolder) Write(p []byte) (int, error) {
 			return 0, err
 		}
 	}
+}
+
+// delayDiscover holds each server/discover POST for d (or until the
+// client gives up on it) before next sees it.
+func delayDiscover(d time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if bytes.Contains(body, []byte(`"server/discover"`)) {
+				t := time.NewTimer(d)
+				select {
+				case <-t.C:
+				case <-r.Context().Done():
+					t.Stop()
+					return
+				}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }

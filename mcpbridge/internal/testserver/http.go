@@ -41,6 +41,9 @@ func ServeHTTP(t testing.TB, o Options, sse bool) *HTTP {
 		if o.Skills != nil {
 			next = skillsGate(o.Skills, next)
 		}
+		if o.DiscoverDelay > 0 {
+			next = delayDiscover(o.DiscoverDelay, next)
+		}
 		return h.record(next)
 	}
 	if sse {

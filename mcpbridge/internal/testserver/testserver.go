@@ -90,6 +90,9 @@ type Options struct {
 	// Skills, when not nil, declares the Skills extension and serves its
 	// skill (see [Skills]; over streamable HTTP only).
 	Skills *Skills
+	// DiscoverDelay, over HTTP, holds each server/discover request that
+	// long before the server sees it: a server slow to answer the probe.
+	DiscoverDelay time.Duration
 	// Headers adds the x-mcp-header tools header_ok and header_bad (see
 	// addHeaderTools); header_bad's annotation is invalid only over HTTP.
 	Headers bool
