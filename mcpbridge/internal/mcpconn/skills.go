@@ -3,7 +3,6 @@ package mcpconn
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -36,25 +35,8 @@ func (c *Conn) ListSkills(ctx context.Context) ([]json.RawMessage, error) {
 	if !c.OffersSkills() {
 		return nil, nil
 	}
-	var out []json.RawMessage
 	ctx = context.WithValue(ctx, renameKey{}, methodSkillsList)
-	err := c.pages(ctx, methodSkillsList, func(rctx context.Context, cursor string) error {
-		req := mcp.ListResourcesRequest{}
-		req.Params.Cursor = mcp.Cursor(cursor)
-		_, err := c.client.ListResourcesByPage(rctx, req)
-		return err
-	}, func(raw json.RawMessage) (string, error) {
-		var page struct {
-			Skills     []json.RawMessage `json:"skills"`
-			NextCursor string            `json:"nextCursor"`
-		}
-		if err := json.Unmarshal(raw, &page); err != nil {
-			return "", fmt.Errorf("decode skills/list result: %w", err)
-		}
-		out = append(out, page.Skills...)
-		return page.NextCursor, nil
-	})
-	return out, err
+	return c.resourcePages(ctx, methodSkillsList, "skills")
 }
 
 // renameRequest renames a resources/list that carries the context's

@@ -219,9 +219,8 @@ func gateHTTP(e Era, sse bool, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
+		body, ok := postBody(w, r)
+		if !ok {
 			return
 		}
 		v, id, detail := e.judge(body)
@@ -290,17 +289,28 @@ func (h *discoverHolder) Write(p []byte) (int, error) {
 	}
 }
 
+// postBody reads the body of r (16 MiB at most) and puts it back for
+// the next handler; it answers 400 itself, and reports false, when the
+// body cannot be read.
+func postBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return nil, false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return body, true
+}
+
 // delayDiscover holds each server/discover POST for d (or until the
 // client gives up on it) before next sees it.
 func delayDiscover(d time.Duration, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
-			body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
-			if err != nil {
-				http.Error(w, err.Error(), http.StatusBadRequest)
+			body, ok := postBody(w, r)
+			if !ok {
 				return
 			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
 			if bytes.Contains(body, []byte(`"server/discover"`)) {
 				t := time.NewTimer(d)
 				select {

@@ -1,12 +1,10 @@
 package testserver
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -84,9 +82,8 @@ func skillsGate(sk *Skills, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
+		body, ok := postBody(w, r)
+		if !ok {
 			return
 		}
 		var m struct {
@@ -94,7 +91,6 @@ func skillsGate(sk *Skills, next http.Handler) http.Handler {
 			Method string          `json:"method"`
 		}
 		if json.Unmarshal(body, &m) != nil || m.Method != "skills/list" {
-			r.Body = io.NopCloser(bytes.NewReader(body))
 			next.ServeHTTP(w, r)
 			return
 		}
