@@ -19,6 +19,7 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/unbounded"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -120,18 +121,12 @@ type Options struct {
 	// reached and holds no header or environment value. "" keeps them in
 	// memory only, for the Bridge's own reconnects.
 	ProtocolCache string
-
-	// googleTransport, when set, carries the requests for Google tokens
-	// (tests point Google's fixed endpoints at loopback servers with it).
-	googleTransport http.RoundTripper
-	// googleHost, when set, replaces the check of the hosts that may get
-	// Google access tokens (tests serve them on loopback).
-	googleHost func(endpoint string) bool
 	// ResourceTools, when true, registers three built-in tools that let
 	// the model list the resources and resource templates of the connected
 	// servers (list_mcp_resources), read one (read_mcp_resource), and
 	// list, load and read the servers' skills (read_mcp_skill, through
-	// [Bridge.Skills] and [Bridge.ReadSkill]). They run under Policy like any tool, as tools of the server
+	// [Bridge.Skills] and [Bridge.ReadSkill]). They run under Policy like
+	// any tool, as tools of the server
 	// "mcp-resources" annotated read-only, and their text is cut to
 	// TextLimit. The zero value registers none.
 	ResourceTools bool
@@ -188,10 +183,7 @@ type Bridge struct {
 	budget        schema.Size // Options.DeclarationBudget
 	log           *slog.Logger
 	interval      time.Duration
-	// discoverProbe bounds the first server/discover of a server whose
-	// era is unknown; 0 = mcpconn's default. Tests set it to take the
-	// race of a slow machine out of what they check.
-	discoverProbe time.Duration
+	hooks         testHooks // zero but in tests
 	servers       []*server // configuration order
 	byName        map[string]*server
 	reg           *registry.Registry
@@ -218,7 +210,7 @@ type Bridge struct {
 	discovering, discovered bool             // see Status
 	tools                   map[string]*Tool // by registered name
 	sorted                  []*Tool          // by registered name
-	subs                    map[*subscriber]struct{}
+	subs                    map[*unbounded.Chan[Event]]struct{}
 	closeOnce               sync.Once
 	rejected                map[rejectKey]DroppedTool // tools the API refused (see heal.go)
 }
@@ -228,6 +220,26 @@ type Bridge struct {
 // later changes to it do not reach the Bridge). If opts is nil, the default
 // options are used.
 func New(cfg *Config, opts *Options) (*Bridge, error) {
+	return newWithHooks(cfg, opts, testHooks{})
+}
+
+// testHooks are what only tests change in a Bridge; the zero value is
+// every host's.
+type testHooks struct {
+	// googleTransport, when set, carries the requests for Google tokens
+	// (tests point Google's fixed endpoints at loopback servers with it).
+	googleTransport http.RoundTripper
+	// googleHost, when set, replaces the check of the hosts that may get
+	// Google access tokens (tests serve them on loopback).
+	googleHost func(endpoint string) bool
+	// discoverProbe bounds the first server/discover of a server whose
+	// era is unknown; 0 = mcpconn's default. Tests set it to take the
+	// race of a slow machine out of what they check.
+	discoverProbe time.Duration
+}
+
+// newWithHooks is New with the tests' hooks.
+func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) {
 	if cfg == nil {
 		cfg = &Config{}
 	}
@@ -271,7 +283,8 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		interval:      o.ReconnectInterval,
 		byName:        make(map[string]*server, len(cfg.Servers)),
 		tools:         map[string]*Tool{},
-		subs:          map[*subscriber]struct{}{},
+		subs:          map[*unbounded.Chan[Event]]struct{}{},
+		hooks:         hooks,
 	}
 	order := make([]string, len(b.cfg.Servers))
 	redactors := make([]*secrets.Redactor, len(b.cfg.Servers))
@@ -406,7 +419,7 @@ func (b *Bridge) rebuildLocked() {
 			continue // cannot happen: the registry holds what defs listed
 		}
 		t := b.tools[e.Name]
-		if t == nil || t.def != d || t.Entry != e {
+		if t == nil || t.def != d || !t.registeredAs(e) {
 			t = newTool(e, d, &s.cfg)
 		}
 		tools[e.Name] = t
@@ -514,7 +527,7 @@ func (b *Bridge) shutdown() {
 		}
 	}
 	subs := b.subs
-	b.subs = map[*subscriber]struct{}{}
+	b.subs = map[*unbounded.Chan[Event]]struct{}{}
 	b.mu.Unlock()
 
 	var wg sync.WaitGroup

@@ -63,7 +63,7 @@ func (k EventKind) String() string {
 
 // Event is one change of a [Bridge]'s state.
 type Event struct {
-	Kind       EventKind
+	Kind       EventKind       // what happened; the other fields say for which kinds they are set
 	Server     string          // the server concerned; "" for discovery events
 	State      ServerState     // EventServerState: the new state
 	Err        error           // EventServerState to Disconnected: why, if it failed (redacted, see [Bridge.Status])
@@ -71,10 +71,6 @@ type Event struct {
 	ServerTool string          // EventToolDropped: the server's name of the tool
 	URI        string          // EventResourceUpdated: the resource (redacted)
 }
-
-// subscriber is one Subscribe channel, fed from an unbounded queue so
-// that emitting never waits for a reader.
-type subscriber = unbounded.Chan[Event]
 
 // Subscribe returns a channel that receives every later [Event], in the
 // order the changes happened, and a function that unsubscribes.

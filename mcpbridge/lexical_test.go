@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"google.golang.org/genai"
-
-	"github.com/mcpgenai/bridge/registry"
 )
 
 // TestLexicalRanker: Rank scores a tool by its name, the server's name for
@@ -19,7 +17,7 @@ import (
 // weighing itself is tested in internal/lexical.)
 func TestLexicalRanker(t *testing.T) {
 	plain := func(name string) *Tool {
-		return &Tool{Entry: registry.Entry{Name: name, ServerTool: name}, Description: "does things",
+		return &Tool{Name: name, ServerTool: name, Description: "does things",
 			Declaration: &genai.FunctionDeclaration{Name: name}}
 	}
 	tests := []struct {
@@ -28,12 +26,12 @@ func TestLexicalRanker(t *testing.T) {
 		query string
 	}{
 		{"name", plain("zebra_tool"), "zebra"},
-		{"server's name", &Tool{Entry: registry.Entry{Name: "s__x", ServerTool: "walrus"}, Declaration: &genai.FunctionDeclaration{Name: "s__x"}}, "walrus"},
-		{"title", &Tool{Entry: registry.Entry{Name: "x", ServerTool: "x"}, Title: "Giraffe finder", Declaration: &genai.FunctionDeclaration{Name: "x"}}, "giraffe"},
-		{"description", &Tool{Entry: registry.Entry{Name: "x", ServerTool: "x"}, Description: "Counts penguins", Declaration: &genai.FunctionDeclaration{Name: "x"}}, "penguin"},
-		{"parameter of a genai schema", &Tool{Entry: registry.Entry{Name: "x", ServerTool: "x"}, Declaration: &genai.FunctionDeclaration{Name: "x",
+		{"server's name", &Tool{Name: "s__x", ServerTool: "walrus", Declaration: &genai.FunctionDeclaration{Name: "s__x"}}, "walrus"},
+		{"title", &Tool{Name: "x", ServerTool: "x", Title: "Giraffe finder", Declaration: &genai.FunctionDeclaration{Name: "x"}}, "giraffe"},
+		{"description", &Tool{Name: "x", ServerTool: "x", Description: "Counts penguins", Declaration: &genai.FunctionDeclaration{Name: "x"}}, "penguin"},
+		{"parameter of a genai schema", &Tool{Name: "x", ServerTool: "x", Declaration: &genai.FunctionDeclaration{Name: "x",
 			Parameters: &genai.Schema{Type: genai.TypeObject, Properties: map[string]*genai.Schema{"otter": {Type: genai.TypeString, Description: "a lynx"}}}}}, "otter lynx"},
-		{"parameter of a JSON schema", &Tool{Entry: registry.Entry{Name: "x", ServerTool: "x"}, Declaration: &genai.FunctionDeclaration{Name: "x",
+		{"parameter of a JSON schema", &Tool{Name: "x", ServerTool: "x", Declaration: &genai.FunctionDeclaration{Name: "x",
 			ParametersJsonSchema: map[string]any{"properties": map[string]any{"badger": map[string]any{"description": "a heron"}}}}}, "badger heron"},
 	}
 	for _, tc := range tests {
@@ -73,7 +71,7 @@ func syntheticTools(n int) []*Tool {
 			vocab[rng.IntN(len(vocab))]: {Type: genai.TypeString, Description: vocab[rng.IntN(len(vocab))]},
 			vocab[rng.IntN(len(vocab))]: {Type: genai.TypeInteger},
 		}}
-		tools[i] = &Tool{Entry: registry.Entry{Name: name, ServerTool: name}, Description: strings.Join(desc, " "),
+		tools[i] = &Tool{Name: name, ServerTool: name, Description: strings.Join(desc, " "),
 			Declaration: &genai.FunctionDeclaration{Name: name, Parameters: params}, lex: &lexicalCache{}}
 	}
 	return tools
