@@ -297,9 +297,9 @@ func (c *Client) keyOfToken(pemKey string) {
 // carries authorization, the Authorization value Authorization gave; ""
 // when that is not a DPoP-bound token.
 func (c *Client) DPoPProof(method string, u *url.URL, authorization string) (string, error) {
-	tok, ok := strings.CutPrefix(authorization, "DPoP ")
+	scheme, tok, _ := strings.Cut(authorization, " ")
 	k := c.currentKey()
-	if !ok || tok == "" || k == nil {
+	if !strings.EqualFold(scheme, "DPoP") || tok == "" || k == nil {
 		return "", nil
 	}
 	return k.proof(method, u, tok, c.nonce(u), time.Now())
@@ -375,14 +375,14 @@ func (t dpopTransport) tokenEndpoint(u *url.URL) bool {
 	return d != nil && d.AS.TokenEndpoint != "" && u.String() == d.AS.TokenEndpoint
 }
 
-// tokenOf returns the token of an Authorization value, Bearer or DPoP.
+// tokenOf returns the token of an Authorization value, Bearer or DPoP
+// (schemes are case-insensitive).
 func tokenOf(authorization string) (string, bool) {
-	for _, scheme := range []string{"Bearer ", "DPoP "} {
-		if tok, ok := strings.CutPrefix(authorization, scheme); ok && tok != "" {
-			return tok, true
-		}
+	scheme, tok, _ := strings.Cut(authorization, " ")
+	if tok == "" || (!strings.EqualFold(scheme, "Bearer") && !strings.EqualFold(scheme, "DPoP")) {
+		return "", false
 	}
-	return "", false
+	return tok, true
 }
 
 // schemeOf returns the Authorization scheme of a token of type tokenType:
