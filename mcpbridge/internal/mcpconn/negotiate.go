@@ -77,6 +77,9 @@ func sendHandshake(ctx context.Context, req transport.JSONRPCRequest, send func(
 		if !again {
 			return resp, err
 		}
+		// The same request under an ID of its own: a transport may still
+		// hold the first answer's ID while it forgets it.
+		req.ID = mcp.NewRequestId(fmt.Sprintf("%s-again", req.ID.String()))
 		return send(req)
 	}
 	return send(req)
