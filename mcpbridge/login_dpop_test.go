@@ -45,7 +45,7 @@ func TestLoginDPoP(t *testing.T) {
 			if tokenProofs < 1 || resourceProofs < 2 || asChallenges < 1 || rsChallenges < 1 {
 				t.Errorf("proofs: %d at the token endpoint, %d at the server; nonce challenges %d and %d; want them all", tokenProofs, resourceProofs, asChallenges, rsChallenges)
 			}
-			tok, _ := ls.store.Load(context.Background(), ls.remote.URL)
+			tok, _ := ls.store.Load(context.Background(), ls.key())
 			if tok == nil || !strings.EqualFold(tok.TokenType, "DPoP") || !strings.Contains(tok.DPoPKey, "PRIVATE KEY") {
 				t.Fatalf("stored token = %v (type %q, key %t), want a DPoP token with its key", tok, tok.TokenType, tok.DPoPKey != "")
 			}

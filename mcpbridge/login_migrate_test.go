@@ -23,7 +23,7 @@ func TestLoginAuthorizationServerMoves(t *testing.T) {
 	if got, err := call(t, b, "remote", "tool_00", nil); err != nil || got != "tool_00" {
 		t.Fatalf("call before the move = %q, %v", got, err)
 	}
-	old, _ := ls.store.Load(context.Background(), ls.remote.URL)
+	old, _ := ls.store.Load(context.Background(), ls.key())
 
 	as2 := testauth.Start(t)
 	ls.remote.MoveTo(as2)
@@ -43,7 +43,10 @@ func TestLoginAuthorizationServerMoves(t *testing.T) {
 	if got := as2.Registrations.Load(); got != 1 {
 		t.Errorf("registrations at the new server = %d, want 1", got)
 	}
-	tok, _ := ls.store.Load(context.Background(), ls.remote.URL)
+	tok, _ := ls.store.Load(context.Background(), auth.Key{Server: ls.remote.URL, Issuer: as2.Issuer})
+	if gone, _ := ls.store.Load(context.Background(), ls.key()); gone != nil {
+		t.Errorf("the old authorization server's token and client are still stored")
+	}
 	if tok == nil || tok.Issuer != as2.Issuer || tok.ClientID == "" || old == nil || old.Issuer != ls.as.Issuer {
 		t.Errorf("stored token: before the move %+v, after %+v; want issuers %q then %q", old, tok, ls.as.Issuer, as2.Issuer)
 	}
