@@ -139,10 +139,12 @@ type Options struct {
 	// memory only, for the Bridge's own reconnects. With Store set, they
 	// are kept there instead, and ProtocolCache is not used.
 	ProtocolCache string
-	// ResourceTools, when true, registers two built-in tools that let the
-	// model list the resources and resource templates of the connected
-	// servers (list_mcp_resources) and read one (read_mcp_resource).
-	// They run under Policy like any tool, as tools of the server
+	// ResourceTools, when true, registers three built-in tools that let
+	// the model list the resources and resource templates of the connected
+	// servers (list_mcp_resources), read one (read_mcp_resource), and
+	// list, load and read the servers' skills (read_mcp_skill, through
+	// [Bridge.Skills] and [Bridge.ReadSkill]). They run under Policy like
+	// any tool, as tools of the server
 	// "mcp-resources" annotated read-only, and their text is cut to
 	// TextLimit. The zero value registers none.
 	ResourceTools bool

@@ -60,7 +60,12 @@ type ServerConfig struct {
 	// how the MCP protocol revision is chosen. "" or "auto" detects it
 	// (2026-07-28 where the server answers server/discover, the initialize
 	// handshake otherwise); "legacy" uses only the handshake; "modern" only
-	// 2026-07-28. For the rare server that misbehaves under detection.
+	// 2026-07-28: server/discover, without a bound on its first answer, and
+	// never the handshake (a server that refuses server/discover stays
+	// disconnected with the server's error). For the rare server that
+	// misbehaves under detection. In every mode, a server that refuses the
+	// offered version (-32022) while listing it as supported is asked once
+	// more.
 	Protocol string
 
 	// Timeout bounds each request to the server. Zero means

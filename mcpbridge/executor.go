@@ -110,7 +110,16 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 		return fail(&invalidArgumentsError{name: call.Name, detail: "not JSON: " + err.Error()})
 	}
 	if err := tool.def.args.Validate(decoded); err != nil {
-		return fail(&invalidArgumentsError{name: call.Name, detail: args.Detail(err)})
+		// A null for a property the tool does not require, where its
+		// schema takes no null, means "not given" (internal/args, nulls.go).
+		stripped, ok := tool.def.args.WithoutOptionalNulls(decoded)
+		if !ok || tool.def.args.Validate(stripped) != nil {
+			return fail(&invalidArgumentsError{name: call.Name, detail: args.Detail(err)})
+		}
+		if raw, decoded, err = args.Encode(stripped); err != nil {
+			return fail(&invalidArgumentsError{name: call.Name, detail: "not JSON: " + err.Error()})
+		}
+		restored = decoded
 	}
 
 	reqArgs, _ := restored.(map[string]any)

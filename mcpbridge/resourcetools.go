@@ -40,6 +40,11 @@ var resourceToolSpecs = []struct{ name, description, schema string }{
 		"Reads one resource of an MCP server by its URI, as listed by " + listResourcesTool +
 			" (a template's URI with its placeholders filled in).",
 		`{"type":"object","properties":{"server":{"type":"string","description":"The server that lists the resource."},"uri":{"type":"string","description":"The resource's URI."}},"required":["server","uri"]}`},
+	{readSkillTool,
+		"Skills are instructions for a task, offered by the connected MCP servers. Without a skill, lists them (server, name, description). " +
+			"With a skill (its name, or its URI), loads its SKILL.md: follow it when it fits the task. With a skill and a file (a path " +
+			"relative to the skill's directory, as its SKILL.md names it), reads that file of a loaded skill.",
+		`{"type":"object","properties":{"server":{"type":"string","description":"Only this server's skills; needed when two servers offer a skill of the same name."},"skill":{"type":"string","description":"The skill's name or URI."},"file":{"type":"string","description":"A file of the skill, by its path relative to the skill's directory."}}}`},
 }
 
 // resourceTools returns the pseudo-server holding the built-in resource
@@ -80,6 +85,8 @@ func (b *Bridge) resourceToolCall(ctx context.Context, tool *Tool, raw json.RawM
 	var args struct {
 		Server string `json:"server"`
 		URI    string `json:"uri"`
+		Skill  string `json:"skill"`
+		File   string `json:"file"`
 	}
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return result.ToolError("arguments: " + err.Error()), false, nil
@@ -91,6 +98,8 @@ func (b *Bridge) resourceToolCall(ctx context.Context, tool *Tool, raw json.RawM
 		out, err = b.listResourcesResult(ctx, args.Server)
 	case readResourceTool:
 		out, err = b.readResourceResult(ctx, args.Server, args.URI)
+	case readSkillTool:
+		out, err = b.readSkillResult(ctx, args.Server, args.Skill, args.File)
 	default:
 		err = fmt.Errorf("no built-in tool %q", tool.ServerTool)
 	}

@@ -64,7 +64,7 @@ func main() {
 	bare := flag.Bool("bare", false, "offer no resources")
 	offersOnly := flag.Bool("offers-only", false, "offer only prompts and resources, no tools")
 	logLines := flag.Bool("log-lines", false, "write testserver.LogLines to stderr before serving")
-	eraName := flag.String("era", "both", `protocol revisions served: "both", "legacy", "legacy-silent" (never answers server/discover), "legacy-empty" (answers it with {}) or "modern"`)
+	eraName := flag.String("era", "both", `protocol revisions served: "both", "legacy", "legacy-silent" (never answers server/discover), "legacy-empty" (answers it with {}), "modern" or "modern-nomethod" (initialize is an unknown method)`)
 	secondRun := flag.String("fail-second-run", "", "serve when this file does not exist (creating it); otherwise print the environment to stderr and exit 4")
 	flag.Parse()
 	era, err := testserver.ParseEra(*eraName)
