@@ -14,7 +14,6 @@ import (
 
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
-	"github.com/mcpgenai/bridge/mcpbridge/internal/handoff"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
@@ -152,12 +151,12 @@ type Options struct {
 	// ServerSideMCP, when true, lets the Gemini API call the servers it
 	// can reach and use as this Bridge would (streamable HTTP, static
 	// headers, trusted, no OAuth or credentials provider, no tool
-	// filters, the Developer API): [Bridge.Run], [Bridge.RunStream] and
-	// [Bridge.GenAITools] then declare them as genai.Tool.MCPServers
-	// instead of declaring their tools, and the API sends them their
-	// headers. Every other server stays client-side; the status says
-	// which path each one takes and why ([ServerStatus.ServerSide]). Live
-	// sessions bridge every server. false bridges every server.
+	// filters, the Developer API): [Bridge.Declare] then lists them as
+	// genai.Tool.MCPServers instead of declaring their tools (unless
+	// [DeclareOptions.ClientSide], as for Live sessions), and the API
+	// sends them their headers. Every other server stays client-side; the
+	// status says which path each one takes and why
+	// ([ServerStatus.ServerSide]). false bridges every server.
 	ServerSideMCP bool
 	// TracerProvider, if not nil, gives the tracer of the Bridge's
 	// OpenTelemetry spans: one per Discover, per connection attempt, per
@@ -169,8 +168,8 @@ type Options struct {
 	// "github.com/mcpgenai/bridge/mcpbridge". nil means no spans.
 	TracerProvider trace.TracerProvider
 	// OnProgress, if not nil, receives the progress servers report on
-	// tool calls (see [Progress]); [RunOptions.OnProgress] replaces it for
-	// one Run. It is called on the goroutine reading the server's
+	// tool calls (see [Progress]); [WithProgress] replaces it for the
+	// calls of a context. It is called on the goroutine reading the server's
 	// messages, so it must return quickly. nil means calls ask for no
 	// progress.
 	OnProgress func(Progress)
@@ -214,7 +213,6 @@ type Bridge struct {
 	life     context.Context // ends at Close
 	stopLife context.CancelFunc
 	inLife   *lifespan.Set // calls in flight, ended with life
-	handoff  *handoff.Pool // goroutines that run RunStream's calls
 
 	onProgress func(Progress) // Options.OnProgress
 	builtins   *server        // the built-in resource tools; nil without them
@@ -348,7 +346,6 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 	}
 	b.life, b.stopLife = context.WithCancel(context.Background())
 	b.inLife = lifespan.New(b.life)
-	b.handoff = handoff.New(handoffIdle)
 	return b, nil
 }
 
@@ -535,7 +532,6 @@ func (b *Bridge) shutdown() {
 	b.closed = true
 	b.mu.Unlock()
 	b.stopLife()
-	b.handoff.Close()
 	defer b.closeSampling()
 	b.discoverMu.Lock() // the running Discover has returned
 	defer b.discoverMu.Unlock()

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"go.uber.org/goleak"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
@@ -29,19 +28,7 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(replicaEnv); spec != "" {
 		os.Exit(replicaMain(spec)) // a replica of replica_test.go
 	}
-	dir, err := os.MkdirTemp("", "mcpbridge-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if mcptest, err = testserver.BuildStdio(dir); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		_ = os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	goleak.VerifyTestMain(m,
-		goleak.IgnoreTopFunction("go.opencensus.io/stats/view.(*worker).start"), // started by genai's imports
-		goleak.Cleanup(func(int) { _ = os.RemoveAll(dir) }))
+	testserver.Main(m, &mcptest)
 }
 
 // quiet is the logger of test bridges; set MCPBRIDGE_TEST_LOG=1 to see it.
@@ -55,6 +42,13 @@ func quiet() *slog.Logger {
 // stdioServer configures the test server program with flags.
 func stdioServer(name string, flags ...string) ServerConfig {
 	return ServerConfig{Name: name, Command: mcptest, Args: flags, Timeout: 10 * time.Second}
+}
+
+// mcptestExec is the trusted stdio test server with the exec tools.
+func mcptestExec(name string) ServerConfig {
+	c := stdioServer(name, "-name="+name, "-exec")
+	c.Trust = true
+	return c
 }
 
 // httpServer runs the test server in-process behind SSE or streamable HTTP

@@ -76,7 +76,7 @@ type ServerConfig struct {
 	// requests is still bounded by Timeout; on protocol 2026-07-28, where
 	// the server may turn any call into a task, any call once its
 	// tools/call is answered with a task), or a call that asks for
-	// progress ([Options.OnProgress] or [RunOptions.OnProgress]), for
+	// progress ([Options.OnProgress] or [WithProgress]), for
 	// which Timeout counts from the server's last progress report instead
 	// of from the start. While the host answers a question of the server
 	// during a call ([ClientFeatures.Elicit], [ClientFeatures.Sampling]),

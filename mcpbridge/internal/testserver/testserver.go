@@ -82,6 +82,10 @@ type Options struct {
 	// Shapes adds the tool "orders/place", whose arguments nest (see
 	// addShapeTools).
 	Shapes bool
+	// Fixture adds tools of published servers (see [ReadFixture]): their
+	// names and input schemas, each answering with its name and
+	// arguments.
+	Fixture []FixtureTool
 	// ToolsTTL, when positive, is the ttlMs of tools/list results on
 	// 2026-07-28, with cacheScope "public" when ToolsPublic is set and
 	// "private" otherwise.
@@ -232,6 +236,7 @@ func New(o Options) *server.MCPServer {
 				return mcp.NewToolResultText(n), nil
 			})
 	}
+	addFixtureTools(s, o.Fixture)
 	if o.Offers {
 		addOffers(s)
 	}

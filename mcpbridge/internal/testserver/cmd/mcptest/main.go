@@ -54,6 +54,12 @@ func main() {
 		described[n] = d
 		return nil
 	})
+	var fixture []testserver.FixtureTool
+	flag.Func("fixture", "add the tools of a tools/list fixture file (testserver.ReadFixture; repeatable)", func(path string) error {
+		tools, err := testserver.ReadFixture(path)
+		fixture = append(fixture, tools...)
+		return err
+	})
 	offers := flag.Bool("offers", false, "add prompts, a resource template, progress and output-schema tools")
 	bare := flag.Bool("bare", false, "offer no resources")
 	offersOnly := flag.Bool("offers-only", false, "offer only prompts and resources, no tools")
@@ -136,7 +142,7 @@ func main() {
 			os.Exit(3)
 		}()
 	}
-	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Gather: *gather, Features: *features, Tasks: testserver.Tasks{On: *taskTools, Lose: *loseTasks}, Described: described, Offers: *offers, Bare: *bare, Ask: *ask, Sample: *sample, OnSleepCancelled: func() {
+	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Gather: *gather, Features: *features, Tasks: testserver.Tasks{On: *taskTools, Lose: *loseTasks}, Described: described, Fixture: fixture, Offers: *offers, Bare: *bare, Ask: *ask, Sample: *sample, OnSleepCancelled: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: sleep cancelled")
 	}, OnCrash: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: crash tool called")
