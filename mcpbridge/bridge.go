@@ -26,18 +26,18 @@ import (
 
 // The values of the [Options] fields left zero.
 const (
-	// DefaultReconnectInterval is the minimum time between two reconnects
+	// defaultReconnectInterval is the minimum time between two reconnects
 	// of one server on use when [Options.ReconnectInterval] is zero.
-	DefaultReconnectInterval = 5 * time.Second
-	// DefaultMaxMessageBytes bounds one message from a server when
+	defaultReconnectInterval = 5 * time.Second
+	// defaultMaxMessageBytes bounds one message from a server when
 	// [Options.MaxMessageBytes] is zero: 64 MiB.
-	DefaultMaxMessageBytes = 64 << 20
-	// DefaultTextLimit is how many characters (Unicode code points) of one
+	defaultMaxMessageBytes = 64 << 20
+	// defaultTextLimit is how many characters (Unicode code points) of one
 	// call's text the model reads when [Options.TextLimit] is zero:
 	// 100,000, about 25,000 tokens, enough for a long file or a big JSON
 	// document while several calls of one turn stay a small share of the
 	// context.
-	DefaultTextLimit = 100_000
+	defaultTextLimit = 100_000
 )
 
 // Options configure a [Bridge]. The zero value is ready to use.
@@ -69,7 +69,7 @@ type Options struct {
 	Logger *slog.Logger
 	// ReconnectInterval is the minimum time between two reconnects of one
 	// dead server on use; a call within it fails at once with
-	// [ErrNotConnected]. Zero means [DefaultReconnectInterval]; a negative
+	// [ErrNotConnected]. Zero means 5 seconds; a negative
 	// value means no limit.
 	ReconnectInterval time.Duration
 	// Policy decides which calls run ([Bridge.Execute]). nil means a zero
@@ -88,18 +88,18 @@ type Options struct {
 	PassUntrustedOutput bool
 	// BinaryLimit bounds the inline data (images, audio, blobs) of one
 	// call's result that goes to the model, in bytes; content past it is
-	// replaced by a note. Zero means [DefaultBinaryLimit]; a negative value
+	// replaced by a note. Zero means 20 MiB; a negative value
 	// means no limit. [CallResult.ReturnDisplay] is always cut at
 	// 1 MiB.
 	BinaryLimit int
 	// MaxMessageBytes bounds one message from a server: a stdio line, an
 	// SSE event, an HTTP response body. A server that sends a longer one
 	// loses its connection with an error saying so, and memory stays
-	// bounded. Zero means [DefaultMaxMessageBytes].
+	// bounded. Zero means 64 MiB.
 	MaxMessageBytes int
 	// TextLimit is how many characters (Unicode code points) of one call's
 	// text the model reads; longer text keeps its head and tail with a
-	// note saying how much was cut. Zero means [DefaultTextLimit]; a
+	// note saying how much was cut. Zero means 100,000 (about 25,000 tokens); a
 	// negative value means no limit.
 	TextLimit int
 	// LoginURL is given the authorization URL when [Bridge.Login] logs in
@@ -276,7 +276,7 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 	}
 	switch {
 	case o.ReconnectInterval == 0:
-		o.ReconnectInterval = DefaultReconnectInterval
+		o.ReconnectInterval = defaultReconnectInterval
 	case o.ReconnectInterval < 0:
 		o.ReconnectInterval = 0
 	}
@@ -296,7 +296,7 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 		protos:        protos,
 		shared:        o.Store,
 		maxMsg:        o.MaxMessageBytes,
-		binaryLimit:   cmp.Or(o.BinaryLimit, DefaultBinaryLimit),
+		binaryLimit:   cmp.Or(o.BinaryLimit, defaultBinaryLimit),
 		passUntrusted: o.PassUntrustedOutput,
 		serverSide:    o.ServerSideMCP,
 		cfg:           copyConfig(cfg),

@@ -437,23 +437,23 @@ func TestDiscoverCancelled(t *testing.T) {
 // TestDefaults checks that each exported default is what its option's zero
 // value means.
 func TestDefaults(t *testing.T) {
-	if got := result.TextLimit(0); got != DefaultTextLimit {
-		t.Errorf("result.TextLimit(0) = %d, want DefaultTextLimit %d", got, DefaultTextLimit)
+	if got := result.TextLimit(0); got != defaultTextLimit {
+		t.Errorf("result.TextLimit(0) = %d, want defaultTextLimit %d", got, defaultTextLimit)
 	}
 	// A zero Options.MaxMessageBytes reaches the connection as zero, where
 	// mcpconn's own default applies.
-	if mcpconn.DefaultMaxMessageBytes != DefaultMaxMessageBytes {
-		t.Errorf("mcpconn.DefaultMaxMessageBytes = %d, want DefaultMaxMessageBytes %d", mcpconn.DefaultMaxMessageBytes, DefaultMaxMessageBytes)
+	if mcpconn.DefaultMaxMessageBytes != defaultMaxMessageBytes {
+		t.Errorf("mcpconn.DefaultMaxMessageBytes = %d, want defaultMaxMessageBytes %d", mcpconn.DefaultMaxMessageBytes, defaultMaxMessageBytes)
 	}
-	if got := (ServerConfig{}).effectiveTimeout(); got != DefaultTimeout {
-		t.Errorf("effectiveTimeout() of a zero Timeout = %v, want DefaultTimeout %v", got, DefaultTimeout)
+	if got := (ServerConfig{}).effectiveTimeout(); got != defaultTimeout {
+		t.Errorf("effectiveTimeout() of a zero Timeout = %v, want defaultTimeout %v", got, defaultTimeout)
 	}
 	b, err := New(&Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if b.interval != DefaultReconnectInterval || b.binaryLimit != DefaultBinaryLimit {
-		t.Errorf("New(nil options) reconnect interval %v, binary limit %d; want %v, %d", b.interval, b.binaryLimit, DefaultReconnectInterval, DefaultBinaryLimit)
+	if b.interval != defaultReconnectInterval || b.binaryLimit != defaultBinaryLimit {
+		t.Errorf("New(nil options) reconnect interval %v, binary limit %d; want %v, %d", b.interval, b.binaryLimit, defaultReconnectInterval, defaultBinaryLimit)
 	}
 }

@@ -15,13 +15,13 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
 )
 
-// DefaultTimeout is the request timeout of a server whose Timeout is zero:
+// defaultTimeout is the request timeout of a server whose Timeout is zero:
 // 600000 ms, as in Gemini CLI.
-const DefaultTimeout = 10 * time.Minute
+const defaultTimeout = 10 * time.Minute
 
-// DefaultMaxCallTime bounds a task or a call kept alive by progress when
+// defaultMaxCallTime bounds a task or a call kept alive by progress when
 // [ServerConfig.MaxCallTime] is zero: one hour.
-const DefaultMaxCallTime = time.Hour
+const defaultMaxCallTime = time.Hour
 
 // ServerConfig describes one MCP server: how to reach it and how far to trust
 // it. It mirrors one entry of the mcpServers object of a Gemini CLI
@@ -69,7 +69,7 @@ type ServerConfig struct {
 	Protocol string
 
 	// Timeout bounds each request to the server. Zero means
-	// [DefaultTimeout].
+	// 10 minutes (600000 ms, as Gemini CLI).
 	Timeout time.Duration
 	// MaxCallTime bounds a tool call that may run longer than Timeout:
 	// a call of a tool that runs as an MCP task (each of the task's
@@ -82,7 +82,7 @@ type ServerConfig struct {
 	// during a call ([ClientFeatures.Elicit], [ClientFeatures.Sampling]),
 	// which may be put to a person, Timeout is held for the server's calls
 	// and starts again once the answer is given; MaxCallTime bounds the
-	// answer. Zero means [DefaultMaxCallTime].
+	// answer. Zero means one hour.
 	MaxCallTime time.Duration
 	// Trust skips every confirmation for this server's tools.
 	Trust bool
@@ -173,19 +173,19 @@ func (s ServerConfig) endpoint() string {
 	return s.URL
 }
 
-// effectiveTimeout returns Timeout, or [DefaultTimeout] when it is zero or
+// effectiveTimeout returns Timeout, or 10 minutes (600000 ms, as Gemini CLI) when it is zero or
 // negative.
 func (s ServerConfig) effectiveTimeout() time.Duration {
 	if s.Timeout <= 0 {
-		return DefaultTimeout
+		return defaultTimeout
 	}
 	return s.Timeout
 }
 
-// effectiveMaxCallTime is MaxCallTime, or DefaultMaxCallTime when zero.
+// effectiveMaxCallTime is MaxCallTime, or defaultMaxCallTime when zero.
 func (s ServerConfig) effectiveMaxCallTime() time.Duration {
 	if s.MaxCallTime <= 0 {
-		return DefaultMaxCallTime
+		return defaultMaxCallTime
 	}
 	return s.MaxCallTime
 }

@@ -154,7 +154,7 @@ func runHost(ctx context.Context, fn *HostFunction, call *genai.FunctionCall, li
 // nil, an error result whose Err wraps err and names the function;
 // otherwise a string v as text and any other value encoded as JSON and
 // sent as structured output (a value that does not encode is an error
-// result), the model's text cut to [DefaultTextLimit]. Name and ID are
+// result), the model's text cut to 100,000 characters. Name and ID are
 // call's (empty for a nil call). A loop uses it for calls it answers
 // itself: a background call's "started", a call it refused.
 func NewResult(call *genai.FunctionCall, v any, err error) *CallResult {
@@ -162,7 +162,7 @@ func NewResult(call *genai.FunctionCall, v any, err error) *CallResult {
 	if call != nil {
 		name, id = call.Name, call.ID
 	}
-	return hostResult(name, id, v, err, DefaultTextLimit)
+	return hostResult(name, id, v, err, defaultTextLimit)
 }
 
 // hostResult converts what a host function returned the way a tool's

@@ -78,7 +78,7 @@ type Tool struct {
 	// Trust is the server's trust setting: true skips confirmation.
 	Trust bool
 	// Timeout bounds each call of the tool: the server's
-	// [ServerConfig.Timeout], or [DefaultTimeout].
+	// [ServerConfig.Timeout], or 10 minutes (600000 ms, as Gemini CLI).
 	Timeout time.Duration
 	// TaskSupport is the tool's execution.taskSupport: "required" when
 	// it runs only as an MCP task (its server says it takes long),
