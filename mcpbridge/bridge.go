@@ -14,30 +14,30 @@ import (
 
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
-	"github.com/mcpgenai/bridge/mcpbridge/internal/handoff"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/unbounded"
+	"github.com/mcpgenai/bridge/mcpbridge/store"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
 
 // The values of the [Options] fields left zero.
 const (
-	// DefaultReconnectInterval is the minimum time between two reconnects
+	// defaultReconnectInterval is the minimum time between two reconnects
 	// of one server on use when [Options.ReconnectInterval] is zero.
-	DefaultReconnectInterval = 5 * time.Second
-	// DefaultMaxMessageBytes bounds one message from a server when
+	defaultReconnectInterval = 5 * time.Second
+	// defaultMaxMessageBytes bounds one message from a server when
 	// [Options.MaxMessageBytes] is zero: 64 MiB.
-	DefaultMaxMessageBytes = 64 << 20
-	// DefaultTextLimit is how many characters (Unicode code points) of one
+	defaultMaxMessageBytes = 64 << 20
+	// defaultTextLimit is how many characters (Unicode code points) of one
 	// call's text the model reads when [Options.TextLimit] is zero:
 	// 100,000, about 25,000 tokens, enough for a long file or a big JSON
 	// document while several calls of one turn stay a small share of the
 	// context.
-	DefaultTextLimit = 100_000
+	defaultTextLimit = 100_000
 )
 
 // Options configure a [Bridge]. The zero value is ready to use.
@@ -69,7 +69,7 @@ type Options struct {
 	Logger *slog.Logger
 	// ReconnectInterval is the minimum time between two reconnects of one
 	// dead server on use; a call within it fails at once with
-	// [ErrNotConnected]. Zero means [DefaultReconnectInterval]; a negative
+	// [ErrNotConnected]. Zero means 5 seconds; a negative
 	// value means no limit.
 	ReconnectInterval time.Duration
 	// Policy decides which calls run ([Bridge.Execute]). nil means a zero
@@ -88,18 +88,18 @@ type Options struct {
 	PassUntrustedOutput bool
 	// BinaryLimit bounds the inline data (images, audio, blobs) of one
 	// call's result that goes to the model, in bytes; content past it is
-	// replaced by a note. Zero means [DefaultBinaryLimit]; a negative value
+	// replaced by a note. Zero means 20 MiB; a negative value
 	// means no limit. [CallResult.ReturnDisplay] is always cut at
 	// 1 MiB.
 	BinaryLimit int
 	// MaxMessageBytes bounds one message from a server: a stdio line, an
 	// SSE event, an HTTP response body. A server that sends a longer one
 	// loses its connection with an error saying so, and memory stays
-	// bounded. Zero means [DefaultMaxMessageBytes].
+	// bounded. Zero means 64 MiB.
 	MaxMessageBytes int
 	// TextLimit is how many characters (Unicode code points) of one call's
 	// text the model reads; longer text keeps its head and tail with a
-	// note saying how much was cut. Zero means [DefaultTextLimit]; a
+	// note saying how much was cut. Zero means 100,000 (about 25,000 tokens); a
 	// negative value means no limit.
 	TextLimit int
 	// LoginURL is given the authorization URL when [Bridge.Login] logs in
@@ -108,9 +108,26 @@ type Options struct {
 	// at once; the login then waits for the browser's redirect to a
 	// loopback listener. nil means logins fail with an error saying so.
 	LoginURL func(ctx context.Context, server, authURL string) error
-	// TokenStore keeps OAuth tokens, one per server URL. nil means an
-	// [auth.FileStore] at [auth.DefaultPath] (mode 0600).
+	// TokenStore keeps OAuth tokens and registered clients, one per
+	// server URL and authorization server ([auth.Key]). nil means Store
+	// when that is set, else an [auth.FileStore] at [auth.DefaultPath]
+	// (mode 0600). A store that is an [auth.Locker] is locked while a
+	// token is refreshed, so that processes sharing it send one refresh.
 	TokenStore auth.Store
+	// Store, when set, is what this Bridge shares with the other replicas
+	// of a service (see package [store]): the OAuth tokens (unless
+	// TokenStore is set), the MCP tasks running for calls with an id, and
+	// the protocol and tools-list caches (instead of ProtocolCache).
+	//
+	// A call whose tools/call the server answers with a task (over HTTP)
+	// is recorded under its function call's id until the Bridge stops
+	// waiting for it. [Bridge.Execute] of a call with the id of a task
+	// still recorded, for the same tool and arguments, waits for that
+	// task instead of calling the tool again: a host that replays the
+	// model's call after the process that ran it died (or after its
+	// connection was lost) gets the task's result, from any replica.
+	// nil shares nothing.
+	Store store.Store
 	// Client holds what the host offers servers that ask something of
 	// it during a session (the MCP client features). nil offers nothing.
 	Client *ClientFeatures
@@ -119,24 +136,27 @@ type Options struct {
 	// with are kept across runs, so that the first connection of a run
 	// skips their detection. It names servers by a hash of how they are
 	// reached and holds no header or environment value. "" keeps them in
-	// memory only, for the Bridge's own reconnects.
+	// memory only, for the Bridge's own reconnects. With Store set, they
+	// are kept there instead, and ProtocolCache is not used.
 	ProtocolCache string
-	// ResourceTools, when true, registers two built-in tools that let the
-	// model list the resources and resource templates of the connected
-	// servers (list_mcp_resources) and read one (read_mcp_resource).
-	// They run under Policy like any tool, as tools of the server
+	// ResourceTools, when true, registers three built-in tools that let
+	// the model list the resources and resource templates of the connected
+	// servers (list_mcp_resources), read one (read_mcp_resource), and
+	// list, load and read the servers' skills (read_mcp_skill, through
+	// [Bridge.Skills] and [Bridge.ReadSkill]). They run under Policy like
+	// any tool, as tools of the server
 	// "mcp-resources" annotated read-only, and their text is cut to
 	// TextLimit. The zero value registers none.
 	ResourceTools bool
 	// ServerSideMCP, when true, lets the Gemini API call the servers it
 	// can reach and use as this Bridge would (streamable HTTP, static
 	// headers, trusted, no OAuth or credentials provider, no tool
-	// filters, the Developer API): [Bridge.Run], [Bridge.RunStream] and
-	// [Bridge.GenAITools] then declare them as genai.Tool.MCPServers
-	// instead of declaring their tools, and the API sends them their
-	// headers. Every other server stays client-side; the status says
-	// which path each one takes and why ([ServerStatus.ServerSide]). Live
-	// sessions bridge every server. false bridges every server.
+	// filters, the Developer API): [Bridge.Declare] then lists them as
+	// genai.Tool.MCPServers instead of declaring their tools (unless
+	// [DeclareOptions.ClientSide], as for Live sessions), and the API
+	// sends them their headers. Every other server stays client-side; the
+	// status says which path each one takes and why
+	// ([ServerStatus.ServerSide]). false bridges every server.
 	ServerSideMCP bool
 	// TracerProvider, if not nil, gives the tracer of the Bridge's
 	// OpenTelemetry spans: one per Discover, per connection attempt, per
@@ -148,8 +168,8 @@ type Options struct {
 	// "github.com/mcpgenai/bridge/mcpbridge". nil means no spans.
 	TracerProvider trace.TracerProvider
 	// OnProgress, if not nil, receives the progress servers report on
-	// tool calls (see [Progress]); [RunOptions.OnProgress] replaces it for
-	// one Run. It is called on the goroutine reading the server's
+	// tool calls (see [Progress]); [WithProgress] replaces it for the
+	// calls of a context. It is called on the goroutine reading the server's
 	// messages, so it must return quickly. nil means calls ask for no
 	// progress.
 	OnProgress func(Progress)
@@ -172,6 +192,7 @@ type Bridge struct {
 	roots         *rootSet // nil: no roots offered
 	logLevel      LogLevel
 	protos        *protocache.Cache
+	shared        store.Store // Options.Store; nil: nothing shared
 	maxMsg        int
 	binaryLimit   int
 	passUntrusted bool
@@ -192,7 +213,6 @@ type Bridge struct {
 	life     context.Context // ends at Close
 	stopLife context.CancelFunc
 	inLife   *lifespan.Set // calls in flight, ended with life
-	handoff  *handoff.Pool // goroutines that run RunStream's calls
 
 	onProgress func(Progress) // Options.OnProgress
 	builtins   *server        // the built-in resource tools; nil without them
@@ -256,12 +276,16 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 	}
 	switch {
 	case o.ReconnectInterval == 0:
-		o.ReconnectInterval = DefaultReconnectInterval
+		o.ReconnectInterval = defaultReconnectInterval
 	case o.ReconnectInterval < 0:
 		o.ReconnectInterval = 0
 	}
 	if o.Policy == nil {
 		o.Policy = &confirm.Policy{}
+	}
+	protos := protocache.New(o.ProtocolCache, o.Logger)
+	if o.Store != nil {
+		protos = protocache.Shared(o.Store, o.Logger)
 	}
 	b := &Bridge{
 		policy:        o.Policy,
@@ -269,9 +293,10 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 		elicit:        o.Client.elicit(),
 		roots:         o.Client.rootSet(),
 		logLevel:      o.Client.logLevel(),
-		protos:        protocache.New(o.ProtocolCache, o.Logger),
+		protos:        protos,
+		shared:        o.Store,
 		maxMsg:        o.MaxMessageBytes,
-		binaryLimit:   cmp.Or(o.BinaryLimit, DefaultBinaryLimit),
+		binaryLimit:   cmp.Or(o.BinaryLimit, defaultBinaryLimit),
 		passUntrusted: o.PassUntrustedOutput,
 		serverSide:    o.ServerSideMCP,
 		cfg:           copyConfig(cfg),
@@ -321,7 +346,6 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 	}
 	b.life, b.stopLife = context.WithCancel(context.Background())
 	b.inLife = lifespan.New(b.life)
-	b.handoff = handoff.New(handoffIdle)
 	return b, nil
 }
 
@@ -508,7 +532,6 @@ func (b *Bridge) shutdown() {
 	b.closed = true
 	b.mu.Unlock()
 	b.stopLife()
-	b.handoff.Close()
 	defer b.closeSampling()
 	b.discoverMu.Lock() // the running Discover has returned
 	defer b.discoverMu.Unlock()

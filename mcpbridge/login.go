@@ -42,9 +42,13 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options, learn keyrings) (mcpc
 		Logger:    b.log,
 		Learn:     learn,
 	}
+	if lc.Store == nil && o.Store != nil {
+		lc.Store = o.Store
+	}
 	if lc.Store == nil {
 		lc.Store = defaultStore()
 	}
+	lc.Lock, _ = lc.Store.(auth.Locker)
 	lc.Store = learningStore{Store: lc.Store, learn: learn}
 	if oc := cfg.OAuth; oc != nil {
 		lc.Eager = true
@@ -53,12 +57,17 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options, learn keyrings) (mcpc
 		lc.AuthorizationURL, lc.TokenURL, lc.RegistrationURL = oc.AuthorizationURL, oc.TokenURL, oc.RegistrationURL
 		lc.Scopes, lc.Audiences, lc.RedirectURI = oc.Scopes, oc.Audiences, oc.RedirectURI
 		lc.ClientMetadataURL = oc.ClientMetadataURL
+		lc.DPoP, lc.DPoPKey = login.DPoPMode(oc.DPoP), oc.DPoPKey
 		switch oc.GrantType {
-		case "client_credentials", "enterprise":
+		case "client_credentials", "enterprise", "jwt_bearer":
 			g := &login.Grant{Type: login.GrantClientCredentials, PrivateKey: oc.PrivateKey, SigningAlgorithm: oc.SigningAlgorithm}
-			if oc.GrantType == "enterprise" {
+			switch oc.GrantType {
+			case "enterprise":
 				g.Type = login.GrantEnterprise
 				g.IDPTokenURL, g.IDPClientID, g.IDPClientSecret, g.IDToken = oc.IDPTokenURL, oc.IDPClientID, oc.IDPClientSecret, oc.IDToken
+			case "jwt_bearer":
+				g.Type = login.GrantJWTBearer
+				g.Assertion, g.AssertionFile = oc.Assertion, oc.AssertionFile
 			}
 			lc.Grant = g
 		}
@@ -94,9 +103,9 @@ func defaultStore() auth.Store {
 
 type failingStore struct{ err error }
 
-func (f failingStore) Load(context.Context, string) (*auth.Token, error) { return nil, f.err }
-func (f failingStore) Save(context.Context, string, *auth.Token) error   { return f.err }
-func (f failingStore) Delete(context.Context, string) error              { return f.err }
+func (f failingStore) Load(context.Context, auth.Key) (*auth.Token, error) { return nil, f.err }
+func (f failingStore) Save(context.Context, auth.Key, *auth.Token) error   { return f.err }
+func (f failingStore) Delete(context.Context, auth.Key) error              { return f.err }
 
 // authState returns where the login or credentials of s stand.
 func (s *server) authState() auth.State {

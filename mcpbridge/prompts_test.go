@@ -91,23 +91,23 @@ func TestPromptsAllServers(t *testing.T) {
 	discover(t, b)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	got, err := b.Prompts(ctx)
+	got, err := b.ListPrompts(ctx, "")
 	if err != nil {
-		t.Fatalf("Prompts() = %v", err)
+		t.Fatalf("ListPrompts(\"\") = %v", err)
 	}
 	var names []string
 	for _, p := range got {
 		names = append(names, p.Server+"/"+p.Name)
 	}
 	if diff := cmp.Diff([]string{"only/greeting", "only/plain", "p/greeting", "p/plain"}, names); diff != "" {
-		t.Errorf("Prompts() (-want +got):\n%s", diff)
+		t.Errorf("ListPrompts(\"\") (-want +got):\n%s", diff)
 	}
 }
 
 // TestPromptsListChanged: the prompt list is read once at discovery and
 // served from then on without a request per call; a prompt the server adds
 // at run time (announced by prompts/list_changed) is read again and seen
-// by ListPrompts, Prompts and GetPrompt's argument check. Requests are
+// by ListPrompts and GetPrompt's argument check. Requests are
 // counted by their client spans, in the trace of the caller's context:
 // the connection may list again in the background, on the notification
 // and, when discovery listed before the server acknowledged the
@@ -177,8 +177,8 @@ func TestPromptsListChanged(t *testing.T) {
 				if got, err := b.ListPrompts(uctx, "p"); err != nil || len(got) != 2 {
 					t.Fatalf("ListPrompts(p) = %v, %v; want 2 prompts", got, err)
 				}
-				if _, err := b.Prompts(uctx); err != nil {
-					t.Fatalf("Prompts() = %v", err)
+				if _, err := b.ListPrompts(uctx, ""); err != nil {
+					t.Fatalf("ListPrompts(\"\") = %v", err)
 				}
 				if _, err := b.GetPrompt(uctx, "p", "plain", nil); err != nil {
 					t.Fatalf("GetPrompt(plain) = %v", err)
@@ -208,15 +208,15 @@ func TestPromptsListChanged(t *testing.T) {
 				case <-time.After(10 * time.Millisecond):
 				}
 			}
-			all, err := b.Prompts(ctx)
+			all, err := b.ListPrompts(ctx, "")
 			if err != nil {
-				t.Fatalf("Prompts() = %v", err)
+				t.Fatalf("ListPrompts(\"\") = %v", err)
 			}
 			want := append(slices.Clone(wantPrompts), Prompt{Server: "p", Name: "fresh", Description: "added at run time",
 				Arguments: []PromptArgument{{Name: "topic"}}})
 			sortPrompts := cmpopts.SortSlices(func(a, b Prompt) bool { return a.Name < b.Name })
 			if diff := cmp.Diff(want, all, sortPrompts); diff != "" {
-				t.Errorf("Prompts() after add_prompt (-want +got):\n%s", diff)
+				t.Errorf("ListPrompts(\"\") after add_prompt (-want +got):\n%s", diff)
 			}
 			gctx, gets := traced(ctx, "gets")
 			if _, err := b.GetPrompt(gctx, "p", "fresh", map[string]string{"bogus": "1"}); !errors.Is(err, ErrInvalidArguments) {

@@ -20,7 +20,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -34,6 +33,9 @@ import (
 type Config struct {
 	Server    string // the server's name, for the URL callback and errors
 	ServerURL string // the MCP endpoint; the token store's key and the resource
+	// User is whose tokens these are: auth.Key.User ("" for the one user
+	// of a Bridge that serves one).
+	User string
 
 	ClientID, ClientSecret string
 	// AuthorizationURL and TokenURL, when both are set, are used instead of
@@ -50,14 +52,23 @@ type Config struct {
 	// accepts Client ID Metadata Documents.
 	ClientMetadataURL string
 	// Grant, when set, gets tokens without a person: the
-	// client-credentials grant or the enterprise-managed one.
+	// client-credentials grant, the enterprise-managed one or a JWT bearer
+	// grant of the workload's own token.
 	Grant *Grant
+	// DPoP says when the tokens are bound to a key (DPoP, RFC 9449);
+	// "" is DPoPAuto. DPoPKey is the PEM EC P-256 key they are bound to;
+	// "" means a key made at each login, stored beside the token.
+	DPoP    DPoPMode
+	DPoPKey string
 
 	// Eager sends a stored token from the first request on; otherwise the
 	// store is consulted only after the server answered 401.
 	Eager bool
 
-	Store   auth.Store
+	Store auth.Store
+	// Lock, when not nil, holds the store's entry while a token is
+	// refreshed, for every process sharing the store (see auth.Locker).
+	Lock    auth.Locker
 	ShowURL func(ctx context.Context, server, authURL string) error
 	// HTTPClient makes the requests to the authorization server; nil means
 	// a client with a 30 s timeout. Its responses are bounded and its
@@ -107,11 +118,14 @@ type Client struct {
 	active    bool        // Eager, or a 401 was seen
 	challenge http.Header // WWW-Authenticate of the last 401 or 403
 	disc      *discovery  // for challenge; nil until needed
+	seek      bool        // a discovery is wanted: the server asked for a token
 	state     auth.State
 	lastErr   error
 	stepUp    []string // the scopes a 403 asked for, until a login gets them
 	stepUps   int      // step-up logins since the server last accepted a token
 	refusals  int      // 401s to a grant's tokens since one was accepted
+	key       *dpopKey // the key the tokens are bound to; nil: bearer tokens
+	nonces    map[string]string
 }
 
 // New returns a Client for cfg. It does no I/O.
@@ -125,8 +139,10 @@ func New(cfg Config) *Client {
 	if cfg.Learn == nil {
 		cfg.Learn = noLearner{}
 	}
-	c := &Client{cfg: cfg, http: hc, active: cfg.Eager || cfg.Grant != nil}
-	c.store = &tokenStore{store: cfg.Store, key: cfg.ServerURL}
+	c := &Client{cfg: cfg, active: cfg.Eager || cfg.Grant != nil, seek: cfg.Grant != nil}
+	hc.Transport = dpopTransport{c: c, base: hc.Transport}
+	c.http = hc
+	c.store = &tokenStore{store: cfg.Store, user: cfg.User, server: cfg.ServerURL, issuer: c.issuer}
 	return c
 }
 
@@ -144,11 +160,8 @@ func (c *Client) setState(s auth.State, err error) {
 }
 
 // current returns the handler for requests: the one of the last login, or
-// one for the stored token and client. A stored token of another
-// authorization server than the one discovered now is forgotten, not sent.
-// When ctx ends before the discovery could tell, it returns ctx's error and
-// keeps nothing: the handler, once made, is never judged again, and one
-// made then would send the token of another server.
+// one for the stored token and client (of the authorization server
+// discovered now: see tokenStore).
 func (c *Client) current(ctx context.Context) (*transport.OAuthHandler, error) {
 	c.mu.Lock()
 	h := c.handler
@@ -162,26 +175,10 @@ func (c *Client) current(ctx context.Context) (*transport.OAuthHandler, error) {
 	}
 	cl := oauthClient{ID: c.cfg.ClientID, Secret: c.cfg.ClientSecret}
 	if t != nil {
-		if t.Issuer != "" && t.AccessToken != "" {
-			// Only an authorization server named by the server can
-			// disown the token: one guessed from the origin (no
-			// protected resource metadata at the well-known URLs, a
-			// server that names it only in its challenge) or a
-			// discovery that failed leaves the judgement to the server.
-			d, err := c.discovered(ctx)
-			if err != nil && ctx.Err() != nil {
-				return nil, context.Cause(ctx)
-			}
-			if err == nil && d.Named && d.AS.Issuer != t.Issuer {
-				c.cfg.Logger.Warn("mcp server moved to another authorization server; login needed", "server", c.cfg.Server)
-				_ = c.store.store.Delete(ctx, c.store.key)
-				c.store.drop()
-				t = nil
-			}
-		}
-		if t != nil && cl.ID == "" {
-			cl = oauthClient{ID: t.ClientID, Secret: t.ClientSecret, AuthMethod: t.TokenEndpointAuthMethod, Issuer: t.Issuer}
-		}
+		c.keyOfToken(t.DPoPKey)
+	}
+	if t != nil && cl.ID == "" {
+		cl = oauthClient{ID: t.ClientID, Secret: t.ClientSecret, AuthMethod: t.TokenEndpointAuthMethod, Issuer: t.Issuer}
 	}
 	var scopes []string
 	if t != nil {
@@ -211,15 +208,16 @@ func (c *Client) Authorization(ctx context.Context) (string, error) {
 	if c.cfg.Grant != nil {
 		return c.grantAuthorization(ctx)
 	}
+	if t, err := c.store.load(ctx); err != nil {
+		return "", fmt.Errorf("token store: %w", err)
+	} else if t == nil {
+		return "", nil // none to send (yet: see issuer)
+	}
 	h, err := c.current(ctx)
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return "", err
-	case err != nil:
+	if err != nil {
 		return "", fmt.Errorf("token store: %w", err)
 	}
-	before, _ := c.store.load(ctx)
-	v, err := h.GetAuthorizationHeader(ctx)
+	v, before, err := c.header(ctx, h)
 	switch {
 	case err == nil:
 		return v, nil
@@ -244,7 +242,7 @@ func (c *Client) Authorization(ctx context.Context) (string, error) {
 func (c *Client) Unauthorized(ctx context.Context, resp *http.Response, sent string) bool {
 	c.noteChallenge(resp.Header)
 	c.mu.Lock()
-	c.active = true
+	c.active, c.seek = true, true
 	c.mu.Unlock()
 	if c.cfg.Grant != nil {
 		return c.grantUnauthorized(ctx, sent)
@@ -254,7 +252,10 @@ func (c *Client) Unauthorized(ctx context.Context, resp *http.Response, sent str
 			return true // a stored token from an earlier run
 		}
 	}
-	if tok, ok := strings.CutPrefix(sent, "Bearer "); ok && tok != "" {
+	if sent != "" && c.movedAway(ctx) {
+		return false
+	}
+	if tok, ok := tokenOf(sent); ok {
 		t, _ := c.store.load(ctx)
 		if t != nil && t.AccessToken == tok && t.RefreshToken != "" {
 			c.store.refuse(tok)
@@ -269,6 +270,33 @@ func (c *Client) Unauthorized(ctx context.Context, resp *http.Response, sent str
 		c.setState(auth.StateLoginNeeded, nil)
 	}
 	return false
+}
+
+// movedAway reads the server's protected resource metadata again after
+// it refused a token, and reports whether it now names another
+// authorization server than the one that issued the stored token (the
+// server moved, SEP-2352). Then the token and its client are forgotten,
+// not refreshed or sent to the new server, and a login is needed, which
+// uses the new server and a client of its own.
+func (c *Client) movedAway(ctx context.Context) bool {
+	t, _ := c.store.load(ctx)
+	if t == nil || t.Issuer == "" {
+		return false
+	}
+	c.mu.Lock()
+	c.disc = nil
+	c.mu.Unlock()
+	d, err := c.discovered(ctx)
+	if err != nil || !d.Named || d.AS.Issuer == t.Issuer {
+		return false
+	}
+	c.cfg.Logger.Warn("mcp server moved to another authorization server; login needed", "server", c.cfg.Server)
+	c.store.erase(ctx, t.Issuer)
+	c.mu.Lock()
+	c.handler = nil
+	c.mu.Unlock()
+	c.setState(auth.StateLoginNeeded, nil)
+	return true
 }
 
 // noteChallenge keeps a new WWW-Authenticate challenge: the next
@@ -394,6 +422,9 @@ func (c *Client) login(ctx context.Context) error {
 	scopes := c.scopes(ctx, d)
 	cl, err := c.clientFor(ctx, d, redirect, scopes)
 	if err != nil {
+		return err
+	}
+	if err := c.bindKey(d); err != nil {
 		return err
 	}
 	c.store.mu.Lock()

@@ -79,7 +79,9 @@ func tapSend(ctx context.Context, inner transport.Interface, req transport.JSONR
 		c.raw, c.ok, c.rejected = nil, false, false
 		c.mu.Unlock()
 	}
-	resp, err := inner.SendRequest(ctx, req)
+	resp, err := sendHandshake(ctx, req, func(req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+		return inner.SendRequest(ctx, req)
+	})
 	if req.Method == methodDiscover && err == nil && resp != nil && resp.Error == nil {
 		refuseForeignDiscover(resp)
 	}
