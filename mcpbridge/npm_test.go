@@ -51,7 +51,7 @@ func startHTTPServer(t *testing.T, bin string, args ...string) string {
 		<-exited
 	})
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(nodeTimeout)
 	for {
 		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
 		if err == nil {
@@ -64,7 +64,7 @@ func startHTTPServer(t *testing.T, bin string, args ...string) string {
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s %v not listening on %s within 15s", bin, args, addr)
+			t.Fatalf("%s %v not listening on %s within %v", bin, args, addr, nodeTimeout)
 		}
 	}
 }
