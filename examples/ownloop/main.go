@@ -238,7 +238,7 @@ func firstLine(s string) string {
 }
 
 // generator returns the genai models the loop sends its requests to: the
-// Gemini API's with real, else a geminitest server's that answers the
+// Gemini API's with useAPI, else a geminitest server's that answers the
 // offline question by script. The function returned releases it.
 func generator(ctx context.Context, out io.Writer, b *mcpbridge.Bridge, useAPI bool) (contentGenerator, func(), error) {
 	if useAPI {
