@@ -61,6 +61,7 @@ const (
 // on, and when the server had refused the tool call until the visit
 // (URLElicitationRequired), it calls the tool once more.
 type ElicitResponse struct {
+	// Action is the user's choice: accept, decline or cancel.
 	Action ElicitAction
 	// Content is the form's values when Action is ElicitAccept; it is
 	// ignored for a URL and for the other actions. A field of the form

@@ -52,19 +52,19 @@ type Selection struct {
 	MaxSize schema.Size
 	// Ranker orders the candidates when they do not all fit. nil means
 	// the built-in lexical ranker, which works offline and without a
-	// model: Okapi BM25 over the words of each tool's name, description
-	// and parameter names (names split at "_", ".", "-" and camelCase;
-	// case and a plural "s" ignored; common English words skipped). The
-	// latest user message counts three times as much as earlier text; the
-	// names of functions already called count too.
+	// model: [rank.Lexical] over each tool's [Tool.RankDocument], for
+	// [rank.ConversationQuery] of the conversation (the user's latest
+	// text; earlier text and the names of the functions already called
+	// count a third as much).
 	Ranker Ranker
 }
 
 // Ranker scores tools against a conversation, for choosing which ones a
 // request carries when there are more than it may hold. The built-in
-// lexical one (see [Selection.Ranker]) matches words; a ranker built on
-// embeddings (genai's EmbedContent, for
-// example) can do better.
+// lexical one (see [Selection.Ranker]) matches words, their inflections
+// and a lexicon of what tools do; one built on [rank.Embedding], which
+// compares meanings on Gemini's embeddings, or on [rank.Fuse] of both,
+// takes the few lines the rank package's examples show.
 type Ranker interface {
 	// Rank returns one score per tool, in the order of tools: higher
 	// means more useful for the conversation's next step. conversation
