@@ -216,8 +216,8 @@ func send(ctx context.Context, out io.Writer, b *mcpbridge.Bridge, gen contentGe
 		fmt.Fprintf(out, "request %d: %d of %d tools declared (%d bytes), %d left out\n",
 			turn, r.Declared, r.Declared+len(r.Omitted), r.Size, len(r.Omitted))
 		config := &genai.GenerateContentConfig{Tools: d.Tools}
-		if d.SystemInstruction != nil { // what the servers say about themselves
-			config.SystemInstruction = &genai.Content{Parts: []*genai.Part{d.SystemInstruction}}
+		if si := d.SystemInstruction(); si != nil { // what the servers say about themselves
+			config.SystemInstruction = &genai.Content{Parts: []*genai.Part{si}}
 		}
 		resp, err := gen.GenerateContent(ctx, model, history, config)
 		dropped := d.Heal(err)
