@@ -407,7 +407,7 @@ func (c *Conn) connect(dctx context.Context) error {
 			defer c.late.connected()
 			g.late = c.late
 		}
-		tr = stdioTap{transport.NewIO(g, p.stdin, nil), c.in}
+		tr = stdioTap{c.newStdio(g), c.in}
 	case SSE:
 		c.web = newWatchTransport(c.lost, s)
 		wait := s.EndpointWait
@@ -417,7 +417,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		t, err := transport.NewSSE(s.URL,
 			transport.WithHeaders(s.Headers),
 			transport.WithHTTPClient(&http.Client{Transport: c.roundTripper()}),
-			transport.WithSSELogger(c.log),
+			transport.WithSSELogger(c.libLogger()),
 			transport.WithEndpointTimeout(min(wait, s.timeout())),
 			transport.WithResponseTimeout(s.timeout()))
 		if err != nil {
@@ -429,7 +429,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		t, err := transport.NewStreamableHTTP(s.URL,
 			transport.WithHTTPHeaders(s.Headers),
 			transport.WithHTTPBasicClient(&http.Client{Transport: &resumeTransport{&sessionIDTransport{base: c.roundTripper()}}}),
-			transport.WithHTTPLogger(c.log),
+			transport.WithHTTPLogger(c.libLogger()),
 			// The GET stream that carries list_changed outside requests
 			// on a legacy connection; mcp-go opens it only there. On
 			// 2026-07-28, listen does the job.
@@ -438,7 +438,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		tr = httpTap{t, c.cancelled, c.in}
+		tr = httpTap{t, c.cancelled, c.in, c.log}
 	}
 	opts := append(s.clientOptions(), eraOptions(s)...)
 	c.client = client.NewClient(tr, append(opts, s.featureOptions(c)...)...)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"strings"
 	"sync"
 
@@ -155,6 +156,7 @@ type httpTap struct {
 	*transport.StreamableHTTP
 	cancelled cancelFunc
 	in        *incoming
+	log       *slog.Logger
 }
 
 // RequiresLegacyProtocol reports false although the transport has
@@ -167,7 +169,45 @@ func (t httpTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) 
 	if err != nil && ctx.Err() != nil {
 		t.cancelled(req, ctx.Err())
 	}
+	if err == nil && req.Method == string(mcp.MethodToolsList) {
+		dropBadHeaderTools(resp, t.log)
+	}
 	return resp, err
+}
+
+// dropBadHeaderTools removes from the tools/list result resp, as mcp-go's
+// client will read it, every tool whose x-mcp-header annotations are
+// malformed, and logs each to log. mcp-go's client drops them itself on
+// 2026-07-28 streamable HTTP (so that it never mirrors a header from
+// them), but logs that to slog.Default(). The raw result the Bridge reads
+// was captured before and is not changed.
+func dropBadHeaderTools(resp *transport.JSONRPCResponse, log *slog.Logger) {
+	if resp == nil || resp.Error != nil || !bytes.Contains(resp.Result, []byte("x-mcp-header")) {
+		return
+	}
+	var page map[string]json.RawMessage
+	var list []json.RawMessage
+	if json.Unmarshal(resp.Result, &page) != nil || json.Unmarshal(page["tools"], &list) != nil {
+		return
+	}
+	kept := list[:0:0]
+	for _, raw := range list {
+		var tool mcp.Tool
+		if json.Unmarshal(raw, &tool) == nil {
+			if err := mcp.ValidateParamHeaderAnnotations(&tool); err != nil {
+				log.Warn("mcp tool has malformed x-mcp-header annotations: no header is mirrored from it", "tool", tool.Name, "err", err)
+				continue
+			}
+		}
+		kept = append(kept, raw)
+	}
+	if len(kept) == len(list) {
+		return
+	}
+	page["tools"], _ = json.Marshal(kept)
+	if out, err := json.Marshal(page); err == nil {
+		resp.Result = out
+	}
 }
 
 // asksForInput reports whether raw is a result with resultType
