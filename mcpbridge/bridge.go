@@ -280,7 +280,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 	b.redact = redactor{secrets.NewKeyring(secrets.Join(redactors...))}
 	b.log = slog.New(&redactHandler{r: b.redact, inner: o.Logger.Handler()})
 	for i, sc := range b.cfg.Servers {
-		s := &server{cfg: sc, redac: secrets.NewKeyring(redactors[i])}
+		s := &server{cfg: sc, redac: secrets.NewKeyring(redactors[i]), questions: o.Client.limits().questions()}
 		s.creds, s.login = b.credentials(sc, &o, b.learner(s))
 		s.creds = learning(s.creds, b.learner(s))
 		b.servers = append(b.servers, s)
@@ -417,8 +417,10 @@ func (b *Bridge) rebuildLocked() {
 // Status returns the state of every server, in configuration order, and of
 // discovery: the /mcp view. Every text is redacted with the secrets of
 // every server, errors, tool descriptions and the stderr tail (at most 4
-// KiB of whole lines) by the generic rules as well; tools are the
-// registered names in the server's order, kept for a server that died.
+// KiB of whole lines) by the generic rules as well; what servers said
+// (errors, stderr, instructions, descriptions) is cleaned for a person
+// like [CallResult.ReturnDisplay]. Tools are the registered names in the
+// server's order, kept for a server that died.
 func (b *Bridge) Status() Status {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -430,7 +432,7 @@ func (b *Bridge) Status() Status {
 		if s.login != nil {
 			ss.AuthScopes = s.login.Scopes()
 			if err := s.login.Err(); err != nil {
-				ss.AuthError = b.redact.Text(err.Error())
+				ss.AuthError = shown(err.Error(), b.redact.Text, maxErrorBytes)
 			}
 		}
 		for _, e := range b.reg.ServerEntries(s.cfg.Name) {
@@ -454,7 +456,7 @@ func (b *Bridge) Status() Status {
 		ss.Cwd = b.redact.ReplaceConfigured(ss.Cwd)
 		ss.Description = b.redact.ReplaceConfigured(ss.Description)
 		if s.err != nil {
-			ss.Error = b.redact.Text(s.err.Error())
+			ss.Error = shown(s.err.Error(), b.redact.Text, maxErrorBytes)
 		}
 		stderr := s.stderr
 		if s.link != nil {
@@ -462,13 +464,13 @@ func (b *Bridge) Status() Status {
 			ss.Protocol = s.link.conn.ProtocolVersion()
 			ss.Transport = transportOf(s.link.conn.Kind())
 		}
-		ss.Stderr = b.redact.Text(mcpconn.Tail(stderr, 0, statusStderrLimit))
+		ss.Stderr = shown(mcpconn.Tail(stderr, 0, statusStderrLimit), b.redact.Text, statusStderrLimit)
 		ss.Skipped = slices.Clone(s.skipped)
 		for _, rt := range b.rejectedLocked(s.cfg.Name) {
-			rt.Reason = b.redact.Text(rt.Reason)
+			rt.Reason = shown(rt.Reason, b.redact.Text, maxErrorBytes)
 			ss.Rejected = append(ss.Rejected, rt)
 		}
-		ss.Instructions = b.redact.Text(s.instructions)
+		ss.Instructions = shown(s.instructions, b.redact.Text, displayLimit)
 		ss.Icons = redactIcons(b.redact, s.icons)
 		if b.serverSide {
 			ss.ClientSide = b.serverSideLocked(s)

@@ -114,7 +114,7 @@ func (b *Bridge) resourceUpdated(s *server, l *link, uri string) {
 	if b.closed || (s.link != nil && s.link != l) {
 		return
 	}
-	b.emitLocked(Event{Kind: EventResourceUpdated, Server: s.cfg.Name, URI: b.redact.Text(uri)})
+	b.emitLocked(Event{Kind: EventResourceUpdated, Server: s.cfg.Name, URI: shown(uri, b.redact.Text, maxNoteBytes)})
 }
 
 // resourcesChanged turns a notifications/resources/list_changed of s's

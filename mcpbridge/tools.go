@@ -157,13 +157,13 @@ func toolNames(defs []*toolDef) []string {
 // newTool builds the registered view of def under e.
 func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 	a := def.raw.Annotations
-	a.Title = result.CleanText(a.Title)
-	decl := def.conv.Declaration(e.Name, result.CleanText(def.raw.Description))
+	a.Title = result.CleanText(a.Title, -1)
+	decl := def.conv.Declaration(e.Name, result.CleanText(def.raw.Description, -1))
 	def.out.declare(decl)
 	return &Tool{
 		Entry:       e,
-		Title:       result.CleanText(def.raw.Title),
-		Description: result.CleanText(def.raw.Description),
+		Title:       result.CleanText(def.raw.Title, -1),
+		Description: result.CleanText(def.raw.Description, -1),
 		Annotations: a,
 		Icons:       iconsOf(def.raw.Icons),
 		Declaration: decl,

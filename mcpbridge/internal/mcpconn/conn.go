@@ -217,6 +217,11 @@ type Spec struct {
 	// tool call's. An error that is an [RPCCoder] gives the server its
 	// code, others -32603; the message is the error's text.
 	Sample func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
+	// Questions, when not nil, bounds the questions the server may ask
+	// (Elicit, Sample, Roots) per tool call and per minute (see
+	// [Questions]); it may be shared by the connections of one server.
+	// nil bounds nothing.
+	Questions *Questions
 	// OnClose is called once when the connection dies by itself (process
 	// exit, lost stream), not after Close. Same goroutine rules as
 	// OnToolsChanged.
@@ -293,6 +298,7 @@ type Conn struct {
 	earlies   [2]earlyList // the tools and prompts lists read before the acknowledgement
 
 	elicitations completions // URL elicitations awaiting their completion
+	asking       callSet     // tool calls that may bring questions
 	listenMu     sync.Mutex  // startListen and endListen, one at a time
 
 	closeOnce sync.Once

@@ -27,6 +27,13 @@ type elicitor struct{ c *Conn }
 // Elicit implements mcp-go's client.ElicitationHandler.
 func (e elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	s := &e.c.spec
+	kind := AskForm
+	if req.Params.Mode == mcp.ElicitationModeURL {
+		kind = AskURL
+	}
+	if err := e.c.admit(ctx, kind); err != nil {
+		return nil, err
+	}
 	// A server's elicitation/create comes with the transport's context:
 	// bound the question by the connection's life and the longest a call
 	// may run, since a person may be answering it; meanwhile the calls'

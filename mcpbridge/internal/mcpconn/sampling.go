@@ -60,6 +60,11 @@ func (in *incoming) wrap(next transport.RequestHandler) transport.RequestHandler
 
 func (in *incoming) serve(ctx context.Context, req transport.JSONRPCRequest) *transport.JSONRPCResponse {
 	c := in.c
+	if req.Method == string(mcp.MethodSamplingCreateMessage) {
+		if err := c.admit(ctx, AskSampling); err != nil {
+			return rpcError(req.ID, err)
+		}
+	}
 	// The host may ask a person before and after the model answers: the
 	// question is bounded like an elicitation (see clock).
 	ctx, cancel := context.WithTimeout(ctx, c.spec.questionTime())
@@ -89,14 +94,20 @@ func (in *incoming) serve(ctx context.Context, req transport.JSONRPCRequest) *tr
 	}
 	raw, err := c.spec.Sample(ctx, req.Method, params)
 	if err != nil {
-		code := mcp.INTERNAL_ERROR
-		var rc RPCCoder
-		if errors.As(err, &rc) {
-			code = rc.RPCCode()
-		}
-		return transport.NewJSONRPCErrorResponse(req.ID, code, err.Error(), nil)
+		return rpcError(req.ID, err)
 	}
 	return transport.NewJSONRPCResultResponse(req.ID, raw)
+}
+
+// rpcError is the error response to the server's request id: err's code
+// when it is an RPCCoder, else -32603; err's text.
+func rpcError(id mcp.RequestId, err error) *transport.JSONRPCResponse {
+	code := mcp.INTERNAL_ERROR
+	var rc RPCCoder
+	if errors.As(err, &rc) {
+		code = rc.RPCCode()
+	}
+	return transport.NewJSONRPCErrorResponse(id, code, err.Error(), nil)
 }
 
 // cancel ends the request the server cancelled, if it is still running.
@@ -123,6 +134,9 @@ func (in *incoming) cancel(n mcp.JSONRPCNotification) {
 type sampler struct{ c *Conn }
 
 func (s sampler) CreateMessage(ctx context.Context, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	if err := s.c.admit(ctx, AskSampling); err != nil {
+		return nil, err
+	}
 	params, err := json.Marshal(req.CreateMessageParams)
 	if err != nil {
 		return nil, fmt.Errorf("sampling request: %w", err)
