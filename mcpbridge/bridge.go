@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/clienttasks"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/handoff"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
@@ -207,6 +208,9 @@ type Bridge struct {
 	builtins   *server        // the built-in resource tools; nil without them
 	tracer     trace.Tracer   // nil: no spans
 	sampling   *samplingState // nil: sampling off
+	// tasks keeps the requests servers asked to run as tasks (sampling,
+	// elicitation); nil when the host offers neither.
+	tasks *clienttasks.Store
 
 	discoverMu sync.Mutex     // one Discover at a time
 	bg         sync.WaitGroup // discovery attempts, background closes
@@ -304,6 +308,9 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 	}
 	b.onProgress = o.OnProgress
 	b.tracer = newTracer(o.TracerProvider)
+	if b.elicit != nil || o.Client.sampling() != nil {
+		b.tasks = clienttasks.New()
+	}
 	if err := b.setupSampling(o.Client.sampling()); err != nil {
 		return nil, err
 	}
@@ -499,7 +506,7 @@ func (b *Bridge) shutdown() {
 	b.mu.Unlock()
 	b.stopLife()
 	b.handoff.Close()
-	defer b.closeSampling()
+	defer b.closeTasks()
 	b.discoverMu.Lock() // the running Discover has returned
 	defer b.discoverMu.Unlock()
 	b.ops.Wait()

@@ -166,3 +166,54 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestNPMEverythingElicitationTask: over stdio and streamable HTTP,
+// server-everything offers trigger-elicitation-request-async, since the
+// client declares elicitation run as a task, and the form it sends as a
+// task reaches the host (checked and accepted as the restricted schema it
+// is) and its answer the server, which polls the task; its
+// trigger-elicitation-request form, with every kind of field, is accepted
+// too.
+func TestNPMEverythingElicitationTask(t *testing.T) {
+	bin := npmBin(t, "mcp-server-everything")
+	servers := []ServerConfig{
+		{Name: "everything", Command: bin, Args: []string{"stdio"}},
+		{Name: "everything-http", HTTPURL: startHTTPServer(t, bin, "streamableHttp") + "/mcp"},
+	}
+	for i := range servers {
+		servers[i].Timeout = 30 * time.Second
+		servers[i].Trust = true
+	}
+	var mu sync.Mutex
+	var asked []Elicitation
+	el := func(_ context.Context, e Elicitation) (ElicitResponse, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, e)
+		return ElicitResponse{Action: ElicitAccept, Content: map[string]any{"name": "Ada", "favoriteColor": "Blue", "agreeToTerms": true}}, nil
+	}
+	b := newBridge(t, &Options{Client: &ClientFeatures{Elicit: el}}, servers...)
+	discover(t, b)
+	for _, sc := range servers {
+		t.Run(sc.Name, func(t *testing.T) {
+			mu.Lock()
+			asked = nil
+			mu.Unlock()
+			got := execText(t, b, sc.Name, "trigger-elicitation-request-async", nil)
+			for _, want := range []string{"[COMPLETED] User provided the requested information!", "Task created: ", "- Name: Ada", "- Favorite Color: Blue"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("trigger-elicitation-request-async = %q, want %q in it", got, want)
+				}
+			}
+			got = execText(t, b, sc.Name, "trigger-elicitation-request", nil)
+			if !strings.Contains(got, "Ada") {
+				t.Errorf("trigger-elicitation-request = %q, want the answer in it", got)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(asked) != 2 || !strings.Contains(string(asked[0].Schema), "favoriteColor") || !strings.Contains(string(asked[1].Schema), "titledMultipleSelectEnum") {
+				t.Errorf("host asked %d forms, want the async form then the sync one: %+v", len(asked), asked)
+			}
+		})
+	}
+}

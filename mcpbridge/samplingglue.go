@@ -47,6 +47,7 @@ func (b *Bridge) setupSampling(s *Sampling) error {
 		PerMinute:       s.PerMinute,
 		MaxRequestBytes: s.MaxRequestBytes,
 		Target:          b.target,
+		Tasks:           b.tasks,
 	}
 	if b.tracer != nil {
 		cfg.Trace = b.traceSampling
@@ -103,10 +104,14 @@ func (b *Bridge) samplingCall(ctx context.Context, tool *Tool) func() {
 	return func() { n.Add(-1) }
 }
 
-// closeSampling ends the sampling tasks still running.
-func (b *Bridge) closeSampling() {
+// closeTasks ends the tasks still running for servers (sampling,
+// elicitation).
+func (b *Bridge) closeTasks() {
 	if b.sampling != nil {
 		b.sampling.h.Close()
+	}
+	if b.tasks != nil {
+		b.tasks.Close()
 	}
 }
 

@@ -109,6 +109,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		OnResourcesChanged: func() { b.resourcesChanged(s, l) },
 		Subscriptions:      b.subscriptionsOf(s),
 		Questions:          s.questions,
+		Tasks:              b.tasks,
 	}
 	if b.elicit != nil {
 		sp.Elicit = elicitFor(cfg.Name, b.elicit)

@@ -43,6 +43,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/clienttasks"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -217,6 +218,13 @@ type Spec struct {
 	// tool call's. An error that is an [RPCCoder] gives the server its
 	// code, others -32603; the message is the error's text.
 	Sample func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
+	// Tasks, when not nil, keeps the requests the server asks to run as
+	// tasks before 2026-07-28 (see [clienttasks.Store]), and answers its
+	// tasks/get, tasks/result, tasks/list and tasks/cancel: then, with
+	// Elicit, the client also declares elicitation run as a task. It may
+	// be shared by the connections of several servers (each sees its own
+	// tasks). Over SSE no request of the server reaches it.
+	Tasks *clienttasks.Store
 	// Questions, when not nil, bounds the questions the server may ask
 	// (Elicit, Sample, Roots) per tool call and per minute (see
 	// [Questions]); it may be shared by the connections of one server.

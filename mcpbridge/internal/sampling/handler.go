@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/clienttasks"
 	"github.com/mcpgenai/bridge/schema"
 )
 
@@ -64,6 +65,9 @@ type Config struct {
 	MaxRequestBytes int
 	// Target is the schema target of the tools' schemas.
 	Target schema.Target
+	// Tasks keeps the requests run as tasks; nil means a store of the
+	// Handler's own, which Close closes.
+	Tasks *clienttasks.Store
 	// Trace, when not nil, is called as a request's answering begins
 	// (after the checks, in the task when it runs as one); the context
 	// it returns is the review's and the model's, and end is called once
@@ -77,7 +81,8 @@ type Handler struct {
 	cfg   Config
 	mu    sync.Mutex
 	times map[string][]time.Time // recent requests by server
-	tasks *tasks
+	tasks *clienttasks.Store
+	own   bool // tasks is the Handler's own
 }
 
 // NewHandler returns a Handler for cfg, with zero fields at their defaults.
@@ -91,7 +96,11 @@ func NewHandler(cfg Config) *Handler {
 	if cfg.MaxRequestBytes <= 0 {
 		cfg.MaxRequestBytes = DefaultMaxRequestBytes
 	}
-	return &Handler{cfg: cfg, times: map[string][]time.Time{}, tasks: newTasks()}
+	h := &Handler{cfg: cfg, times: map[string][]time.Time{}, tasks: cfg.Tasks}
+	if h.tasks == nil {
+		h.tasks, h.own = clienttasks.New(), true
+	}
+	return h
 }
 
 // activeKey marks a context inside the answering of a sampling request.
@@ -108,7 +117,7 @@ func Active(ctx context.Context) bool { return ctx.Value(activeKey{}) != nil }
 // JSON result; an error is an *RPCError.
 func (h *Handler) Handle(ctx context.Context, server, serverTool, method string, params json.RawMessage) (json.RawMessage, error) {
 	if method != "sampling/createMessage" {
-		return h.tasks.handle(ctx, server, method, params)
+		return h.tasks.Handle(ctx, server, method, params)
 	}
 	if len(params) > h.cfg.MaxRequestBytes {
 		return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("sampling request of %d bytes exceeds the client's limit of %d", len(params), h.cfg.MaxRequestBytes)}
@@ -125,7 +134,7 @@ func (h *Handler) Handle(ctx context.Context, server, serverTool, method string,
 	}
 	req.Server, req.ServerTool, req.Target = server, serverTool, h.cfg.Target
 	if task {
-		return h.tasks.start(ctx, server, params, func(tctx context.Context) (json.RawMessage, error) {
+		return h.tasks.Start(ctx, server, params, func(tctx context.Context) (json.RawMessage, error) {
 			return h.answer(tctx, req)
 		})
 	}
@@ -206,5 +215,10 @@ func (h *Handler) allow(server string, now time.Time) bool {
 	return true
 }
 
-// Close cancels the tasks still running and waits for them to end.
-func (h *Handler) Close() { h.tasks.close() }
+// Close cancels the tasks still running in a store of the Handler's own
+// and waits for them to end.
+func (h *Handler) Close() {
+	if h.own {
+		h.tasks.Close()
+	}
+}

@@ -96,8 +96,11 @@ func TestHandleErrors(t *testing.T) {
 				method = "tasks/get"
 			}
 			_, err := h.Handle(tc.ctx, "a", "", method, json.RawMessage(tc.params))
-			var re *RPCError
-			if !errors.As(err, &re) || re.Code != tc.code || !strings.Contains(re.Message, tc.msg) {
+			var re interface {
+				error
+				RPCCode() int
+			}
+			if !errors.As(err, &re) || re.RPCCode() != tc.code || !strings.Contains(re.Error(), tc.msg) {
 				t.Errorf("Handle() = %v, want code %d with %q", err, tc.code, tc.msg)
 			}
 		})
@@ -129,7 +132,13 @@ func TestTasks(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Handle(task) = %v", err)
 	}
-	var created struct{ Task wireTask }
+	var created struct {
+		Task struct {
+			TaskID string `json:"taskId"`
+			Status string `json:"status"`
+			TTL    int64  `json:"ttl"`
+		} `json:"task"`
+	}
 	if err := json.Unmarshal(raw, &created); err != nil || created.Task.TaskID == "" || created.Task.Status != "working" || created.Task.TTL != 60000 {
 		t.Fatalf("Handle(task) = %s, %v; want a working task", raw, err)
 	}
