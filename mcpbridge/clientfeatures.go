@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/elicitation"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/roots"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/serverlog"
@@ -96,6 +99,17 @@ func limitOr(n, def int) int {
 		return 0
 	}
 	return n
+}
+
+// questionBytes bounds the requests of a server by method: a form with
+// its message, a sampling request (Sampling.MaxRequestBytes); the others
+// (roots/list, tasks/*) take mcpconn's default, 64 KiB.
+func (b *Bridge) questionBytes() map[string]int {
+	m := map[string]int{string(mcp.MethodElicitationCreate): elicitation.MaxRequestBytes}
+	if b.sampling != nil {
+		m[string(mcp.MethodSamplingCreateMessage)] = b.sampling.maxRequest
+	}
+	return m
 }
 
 // limits returns f's Limits; the zero value when f is nil.

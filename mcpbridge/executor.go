@@ -55,7 +55,10 @@ const maxParallelCalls = 16
 // ctx ended first.
 // Execute never panics on what the model or the host sent: a nil call, nil
 // or ill-typed Args, huge Args and Args that contain themselves all give
-// results.
+// results. Args larger than 8 MiB (the bytes of their strings and member
+// names, and 8 bytes for each other value: the bound of arguments a model
+// streams in pieces) are refused with [ErrInvalidArguments] before they
+// are restored, copied or encoded.
 //
 // call is not modified. Execute is safe for concurrent use; confirmations
 // are asked one at a time (see [confirm.Policy.Decide]).

@@ -37,8 +37,9 @@ type Sampling struct {
 	// PerMinute is how many requests each server may make in any minute;
 	// more are refused. 0 means [DefaultSamplingPerMinute].
 	PerMinute int
-	// MaxRequestBytes bounds one request's params; a larger one is
-	// refused. 0 means [DefaultSamplingMaxRequestBytes].
+	// MaxRequestBytes bounds one request, its JSON as the server sent it;
+	// a larger one is refused before it is decoded. 0 means
+	// [DefaultSamplingMaxRequestBytes].
 	MaxRequestBytes int
 }
 

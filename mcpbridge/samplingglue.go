@@ -1,6 +1,7 @@
 package mcpbridge
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,6 +22,8 @@ import (
 type samplingState struct {
 	h      *sampling.Handler
 	nested map[string]*atomic.Int32
+	// maxRequest bounds a request's params (Sampling.MaxRequestBytes).
+	maxRequest int
 }
 
 // Attribute keys of sampling spans.
@@ -52,7 +55,7 @@ func (b *Bridge) setupSampling(s *Sampling) error {
 	if b.tracer != nil {
 		cfg.Trace = b.traceSampling
 	}
-	st := &samplingState{h: sampling.NewHandler(cfg), nested: map[string]*atomic.Int32{}}
+	st := &samplingState{h: sampling.NewHandler(cfg), nested: map[string]*atomic.Int32{}, maxRequest: cmp.Or(s.MaxRequestBytes, DefaultSamplingMaxRequestBytes)}
 	for _, sv := range b.servers {
 		st.nested[sv.cfg.Name] = new(atomic.Int32)
 	}

@@ -110,6 +110,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		Subscriptions:      b.subscriptionsOf(s),
 		Questions:          s.questions,
 		Tasks:              b.tasks,
+		QuestionBytes:      b.questionBytes(),
 	}
 	if b.elicit != nil {
 		sp.Elicit = elicitFor(cfg.Name, b.elicit)

@@ -49,6 +49,9 @@ const (
 	MaxMessageBytes = 8 << 10
 	// MaxIDBytes bounds the id of a URL question.
 	MaxIDBytes = 256
+	// MaxRequestBytes bounds a whole elicitation/create request as it
+	// travels: the form, the message and room for the rest.
+	MaxRequestBytes = MaxFormBytes + MaxMessageBytes + 16<<10
 )
 
 // ErrBadForm is wrapped by the error of a form CheckForm refuses.

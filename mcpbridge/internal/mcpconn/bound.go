@@ -42,6 +42,7 @@ func (s *Spec) maxMessage() int {
 // deeper than MaxDepth is rewritten by guardDepth, or ends the connection.
 type lineGuard struct {
 	r       *bufio.Reader
+	spec    *Spec
 	max     int
 	fail    func(error)
 	line    []byte // the line being read
@@ -53,7 +54,7 @@ type lineGuard struct {
 // guardLines returns r, bounded as lineGuard says; fail is called once with
 // the reason when the server broke a bound.
 func guardLines(r io.Reader, s *Spec, fail func(error)) *lineGuard {
-	return &lineGuard{r: bufio.NewReaderSize(r, 64<<10), max: s.maxMessage(), fail: fail}
+	return &lineGuard{r: bufio.NewReaderSize(r, 64<<10), spec: s, max: s.maxMessage(), fail: fail}
 }
 
 func (g *lineGuard) Read(p []byte) (int, error) {
@@ -99,7 +100,7 @@ func (g *lineGuard) fill() {
 		}
 		break
 	}
-	out, err := guardDepth(line)
+	out, err := guardDepth(guardQuestion(line, g.spec))
 	if err != nil {
 		g.err = fmt.Errorf("%w: the server sent a message %v", ErrMessageTooLarge, err)
 		g.fail(g.err)

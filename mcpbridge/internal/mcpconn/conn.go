@@ -225,6 +225,13 @@ type Spec struct {
 	// be shared by the connections of several servers (each sees its own
 	// tasks). Over SSE no request of the server reaches it.
 	Tasks *clienttasks.Store
+	// QuestionBytes bounds the requests of the server (its questions:
+	// elicitation/create, sampling/createMessage, roots/list, tasks/*) by
+	// method, in bytes; a method it does not name is bounded by
+	// DefaultQuestionBytes. A longer request is refused before mcp-go
+	// decodes it (see [TooLargeKey]); on 2026-07-28, a result holding
+	// questions longer than the largest bound fails its request.
+	QuestionBytes map[string]int
 	// Questions, when not nil, bounds the questions the server may ask
 	// (Elicit, Sample, Roots) per tool call and per minute (see
 	// [Questions]); it may be shared by the connections of one server.

@@ -78,22 +78,23 @@ func topLevel(obj []byte, key string) json.RawMessage {
 	return nil
 }
 
-// guardBody makes the body of resp pass guardDepth before mcp-go reads it:
+// guardBody makes the body of resp pass guardQuestion and guardDepth
+// before mcp-go reads it:
 // a JSON body as a whole, an SSE stream event by event (the streamable
 // HTTP transport's answers and the SSE transport's messages). A too-deep
 // message that guardDepth refuses fails the read with an error wrapping
 // ErrMessageTooLarge, which is also passed to fail. The body must already
 // be bounded (see limitBody): a message is held in memory whole.
-func guardBody(resp *http.Response, fail func(error)) {
+func guardBody(resp *http.Response, s *Spec, fail func(error)) {
 	if resp == nil || resp.Body == nil {
 		return
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
 	case "application/json":
-		resp.Body = &depthBody{body: resp.Body, fail: fail}
+		resp.Body = &depthBody{body: resp.Body, spec: s, fail: fail}
 	case "text/event-stream":
-		resp.Body = &depthBody{body: resp.Body, fail: fail, events: bufio.NewReaderSize(resp.Body, 64<<10)}
+		resp.Body = &depthBody{body: resp.Body, spec: s, fail: fail, events: bufio.NewReaderSize(resp.Body, 64<<10)}
 	}
 }
 
@@ -101,6 +102,7 @@ func guardBody(resp *http.Response, fail func(error)) {
 // guardDepth.
 type depthBody struct {
 	body    io.ReadCloser
+	spec    *Spec
 	events  *bufio.Reader // nil for a JSON body
 	fail    func(error)
 	pending []byte
@@ -192,7 +194,7 @@ func (b *depthBody) readEvent() {
 // guard returns msg passed through guardDepth; on a refusal it sets err,
 // calls fail and returns nil.
 func (b *depthBody) guard(msg []byte) []byte {
-	out, err := guardDepth(msg)
+	out, err := guardDepth(guardQuestion(msg, b.spec))
 	if err != nil {
 		b.err = fmt.Errorf("%w: the server sent a message %v", ErrMessageTooLarge, err)
 		b.fail(b.err)

@@ -40,8 +40,9 @@ type RPCCoder interface {
 }
 
 // incoming routes a server's requests that mcp-go cannot answer as they
-// must be (sampling, tasks, an elicitation run as a task), and cancels
-// one when the server sends notifications/cancelled for it.
+// must be (sampling, tasks, an elicitation run as a task), refuses those
+// too large to read (see guardQuestion), and cancels one when the server
+// sends notifications/cancelled for it.
 type incoming struct {
 	c        *Conn
 	mu       sync.Mutex
@@ -54,10 +55,11 @@ func (in *incoming) wrap(next transport.RequestHandler) transport.RequestHandler
 		return next
 	}
 	s := &in.c.spec
-	if s.Sample == nil && s.Tasks == nil {
-		return next
-	}
 	return func(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+		if err := s.tooLarge(req.Method, req.Params); err != nil {
+			in.c.log.Debug("mcp server request refused", "method", req.Method, "err", err)
+			return rpcError(req.ID, err), nil
+		}
 		switch {
 		case req.Method == string(mcp.MethodSamplingCreateMessage) && s.Sample != nil:
 			return in.serve(ctx, req, in.sample), nil

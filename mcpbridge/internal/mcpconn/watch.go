@@ -24,12 +24,13 @@ type watchTransport struct {
 	connected  atomic.Bool // set once Dial succeeded
 	lost       func(error)
 	maxMessage int
+	spec       *Spec
 	confine    egress.Confine
 }
 
 func newWatchTransport(lost func(error), s *Spec) *watchTransport {
 	base := http.DefaultTransport.(*http.Transport).Clone()
-	return &watchTransport{base: base, lost: lost, maxMessage: s.maxMessage(), confine: s.confine()}
+	return &watchTransport{base: base, lost: lost, maxMessage: s.maxMessage(), spec: s, confine: s.confine()}
 }
 
 // RoundTrip forwards req; a network failure of a request nobody cancelled,
@@ -37,7 +38,7 @@ func newWatchTransport(lost func(error), s *Spec) *watchTransport {
 func (w *watchTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := w.base.RoundTrip(w.confine.Request(req))
 	limitBody(resp, w.maxMessage, w.lost)
-	guardBody(resp, w.lost)
+	guardBody(resp, w.spec, w.lost)
 	if err != nil && req.Context().Err() == nil && w.connected.Load() {
 		w.lost(fmt.Errorf("%s %s: %w", req.Method, req.URL.Redacted(), err))
 	}

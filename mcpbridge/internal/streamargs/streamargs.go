@@ -25,6 +25,8 @@ import (
 	"strings"
 
 	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/args"
 )
 
 // ErrMalformed is wrapped by the errors of pieces that do not make
@@ -49,11 +51,12 @@ type Limits struct {
 // Defaults of [Limits].
 const (
 	DefaultMaxDepth  = 64
-	DefaultMaxBytes  = 8 << 20
+	DefaultMaxBytes  = args.MaxBytes
 	DefaultMaxPieces = 1 << 20
 )
 
-// valueCost is what a value other than a string counts towards MaxBytes.
+// valueCost is what a value other than a string counts towards MaxBytes,
+// as for a call's arguments that come whole (package args).
 const valueCost = 8
 
 // Assembler assembles one call's arguments. Create it with [New]. It is

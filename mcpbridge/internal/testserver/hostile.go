@@ -29,8 +29,9 @@ const (
 //   - ask_loop {"kind", "n"} (before 2026-07-28 only): asks n questions one
 //     after the other, as the server's own requests, until the call is
 //     cancelled, and returns "ok=<k> refused=<n-k> last error: ...";
-//   - bad_form {"which"}: asks with a form the client must refuse:
-//     "huge_message" (1 MiB), "huge_schema" (a 1 MiB description),
+//   - bad_form {"which", "bytes"}: asks with a form the client must refuse:
+//     "huge_message" (of "bytes" bytes, 1 MiB by default), "huge_schema"
+//     (a description as long),
 //     "many_fields" (10,000), "nested" (an object in an object),
 //     "bad_name" (a field name holding an escape); returns "answered
 //     <action>" or, before 2026-07-28, "refused: <error>";
@@ -38,6 +39,8 @@ const (
 //     choice titles hold Dirty, then returns "got <content JSON>";
 //   - url_pages {"n"}: fails with -32042 URLElicitationRequired naming n
 //     pages to visit;
+//   - notify_updated {"uri", "n"}: sends n notifications/resources/updated
+//     for uri, whoever subscribed to it, then returns "sent <n>";
 //   - shout {"text"}: reports progress with text as its message (when the
 //     call asked for progress), then returns text;
 //   - shout_error {"text"}: returns text as an isError result;
@@ -96,12 +99,12 @@ func addHostileTools(s *server.MCPServer, tasks bool) {
 			}
 			return mcp.NewToolResultText(fmt.Sprintf("ok=%d refused=%d last error: %s", ok, n-ok, last)), nil
 		})
-	s.AddTool(mcp.NewTool("bad_form", mcp.WithString("which")),
+	s.AddTool(mcp.NewTool("bad_form", mcp.WithString("which"), mcp.WithNumber("bytes")),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if answer := server.ElicitationResponse(r.Params.InputResponses, "bad"); answer != nil {
 				return mcp.NewToolResultText("answered " + string(answer.Action)), nil
 			}
-			p, err := badForm(r.GetString("which", ""))
+			p, err := badForm(r.GetString("which", ""), r.GetInt("bytes", 1<<20))
 			if err != nil {
 				return nil, err
 			}
@@ -128,6 +131,22 @@ func addHostileTools(s *server.MCPServer, tasks bool) {
 					URL: fmt.Sprintf("https://example.com/login/%d", i), ElicitationID: fmt.Sprintf("login-%d", i)})
 			}
 			return nil, mcp.URLElicitationRequiredError{Elicitations: pages}
+		})
+	s.AddTool(mcp.NewTool("notify_updated", mcp.WithString("uri"), mcp.WithNumber("n")),
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			n := r.GetInt("n", 1)
+			for range n {
+				// mcp-go's queue of notifications is bounded: wait for
+				// room as long as the call lasts.
+				for server.ServerFromContext(ctx).SendNotificationToClient(ctx, string(mcp.MethodNotificationResourceUpdated), map[string]any{"uri": r.GetString("uri", "")}) != nil {
+					if ctx.Err() != nil {
+						return nil, ctx.Err()
+					}
+					time.Sleep(time.Millisecond)
+				}
+			}
+			time.Sleep(100 * time.Millisecond) // as shout: let the notifications leave first
+			return mcp.NewToolResultText(fmt.Sprintf("sent %d", n)), nil
 		})
 	s.AddTool(mcp.NewTool("shout", mcp.WithString("text")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -162,8 +181,8 @@ func formParams(message, schema string) mcp.ElicitationParams {
 }
 
 // badForm is one of bad_form's forms.
-func badForm(which string) (mcp.ElicitationParams, error) {
-	big := strings.Repeat("x", 1<<20)
+func badForm(which string, size int) (mcp.ElicitationParams, error) {
+	big := strings.Repeat("x", size)
 	switch which {
 	case "huge_message":
 		return formParams(big, AskSchema), nil
