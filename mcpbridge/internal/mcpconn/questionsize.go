@@ -176,4 +176,3 @@ func (s *Spec) tooLarge(method string, params any) error {
 	}
 	return &requestError{code: -32000, msg: fmt.Sprintf("%s request of %d bytes exceeds the client's limit of %d", method, int64(n), s.questionBytes(method))}
 }
-

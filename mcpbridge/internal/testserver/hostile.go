@@ -85,10 +85,8 @@ func addHostileTools(s *server.MCPServer, tasks bool) {
 					_, err = server.ServerFromContext(ctx).RequestSampling(ctx, mcp.CreateMessageRequest{CreateMessageParams: mcp.CreateMessageParams{MaxTokens: 10,
 						Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.TextContent{Type: "text", Text: fmt.Sprint(i)}}}}})
 				case "roots":
-					//lint:ignore SA1019 as above.
 					_, err = server.ServerFromContext(ctx).RequestRoots(ctx, mcp.ListRootsRequest{})
 				default:
-					//lint:ignore SA1019 as above.
 					_, err = server.ServerFromContext(ctx).RequestElicitation(ctx, mcp.ElicitationRequest{Params: formParams(fmt.Sprint("question ", i), AskSchema)})
 				}
 				if err != nil {
