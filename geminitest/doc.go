@@ -60,6 +60,15 @@
 // [Response.Cancel] sends toolCallCancellation. A message the API would
 // refuse closes the session with code 1007 and the reason.
 //
+// Embeddings are served too: batchEmbedContents (what genai's
+// Models.EmbedContent calls on the Developer API) and embedContent, decoded
+// as strictly, checked as the API checks them (at most 100 contents a
+// batch, each naming the batch's model, with text; a title only for the
+// task type RETRIEVAL_DOCUMENT; from 1 to 3,072 dimensions), answered with
+// [Options.Embed] or, by default, [HashEmbedding]: deterministic vectors
+// in which texts that share words are near. [Server.EmbedRequests] holds
+// them.
+//
 // Like net/http/httptest, the package is for tests; it has no MCP
 // dependency, so the tests of any program built on genai can use it, since
 // the Gemini API cannot be reached from every test machine.

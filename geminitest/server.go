@@ -56,6 +56,12 @@ type Options struct {
 	// unknown field); a streamed answer to a request that sets it streams
 	// each function call's arguments in pieces, as Vertex AI does.
 	VertexAI bool
+	// Embed computes the embedding of one text for batchEmbedContents and
+	// embedContent: dims values for a content of text with the request's
+	// task type (dims is the request's output dimensionality, or 3072). nil
+	// means [HashEmbedding]. It may be called from several goroutines at
+	// once.
+	Embed func(text, taskType string, dims int) []float32
 	// MaxNestingDepth, when positive, rejects a request in which a
 	// declaration's parameters nest deeper than this many schemas, with
 	// the API's message, which names no declaration: "A
@@ -84,6 +90,7 @@ type Server struct {
 	next     int // index of the next unused turn
 	ids      int // function call IDs generated so far
 	requests []*Request
+	embeds   []*EmbedRequest
 
 	liveMu     sync.Mutex
 	liveConns  map[*websocket.Conn]bool
@@ -282,8 +289,12 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("geminitest: no route for %s %s (want POST /v1beta/models/{model}:generateContent)", r.Method, r.URL.Path))
 		return
 	}
+	if isEmbedMethod(method) {
+		s.serveEmbed(w, r, model, method)
+		return
+	}
 	if method != "generateContent" && method != "streamGenerateContent" {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("geminitest: method %q is not implemented (only generateContent and streamGenerateContent)", method))
+		writeError(w, http.StatusNotFound, fmt.Sprintf("geminitest: method %q is not implemented (only generateContent, streamGenerateContent, batchEmbedContents and embedContent)", method))
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))

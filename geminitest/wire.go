@@ -270,6 +270,8 @@ var enumValues = map[string]struct {
 	"wireMode":       {"FunctionCallingConfig.Mode", []string{"MODE_UNSPECIFIED", "AUTO", "ANY", "NONE", "VALIDATED"}},
 	"wireBehavior":   {"FunctionDeclaration.Behavior", []string{"UNSPECIFIED", "BLOCKING", "NON_BLOCKING"}},
 	"wireScheduling": {"FunctionResponse.Scheduling", []string{"SCHEDULING_UNSPECIFIED", "SILENT", "WHEN_IDLE", "INTERRUPT"}},
+	"wireTaskType": {"TaskType", []string{"TASK_TYPE_UNSPECIFIED", "RETRIEVAL_QUERY", "RETRIEVAL_DOCUMENT", "SEMANTIC_SIMILARITY",
+		"CLASSIFICATION", "CLUSTERING", "QUESTION_ANSWERING", "FACT_VERIFICATION", "CODE_RETRIEVAL_QUERY"}},
 }
 
 // partDataFields are the JSON names of Part's oneof `data`.

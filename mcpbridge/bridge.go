@@ -121,13 +121,6 @@ type Options struct {
 	// reached and holds no header or environment value. "" keeps them in
 	// memory only, for the Bridge's own reconnects.
 	ProtocolCache string
-
-	// googleTransport, when set, carries the requests for Google tokens
-	// (tests point Google's fixed endpoints at loopback servers with it).
-	googleTransport http.RoundTripper
-	// googleHost, when set, replaces the check of the hosts that may get
-	// Google access tokens (tests serve them on loopback).
-	googleHost func(endpoint string) bool
 	// ResourceTools, when true, registers two built-in tools that let the
 	// model list the resources and resource templates of the connected
 	// servers (list_mcp_resources) and read one (read_mcp_resource).
@@ -188,10 +181,7 @@ type Bridge struct {
 	budget        schema.Size // Options.DeclarationBudget
 	log           *slog.Logger
 	interval      time.Duration
-	// discoverProbe bounds the first server/discover of a server whose
-	// era is unknown; 0 = mcpconn's default. Tests set it to take the
-	// race of a slow machine out of what they check.
-	discoverProbe time.Duration
+	hooks         testHooks // zero but in tests
 	servers       []*server // configuration order
 	byName        map[string]*server
 	reg           *registry.Registry
@@ -231,6 +221,26 @@ type Bridge struct {
 // later changes to it do not reach the Bridge). If opts is nil, the default
 // options are used.
 func New(cfg *Config, opts *Options) (*Bridge, error) {
+	return newWithHooks(cfg, opts, testHooks{})
+}
+
+// testHooks are what only tests change in a Bridge; the zero value is
+// every host's.
+type testHooks struct {
+	// googleTransport, when set, carries the requests for Google tokens
+	// (tests point Google's fixed endpoints at loopback servers with it).
+	googleTransport http.RoundTripper
+	// googleHost, when set, replaces the check of the hosts that may get
+	// Google access tokens (tests serve them on loopback).
+	googleHost func(endpoint string) bool
+	// discoverProbe bounds the first server/discover of a server whose
+	// era is unknown; 0 = mcpconn's default. Tests set it to take the
+	// race of a slow machine out of what they check.
+	discoverProbe time.Duration
+}
+
+// newWithHooks is New with the tests' hooks.
+func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) {
 	if cfg == nil {
 		cfg = &Config{}
 	}
@@ -275,6 +285,7 @@ func New(cfg *Config, opts *Options) (*Bridge, error) {
 		byName:        make(map[string]*server, len(cfg.Servers)),
 		tools:         map[string]*Tool{},
 		subs:          map[*subscriber]struct{}{},
+		hooks:         hooks,
 	}
 	order := make([]string, len(b.cfg.Servers))
 	redactors := make([]*secrets.Redactor, len(b.cfg.Servers))
@@ -412,7 +423,7 @@ func (b *Bridge) rebuildLocked() {
 			continue // cannot happen: the registry holds what defs listed
 		}
 		t := b.tools[e.Name]
-		if t == nil || t.def != d || t.Entry != e {
+		if t == nil || t.def != d || !t.registeredAs(e) {
 			t = newTool(e, d, &s.cfg)
 		}
 		tools[e.Name] = t

@@ -98,13 +98,19 @@ var transports = []Transport{TransportStdio, TransportSSE, TransportHTTP}
 // newBridge returns a Bridge for servers, closed at the test's end.
 func newBridge(t *testing.T, opts *Options, servers ...ServerConfig) *Bridge {
 	t.Helper()
+	return newBridgeHooks(t, opts, testHooks{}, servers...)
+}
+
+// newBridgeHooks is newBridge with hooks.
+func newBridgeHooks(t *testing.T, opts *Options, hooks testHooks, servers ...ServerConfig) *Bridge {
+	t.Helper()
 	if opts == nil {
 		opts = &Options{}
 	}
 	if opts.Logger == nil {
 		opts.Logger = quiet()
 	}
-	b, err := New(&Config{Servers: servers}, opts)
+	b, err := newWithHooks(&Config{Servers: servers}, opts, hooks)
 	if err != nil {
 		t.Fatalf("New() = %v, want nil", err)
 	}

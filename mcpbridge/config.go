@@ -12,7 +12,6 @@ import (
 
 	"golang.org/x/net/http/httpguts"
 
-	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
 )
 
@@ -22,7 +21,7 @@ const DefaultTimeout = 10 * time.Minute
 
 // DefaultMaxCallTime bounds a task or a call kept alive by progress when
 // [ServerConfig.MaxCallTime] is zero: one hour.
-const DefaultMaxCallTime = mcpconn.DefaultMaxCallTime
+const DefaultMaxCallTime = time.Hour
 
 // ServerConfig describes one MCP server: how to reach it and how far to trust
 // it. It mirrors one entry of the mcpServers object of a Gemini CLI
@@ -176,6 +175,14 @@ func (s ServerConfig) effectiveTimeout() time.Duration {
 		return DefaultTimeout
 	}
 	return s.Timeout
+}
+
+// effectiveMaxCallTime is MaxCallTime, or DefaultMaxCallTime when zero.
+func (s ServerConfig) effectiveMaxCallTime() time.Duration {
+	if s.MaxCallTime <= 0 {
+		return DefaultMaxCallTime
+	}
+	return s.MaxCallTime
 }
 
 // allowsTool reports whether the tool with the given original name passes

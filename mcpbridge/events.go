@@ -69,7 +69,7 @@ func (k EventKind) String() string {
 
 // Event is one change of a [Bridge]'s state.
 type Event struct {
-	Kind       EventKind
+	Kind       EventKind       // what happened; the other fields say for which kinds they are set
 	Server     string          // the server concerned; "" for discovery events
 	State      ServerState     // EventServerState: the new state
 	Err        error           // EventServerState to Disconnected: why, if it failed (redacted, see [Bridge.Status])

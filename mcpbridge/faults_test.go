@@ -159,8 +159,8 @@ func TestDiscoverNamesDeterministic(t *testing.T) {
 		var got []string
 		for _, tool := range b.Tools() {
 			got = append(got, tool.Name+"="+tool.Server+"/"+tool.ServerTool)
-			if tool.Server == "beta" && tool.Entry.Reason.String() != "prefixed" {
-				t.Errorf("run %d: %s has reason %v, want prefixed", run, tool.Name, tool.Entry.Reason)
+			if tool.Server == "beta" && !strings.HasPrefix(tool.Renamed, "prefixed:") {
+				t.Errorf("run %d: %s renamed %q, want prefixed", run, tool.Name, tool.Renamed)
 			}
 		}
 		if run == 0 {

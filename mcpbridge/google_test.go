@@ -207,7 +207,7 @@ func TestGoogleCredentials(t *testing.T) {
 		defer g.mu.Unlock()
 		return strings.Contains(g.access[tok], "https://www.googleapis.com/auth/userinfo.email")
 	})
-	b := newBridge(t, &Options{TokenStore: failingStore{fmt.Errorf("no store expected")}, googleHost: func(string) bool { return true }}, ServerConfig{
+	b := newBridgeHooks(t, &Options{TokenStore: failingStore{fmt.Errorf("no store expected")}}, testHooks{googleHost: func(string) bool { return true }}, ServerConfig{
 		Name: "gcp", HTTPURL: url, Timeout: 10 * time.Second,
 		AuthProviderType: AuthGoogleCredentials,
 		OAuth:            &OAuthConfig{Enabled: true, Scopes: []string{"https://www.googleapis.com/auth/userinfo.email"}},
@@ -236,7 +236,7 @@ func TestServiceAccountImpersonation(t *testing.T) {
 		target   = "mcp-invoker@test-project.iam.gserviceaccount.com"
 	)
 	url, _ := bearerOnly(t, func(tok string) bool { return tok == "id-token|"+target+"|"+audience })
-	b := newBridge(t, &Options{googleTransport: iamTo{g.srv.URL}}, ServerConfig{
+	b := newBridgeHooks(t, nil, testHooks{googleTransport: iamTo{g.srv.URL}}, ServerConfig{
 		Name: "iap", HTTPURL: url, Timeout: 10 * time.Second,
 		AuthProviderType: AuthServiceAccountImpersonation, TargetAudience: audience, TargetServiceAccount: target,
 	})
@@ -255,7 +255,7 @@ func TestServiceAccountImpersonation(t *testing.T) {
 
 func TestGoogleCredentialsMissing(t *testing.T) {
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", filepath.Join(t.TempDir(), "missing.json"))
-	b := newBridge(t, &Options{googleHost: func(string) bool { return true }}, ServerConfig{Name: "gcp", HTTPURL: "http://127.0.0.1:1/mcp", Timeout: 5 * time.Second, AuthProviderType: AuthGoogleCredentials,
+	b := newBridgeHooks(t, nil, testHooks{googleHost: func(string) bool { return true }}, ServerConfig{Name: "gcp", HTTPURL: "http://127.0.0.1:1/mcp", Timeout: 5 * time.Second, AuthProviderType: AuthGoogleCredentials,
 		OAuth: &OAuthConfig{Enabled: true, Scopes: []string{"https://www.googleapis.com/auth/cloud-platform"}}},
 		stdioServer("plain", "-name=plain", "-tools=1"))
 	discover(t, b)

@@ -2,72 +2,85 @@ package mcpbridge
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 	"sync"
 
 	"google.golang.org/genai"
 
-	"github.com/mcpgenai/bridge/mcpbridge/internal/lexical"
+	"github.com/mcpgenai/bridge/mcpbridge/rank"
 )
 
-// lexicalRanker is the Ranker used when [Selection.Ranker] is nil (its
-// doc comment states the rule). The zero value is ready to use and safe for
+// lexicalRanker is the Ranker used when [Selection.Ranker] is nil: the
+// rank package's built-in [rank.Lexical] over each tool's
+// [Tool.RankDocument]. The zero value is ready to use and safe for
 // concurrent use.
 type lexicalRanker struct{}
 
 // Rank implements [Ranker]. It never fails.
-func (lexicalRanker) Rank(_ context.Context, conversation []*genai.Content, tools []*Tool) ([]float64, error) {
-	docs := make([]*lexical.Index, len(tools))
-	for i, t := range tools {
-		docs[i] = t.lexical()
+func (lexicalRanker) Rank(ctx context.Context, conversation []*genai.Content, tools []*Tool) ([]float64, error) {
+	r, err := rankTools(ctx, rank.Lexical{}, rank.ConversationQuery(conversation), tools)
+	if err != nil {
+		return nil, err
 	}
-	return lexical.Score(lexical.NewQuery(conversation), docs), nil
+	return r.Scores(), nil
 }
 
-// lexicalCache builds a Tool's index once; Tools are immutable, so it never
-// goes stale.
+// rankTools ranks tools for q with r, each tool by its cached document:
+// what selection and tool search both call.
+func rankTools(ctx context.Context, r rank.Ranker, q rank.Query, tools []*Tool) (*rank.Ranking, error) {
+	docs := make([]*rank.Document, len(tools))
+	for i, t := range tools {
+		docs[i] = t.RankDocument()
+	}
+	return r.Rank(ctx, q, docs)
+}
+
+// lexicalCache holds a Tool's rank document, built once; Tools are
+// immutable, so it never goes stale.
 type lexicalCache struct {
 	once sync.Once
-	idx  *lexical.Index
+	doc  *rank.Document
 }
 
-// lexical returns t's index, built on first use (every time for a Tool the
-// Bridge did not build).
-func (t *Tool) lexical() *lexical.Index {
+// RankDocument returns the tool as the rank package reads it: its
+// registered name, server, title, description, input schema and hints,
+// analyzed (see [rank.NewDocument]). It is built on first use and kept
+// with the tool. A host ranking tools itself, alone or beside the
+// built-in [rank.Lexical], gives rankers these documents.
+func (t *Tool) RankDocument() *rank.Document {
 	if t.lex == nil {
-		return buildLexical(t)
+		return rank.NewDocument(t.rankTool())
 	}
-	t.lex.once.Do(func() { t.lex.idx = buildLexical(t) })
-	return t.lex.idx
+	t.lex.once.Do(func() { t.lex.doc = rank.NewDocument(t.rankTool()) })
+	return t.lex.doc
 }
 
-// buildLexical indexes the words of t's names, title, description, and
-// parameter names and descriptions.
-func buildLexical(t *Tool) *lexical.Index {
-	texts := []string{t.Name}
-	if t.ServerTool != t.Name {
-		texts = append(texts, t.ServerTool)
+// rankTool is what the ranker reads of t: the server's own name for the
+// tool and the annotations' title go with the title.
+func (t *Tool) rankTool() rank.Tool {
+	titles := []string{t.Title}
+	if t.ServerTool != "" && t.ServerTool != t.Name {
+		titles = append(titles, t.ServerTool)
 	}
-	texts = append(texts, t.Title, t.Description)
-	if d := t.Declaration; d != nil {
-		if d.Parameters != nil {
-			for k, p := range d.Parameters.Properties {
-				texts = append(texts, k)
-				if p != nil {
-					texts = append(texts, p.Description)
-				}
-			}
-		} else if m, ok := d.ParametersJsonSchema.(map[string]any); ok {
-			if props, ok := m["properties"].(map[string]any); ok {
-				for k, p := range props {
-					texts = append(texts, k)
-					if pm, ok := p.(map[string]any); ok {
-						if s, ok := pm["description"].(string); ok {
-							texts = append(texts, s)
-						}
-					}
-				}
-			}
-		}
+	if a := t.Annotations.Title; a != "" && a != t.Title {
+		titles = append(titles, a)
 	}
-	return lexical.NewIndex(texts...)
+	rt := rank.Tool{
+		Name:        t.Name,
+		Server:      t.Server,
+		Title:       strings.TrimSpace(strings.Join(titles, " ")),
+		Description: t.Description,
+		ReadOnly:    t.Annotations.ReadOnlyHint != nil && *t.Annotations.ReadOnlyHint,
+		Destructive: t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint,
+	}
+	switch d := t.Declaration; {
+	case t.def != nil && len(t.def.raw.InputSchema) > 0:
+		rt.InputSchema = t.def.raw.InputSchema
+	case d != nil && d.ParametersJsonSchema != nil:
+		rt.InputSchema, _ = json.Marshal(d.ParametersJsonSchema)
+	case d != nil && d.Parameters != nil:
+		rt.InputSchema, _ = json.Marshal(d.Parameters)
+	}
+	return rt
 }

@@ -3,23 +3,31 @@ package mcpbridge
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/livemcpbench"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/rank"
 	"github.com/mcpgenai/bridge/registry"
+	"github.com/mcpgenai/bridge/schema"
 )
 
 // TestLexicalRanker: Rank scores a tool by its name, the server's name for
 // it, its title, its description, and the names and descriptions of its
 // parameters, whether declared as a genai.Schema or as JSON Schema. (The
-// weighing itself is tested in internal/lexical.)
+// weighing itself is tested in the rank package and internal/lexical.)
 func TestLexicalRanker(t *testing.T) {
 	plain := func(name string) *Tool {
-		return &Tool{Entry: registry.Entry{Name: name, ServerTool: name}, Description: "does things",
+		return &Tool{Name: name, ServerTool: name, Description: "does things",
 			Declaration: &genai.FunctionDeclaration{Name: name}}
 	}
 	tests := []struct {
@@ -28,12 +36,12 @@ func TestLexicalRanker(t *testing.T) {
 		query string
 	}{
 		{"name", plain("zebra_tool"), "zebra"},
-		{"server's name", &Tool{Entry: registry.Entry{Name: "s__x", ServerTool: "walrus"}, Declaration: &genai.FunctionDeclaration{Name: "s__x"}}, "walrus"},
-		{"title", &Tool{Entry: registry.Entry{Name: "x", ServerTool: "x"}, Title: "Giraffe finder", Declaration: &genai.FunctionDeclaration{Name: "x"}}, "giraffe"},
-		{"description", &Tool{Entry: registry.Entry{Name: "x", ServerTool: "x"}, Description: "Counts penguins", Declaration: &genai.FunctionDeclaration{Name: "x"}}, "penguin"},
-		{"parameter of a genai schema", &Tool{Entry: registry.Entry{Name: "x", ServerTool: "x"}, Declaration: &genai.FunctionDeclaration{Name: "x",
+		{"server's name", &Tool{Name: "s__x", ServerTool: "walrus", Declaration: &genai.FunctionDeclaration{Name: "s__x"}}, "walrus"},
+		{"title", &Tool{Name: "x", ServerTool: "x", Title: "Giraffe finder", Declaration: &genai.FunctionDeclaration{Name: "x"}}, "giraffe"},
+		{"description", &Tool{Name: "x", ServerTool: "x", Description: "Counts penguins", Declaration: &genai.FunctionDeclaration{Name: "x"}}, "penguin"},
+		{"parameter of a genai schema", &Tool{Name: "x", ServerTool: "x", Declaration: &genai.FunctionDeclaration{Name: "x",
 			Parameters: &genai.Schema{Type: genai.TypeObject, Properties: map[string]*genai.Schema{"otter": {Type: genai.TypeString, Description: "a lynx"}}}}}, "otter lynx"},
-		{"parameter of a JSON schema", &Tool{Entry: registry.Entry{Name: "x", ServerTool: "x"}, Declaration: &genai.FunctionDeclaration{Name: "x",
+		{"parameter of a JSON schema", &Tool{Name: "x", ServerTool: "x", Declaration: &genai.FunctionDeclaration{Name: "x",
 			ParametersJsonSchema: map[string]any{"properties": map[string]any{"badger": map[string]any{"description": "a heron"}}}}}, "badger heron"},
 	}
 	for _, tc := range tests {
@@ -73,7 +81,7 @@ func syntheticTools(n int) []*Tool {
 			vocab[rng.IntN(len(vocab))]: {Type: genai.TypeString, Description: vocab[rng.IntN(len(vocab))]},
 			vocab[rng.IntN(len(vocab))]: {Type: genai.TypeInteger},
 		}}
-		tools[i] = &Tool{Entry: registry.Entry{Name: name, ServerTool: name}, Description: strings.Join(desc, " "),
+		tools[i] = &Tool{Name: name, ServerTool: name, Description: strings.Join(desc, " "),
 			Declaration: &genai.FunctionDeclaration{Name: name, Parameters: params}, lex: &lexicalCache{}}
 	}
 	return tools
@@ -129,4 +137,59 @@ func BenchmarkLexicalRankLinearity(b *testing.B) {
 	b.ReportMetric(float64(ml)/1e6, "ms-5000")
 	b.ReportMetric(float64(ms)/1e6, "ms-1000")
 	b.ReportMetric((float64(ml)/5000)/(float64(ms)/1000), "ratio")
+}
+
+// TestDefaultRankerLiveMCPBench: the Selection's default ranker, over
+// Tools built as a Bridge builds them (schema conversion and all), orders
+// LiveMCPBench's 527 tools as the rank package's Lexical orders the same
+// tools read straight from the benchmark's file: what the rank package's
+// recall figures measure is what a Bridge's selection does.
+func TestDefaultRankerLiveMCPBench(t *testing.T) {
+	bench, err := livemcpbench.Tools(filepath.Join("rank", "testdata", "livemcpbench", "tools.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	var tools []*Tool
+	var docs []*rank.Document
+	for start := 0; start < len(bench); {
+		server := bench[start].Server
+		end := start
+		for end < len(bench) && bench[end].Server == server {
+			end++
+		}
+		cfg := &ServerConfig{Name: server}
+		var listed []mcpconn.Tool
+		for _, tl := range bench[start:end] {
+			listed = append(listed, mcpconn.Tool{Name: tl.Name, Description: tl.Description, InputSchema: tl.InputSchema})
+			docs = append(docs, rank.NewDocument(rank.Tool{Name: tl.Name, Server: server, Description: tl.Description, InputSchema: tl.InputSchema}))
+		}
+		for _, def := range convertTools(cfg, listed, schema.Options{Target: schema.Gemini}, log) {
+			e := registry.Entry{Name: def.raw.Name, Server: server, ServerTool: def.raw.Name}
+			tools = append(tools, newTool(e, def, cfg))
+		}
+		start = end
+	}
+	if len(tools) != 527 || len(docs) != 527 {
+		t.Fatalf("%d tools and %d documents, want 527", len(tools), len(docs))
+	}
+	ctx := context.Background()
+	for _, q := range []string{
+		"Generate a well-formatted PDF report summarizing current WeChat Reading trends, with a word cloud.",
+		"北京の故宮に行く予定です。どこに車を停めればいいですか？",
+		"Help me check the high-speed train tickets from Beijing to Shanghai on next Wednesday.",
+	} {
+		conv := []*genai.Content{genai.NewContentFromText(q, genai.RoleUser)}
+		scores, err := lexicalRanker{}.Rank(ctx, conv, tools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := rank.Lexical{}.Rank(ctx, rank.Query{Text: q}, docs)
+		if diff := cmp.Diff(want.Scores(), scores, cmpopts.EquateApprox(0, 1e-9)); diff != "" {
+			t.Errorf("scores for %q differ from rank.Lexical's (-rank +bridge):\n%s", q, diff)
+		}
+	}
+	if a, b := tools[0].RankDocument(), tools[0].RankDocument(); a != b {
+		t.Errorf("RankDocument() built the document twice")
+	}
 }

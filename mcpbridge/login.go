@@ -19,14 +19,14 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options, learn keyrings) (mcpc
 	if cfg.endpoint() != "" && (cfg.AuthProviderType == AuthGoogleCredentials || cfg.AuthProviderType == AuthServiceAccountImpersonation) {
 		gc := login.GoogleConfig{
 			Server:    cfg.Name,
-			Transport: o.googleTransport,
+			Transport: b.hooks.googleTransport,
 		}
 		if cfg.OAuth != nil {
 			gc.Scopes = cfg.OAuth.Scopes
 		}
 		if cfg.AuthProviderType == AuthServiceAccountImpersonation {
 			gc.TargetAudience, gc.TargetServiceAccount = cfg.TargetAudience, cfg.TargetServiceAccount
-		} else if allow := o.googleHost; (allow == nil && !login.GoogleHost(cfg.endpoint())) || (allow != nil && !allow(cfg.endpoint())) {
+		} else if allow := b.hooks.googleHost; (allow == nil && !login.GoogleHost(cfg.endpoint())) || (allow != nil && !allow(cfg.endpoint())) {
 			gc.Refuse = fmt.Errorf("google_credentials are sent only to https hosts under googleapis.com or luci.app, not to %s", redactorFor(cfg).URL(cfg.endpoint()))
 		}
 		return login.NewGoogle(gc), nil

@@ -103,8 +103,7 @@ func TestNPMModernServer(t *testing.T) {
 // statelessly.
 func checkModernServer(t *testing.T, srv ServerConfig, tr Transport, want string, probe time.Duration) {
 	t.Helper()
-	b := newBridge(t, nil, srv)
-	b.discoverProbe = probe // 0: the default
+	b := newBridgeHooks(t, nil, testHooks{discoverProbe: probe}, srv) // 0: the default
 	discover(t, b)
 
 	st := b.Status().Servers[0]

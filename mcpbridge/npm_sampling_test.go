@@ -10,6 +10,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/geminitest"
+	"github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
 
 // TestNPMSampling: the pinned server-everything offers its sampling tools
@@ -31,7 +32,7 @@ func TestNPMSampling(t *testing.T) {
 	srv := geminitest.New(t, nil, geminitest.Text("Sync answer."), geminitest.Text("Async answer."))
 	rv := &reviews{}
 	b := newBridge(t, &Options{Client: &ClientFeatures{Sampling: &Sampling{
-		Sampler: GeminiSampler(srv.Client(context.Background()).Models, "gemini-2.5-flash"),
+		Sampler: sampling.Gemini(srv.Client(context.Background()).Models, "gemini-2.5-flash"),
 		Review:  rv.review,
 	}}}, cfg)
 	discover(t, b)

@@ -47,43 +47,43 @@ func (m *memStore) Delete(_ context.Context, key string) error {
 }
 
 // credentialKind sets up one kind of credential for a server at url: it
-// returns the server's configuration, the Options it needs, and the text
-// that marks the credential wherever it travels.
+// sets the server's configuration, the Options and hooks it needs, and
+// returns the text that marks the credential wherever it travels.
 type credentialKind struct {
 	name  string
-	setup func(t *testing.T, cfg *ServerConfig, o *Options) (secret string)
+	setup func(t *testing.T, cfg *ServerConfig, o *Options, h *testHooks) (secret string)
 	// env says setup sets environment variables: its test cannot run in
 	// parallel.
 	env bool
 }
 
 var credentialKinds = []credentialKind{
-	{"configured header", func(t *testing.T, cfg *ServerConfig, o *Options) string {
+	{"configured header", func(t *testing.T, cfg *ServerConfig, o *Options, h *testHooks) string {
 		cfg.Headers = map[string]string{"X-Api-Key": "hdr-secret-5b1e"}
 		return "hdr-secret-5b1e"
 	}, false},
-	{"oauth bearer", func(t *testing.T, cfg *ServerConfig, o *Options) string {
+	{"oauth bearer", func(t *testing.T, cfg *ServerConfig, o *Options, h *testHooks) string {
 		storedToken(t, cfg, o, "")
 		return "oauth-secret-9c2d"
 	}, false},
-	{"oauth tokenParamName", func(t *testing.T, cfg *ServerConfig, o *Options) string {
+	{"oauth tokenParamName", func(t *testing.T, cfg *ServerConfig, o *Options, h *testHooks) string {
 		storedToken(t, cfg, o, "access_token")
 		return "oauth-secret-9c2d"
 	}, false},
-	{"google credentials", func(t *testing.T, cfg *ServerConfig, o *Options) string {
+	{"google credentials", func(t *testing.T, cfg *ServerConfig, o *Options, h *testHooks) string {
 		g := newFakeGoogle(t)
 		g.keyFile(t)
 		cfg.AuthProviderType = AuthGoogleCredentials
 		cfg.OAuth = &OAuthConfig{Enabled: true, Scopes: []string{CloudPlatformScopeForTest}}
-		o.googleHost = func(string) bool { return true }
+		h.googleHost = func(string) bool { return true }
 		return "ya29.access-"
 	}, true},
-	{"google id token", func(t *testing.T, cfg *ServerConfig, o *Options) string {
+	{"google id token", func(t *testing.T, cfg *ServerConfig, o *Options, h *testHooks) string {
 		g := newFakeGoogle(t)
 		g.keyFile(t)
 		cfg.AuthProviderType = AuthServiceAccountImpersonation
 		cfg.TargetAudience, cfg.TargetServiceAccount = "aud-1.apps.googleusercontent.com", "invoker@test-project.iam.gserviceaccount.com"
-		o.googleTransport = iamTo{g.srv.URL}
+		h.googleTransport = iamTo{g.srv.URL}
 		return "id-token|"
 	}, true},
 }
@@ -166,9 +166,9 @@ func TestCredentialsStayWithOrigin(t *testing.T) {
 					} else {
 						cfg.HTTPURL = srv.URL
 					}
-					o := &Options{}
-					secret := kind.setup(t, &cfg, o)
-					b := newBridge(t, o, cfg)
+					o, h := &Options{}, testHooks{}
+					secret := kind.setup(t, &cfg, o, &h)
+					b := newBridgeHooks(t, o, h, cfg)
 					discover(t, b)
 					st := serverStatus(t, b, "moved")
 					if st.State != Connected || !strings.Contains(st.Protocol, tr.want) {
@@ -216,9 +216,9 @@ func TestSSEEndpointOnOtherOrigin(t *testing.T) {
 				}
 				srv := testserver.ServeForeignEndpoint(t, testserver.Options{Tools: 1, Era: testserver.EraLegacy}, addr)
 				cfg := ServerConfig{Name: "elsewhere", URL: srv.URL, Type: "sse", Timeout: 1500 * time.Millisecond}
-				o := &Options{}
-				secret := kind.setup(t, &cfg, o)
-				b := newBridge(t, o, cfg)
+				o, h := &Options{}, testHooks{}
+				secret := kind.setup(t, &cfg, o, &h)
+				b := newBridgeHooks(t, o, h, cfg)
 				_ = b.Discover(context.Background())
 				if st := serverStatus(t, b, "elsewhere"); st.State == Connected {
 					t.Errorf("state CONNECTED, want the foreign message endpoint refused")

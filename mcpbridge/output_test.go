@@ -13,7 +13,6 @@ import (
 
 	"github.com/mcpgenai/bridge/geminitest"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
-	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
 
@@ -90,7 +89,7 @@ func TestOutputSchemaChecked(t *testing.T) {
 }
 
 func TestOutputCheck(t *testing.T) {
-	tool := &Tool{Entry: registry.Entry{Server: "s", ServerTool: "t"}}
+	tool := &Tool{Server: "s", ServerTool: "t"}
 	o := &outputDef{raw: json.RawMessage(testserver.OutputSchema)}
 	tests := []struct {
 		name, raw string

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+	"github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
 
 // hostileServers are the hostile test server over stdio and streamable
@@ -46,10 +47,10 @@ func (a *askCounter) elicit(_ context.Context, e Elicitation) (ElicitResponse, e
 	return ElicitResponse{Action: ElicitAccept, Content: map[string]any{"value": "x"}}, nil
 }
 
-func (a *askCounter) ChooseModel(*SamplingRequest) string { return "counter-1" }
-func (a *askCounter) Sample(context.Context, *SamplingRequest) (*SamplingResult, error) {
+func (a *askCounter) ChooseModel(*sampling.Request) string { return "counter-1" }
+func (a *askCounter) Sample(context.Context, *sampling.Request) (*sampling.Result, error) {
 	a.samples.Add(1)
-	return &SamplingResult{Content: []SamplingContent{{Type: "text", Text: "ok"}}, Model: "counter-1", StopReason: "endTurn"}, nil
+	return &sampling.Result{Content: []sampling.Content{{Type: "text", Text: "ok"}}, Model: "counter-1", StopReason: "endTurn"}, nil
 }
 
 // features returns the client features of a, with limits.

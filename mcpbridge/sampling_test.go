@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpgenai/bridge/geminitest"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
+	"github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
 
 // sampleCall calls tool of b with args, within 30 s.
@@ -33,12 +34,12 @@ func sampleCall(t *testing.T, b *Bridge, tool string, args map[string]any) *Call
 // refuse (nil approves).
 type reviews struct {
 	mu     sync.Mutex
-	before []SamplingRequest
-	after  []SamplingResult
+	before []sampling.Request
+	after  []sampling.Result
 	refuse error
 }
 
-func (rv *reviews) review(_ context.Context, req *SamplingRequest, res *SamplingResult) error {
+func (rv *reviews) review(_ context.Context, req *sampling.Request, res *sampling.Result) error {
 	rv.mu.Lock()
 	defer rv.mu.Unlock()
 	if res == nil {
@@ -73,7 +74,7 @@ func TestSampling(t *testing.T) {
 			srv := geminitest.New(t, nil, geminitest.Text("Hi from Gemini."))
 			rv := &reviews{}
 			b := newBridge(t, &Options{Client: &ClientFeatures{Sampling: &Sampling{
-				Sampler: GeminiSampler(srv.Client(context.Background()).Models, "gemini-2.5-flash"),
+				Sampler: sampling.Gemini(srv.Client(context.Background()).Models, "gemini-2.5-flash"),
 				Review:  rv.review,
 			}}}, cfg)
 			discover(t, b)
@@ -145,7 +146,7 @@ func TestSamplingTools(t *testing.T) {
 					return geminitest.Response{Parts: []*genai.Part{{Text: "It is sunny."}}}
 				})
 			b := newBridge(t, &Options{Client: &ClientFeatures{Sampling: &Sampling{
-				Sampler: GeminiSampler(srv.Client(context.Background()).Models, "gemini-2.5-flash"),
+				Sampler: sampling.Gemini(srv.Client(context.Background()).Models, "gemini-2.5-flash"),
 			}}}, cfg)
 			discover(t, b)
 			r := sampleCall(t, b, "sample", map[string]any{"prompt": "Weather?", "tools": true})
@@ -182,9 +183,9 @@ func TestSamplingRefused(t *testing.T) {
 	for name, cfg := range samplingServers(t) {
 		t.Run(name, func(t *testing.T) {
 			srv := geminitest.New(t, nil)
-			rv := &reviews{refuse: fmt.Errorf("the user said no: %w", ErrSamplingRefused)}
+			rv := &reviews{refuse: fmt.Errorf("the user said no: %w", sampling.ErrRefused)}
 			b := newBridge(t, &Options{Client: &ClientFeatures{Sampling: &Sampling{
-				Sampler: GeminiSampler(srv.Client(context.Background()).Models, "gemini-2.5-flash"),
+				Sampler: sampling.Gemini(srv.Client(context.Background()).Models, "gemini-2.5-flash"),
 				Review:  rv.review,
 			}}}, cfg)
 			discover(t, b)
@@ -222,7 +223,7 @@ func TestSamplingModelPreference(t *testing.T) {
 		t.Run(tc.hint+"/"+strings.Join(tc.allowed, ","), func(t *testing.T) {
 			srv := geminitest.New(t, nil, geminitest.Text("ok"))
 			b := newBridge(t, &Options{Client: &ClientFeatures{Sampling: &Sampling{
-				Sampler: GeminiSampler(srv.Client(context.Background()).Models, "gemini-2.5-flash", tc.allowed...),
+				Sampler: sampling.Gemini(srv.Client(context.Background()).Models, "gemini-2.5-flash", tc.allowed...),
 			}}}, cfg)
 			discover(t, b)
 			r := sampleCall(t, b, "sample", map[string]any{"prompt": "hi", "hint": tc.hint})
@@ -252,7 +253,7 @@ func TestSamplingBounds(t *testing.T) {
 	}
 	srv := geminitest.New(t, nil, turns...)
 	b := newBridge(t, &Options{Client: &ClientFeatures{Sampling: &Sampling{
-		Sampler:         GeminiSampler(srv.Client(context.Background()).Models, "gemini-2.5-flash"),
+		Sampler:         sampling.Gemini(srv.Client(context.Background()).Models, "gemini-2.5-flash"),
 		PerMinute:       3,
 		MaxOutputTokens: 50,
 	}}}, cfg)
@@ -292,15 +293,15 @@ type recursiveSampler struct {
 	inner string // what the inner call returned
 }
 
-func (s *recursiveSampler) ChooseModel(*SamplingRequest) string { return "host-model" }
+func (s *recursiveSampler) ChooseModel(*sampling.Request) string { return "host-model" }
 
-func (s *recursiveSampler) Sample(ctx context.Context, req *SamplingRequest) (*SamplingResult, error) {
+func (s *recursiveSampler) Sample(ctx context.Context, req *sampling.Request) (*sampling.Result, error) {
 	r := s.b.Execute(ctx, &genai.FunctionCall{Name: "sample", Args: map[string]any{"prompt": "again"}})
 	s.inner = r.ReturnDisplay
 	if r.Err != nil {
 		s.inner = r.Err.Error()
 	}
-	return &SamplingResult{Model: req.Model, Content: []SamplingContent{{Type: "text", Text: "done"}}}, nil
+	return &sampling.Result{Model: req.Model, Content: []sampling.Content{{Type: "text", Text: "done"}}}, nil
 }
 
 // TestSamplingNoRecursion: a sampling request made while answering one
@@ -331,9 +332,9 @@ type blockingSampler struct {
 	cause chan error
 }
 
-func (s *blockingSampler) ChooseModel(*SamplingRequest) string { return "m" }
+func (s *blockingSampler) ChooseModel(*sampling.Request) string { return "m" }
 
-func (s *blockingSampler) Sample(ctx context.Context, _ *SamplingRequest) (*SamplingResult, error) {
+func (s *blockingSampler) Sample(ctx context.Context, _ *sampling.Request) (*sampling.Result, error) {
 	if err := os.WriteFile(s.file, nil, 0o600); err != nil {
 		return nil, err
 	}
@@ -398,7 +399,7 @@ func TestSamplingSecretsAndSpan(t *testing.T) {
 	srv := geminitest.New(t, nil, geminitest.Text("the token is sekret-env-42"))
 	rv := &reviews{}
 	b := newBridge(t, &Options{TracerProvider: tp, Client: &ClientFeatures{Sampling: &Sampling{
-		Sampler: GeminiSampler(srv.Client(context.Background()).Models, "gemini-2.5-flash"),
+		Sampler: sampling.Gemini(srv.Client(context.Background()).Models, "gemini-2.5-flash"),
 		Review:  rv.review,
 	}}}, cfg)
 	discover(t, b)

@@ -13,14 +13,15 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
-	"github.com/mcpgenai/bridge/mcpbridge/internal/sampling"
+	isampling "github.com/mcpgenai/bridge/mcpbridge/internal/sampling"
+	"github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
 
 // samplingState is the Bridge's side of sampling: the handler, and per
 // server the calls in flight that were made while answering a sampling
 // request (a sampling request of that server then would be recursion).
 type samplingState struct {
-	h      *sampling.Handler
+	h      *isampling.Handler
 	nested map[string]*atomic.Int32
 	// maxRequest bounds a request's params (Sampling.MaxRequestBytes).
 	maxRequest int
@@ -43,7 +44,7 @@ func (b *Bridge) setupSampling(s *Sampling) error {
 	if s.Sampler == nil {
 		return errors.New("mcpbridge: ClientFeatures.Sampling has no Sampler")
 	}
-	cfg := sampling.Config{
+	cfg := isampling.Config{
 		Sampler:         redactingSampler{s.Sampler, b.redact},
 		Review:          s.Review,
 		MaxOutputTokens: s.MaxOutputTokens,
@@ -55,7 +56,7 @@ func (b *Bridge) setupSampling(s *Sampling) error {
 	if b.tracer != nil {
 		cfg.Trace = b.traceSampling
 	}
-	st := &samplingState{h: sampling.NewHandler(cfg), nested: map[string]*atomic.Int32{}, maxRequest: cmp.Or(s.MaxRequestBytes, DefaultSamplingMaxRequestBytes)}
+	st := &samplingState{h: isampling.NewHandler(cfg), nested: map[string]*atomic.Int32{}, maxRequest: cmp.Or(s.MaxRequestBytes, sampling.DefaultMaxRequestBytes)}
 	for _, sv := range b.servers {
 		st.nested[sv.cfg.Name] = new(atomic.Int32)
 	}
@@ -76,14 +77,14 @@ func (b *Bridge) sampleFor(server string) func(context.Context, string, json.Raw
 			tool = cl.tool
 		}
 		if n := st.nested[server]; method == "sampling/createMessage" && n != nil && n.Load() > 0 {
-			return nil, &sampling.RPCError{Code: sampling.CodeLimited, Message: "a sampling request made while answering another is refused"}
+			return nil, &isampling.RPCError{Code: isampling.CodeLimited, Message: "a sampling request made while answering another is refused"}
 		}
 		raw, err := st.h.Handle(ctx, server, tool, method, params)
 		if err != nil {
 			err = b.redact.redactErr(err)
 			level := slog.LevelInfo
-			var re *sampling.RPCError
-			if errors.As(err, &re) && re.Code == sampling.CodeLimited {
+			var re *isampling.RPCError
+			if errors.As(err, &re) && re.Code == isampling.CodeLimited {
 				level = slog.LevelDebug // a flood must not flood the log
 			}
 			b.log.Log(ctx, level, "sampling request not answered", "server", server, "method", method, "err", err)
@@ -96,7 +97,7 @@ func (b *Bridge) sampleFor(server string) func(context.Context, string, json.Raw
 // samplingCall notes a call of tool made while answering a sampling
 // request, until the returned func is called.
 func (b *Bridge) samplingCall(ctx context.Context, tool *Tool) func() {
-	if b.sampling == nil || !sampling.Active(ctx) {
+	if b.sampling == nil || !isampling.Active(ctx) {
 		return func() {}
 	}
 	n := b.sampling.nested[tool.Server]
@@ -135,14 +136,14 @@ func (b *Bridge) traceSampling(ctx context.Context, server string) (context.Cont
 		}
 		if err != nil {
 			kind := "_OTHER"
-			var re *sampling.RPCError
+			var re *isampling.RPCError
 			if errors.As(err, &re) {
 				switch re.Code {
-				case sampling.CodeRejected:
+				case isampling.CodeRejected:
 					kind = "refused"
-				case sampling.CodeLimited:
+				case isampling.CodeLimited:
 					kind = "limited"
-				case sampling.CodeInvalidParams:
+				case isampling.CodeInvalidParams:
 					kind = "invalid_request"
 				}
 			}

@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"math"
 
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/geminitest"
 	"github.com/mcpgenai/bridge/mcpbridge"
+	"github.com/mcpgenai/bridge/mcpbridge/rank"
 )
 
 func ExampleRunOptions_hostFunctions() {
@@ -80,45 +80,26 @@ func ExampleSelection() {
 	// 1 declared; left out: [order]
 }
 
-// embeddingRanker ranks tools by the cosine similarity of their
-// descriptions' embeddings to the latest message's, through genai's
-// EmbedContent. (A real one would cache the tools' embeddings.)
-type embeddingRanker struct {
-	models *genai.Models
-	model  string // "gemini-embedding-001", say
-}
+// rankRanker makes a ranker of the rank package (its Embedding, say) the
+// Ranker of a Selection: it ranks each tool's cached RankDocument for the
+// conversation.
+type rankRanker struct{ r rank.Ranker }
 
-func (r embeddingRanker) Rank(ctx context.Context, conversation []*genai.Content, tools []*mcpbridge.Tool) ([]float64, error) {
-	contents := []*genai.Content{conversation[len(conversation)-1]}
-	for _, t := range tools {
-		contents = append(contents, genai.NewContentFromText(t.Name+": "+t.Description, genai.RoleUser))
+func (r rankRanker) Rank(ctx context.Context, conversation []*genai.Content, tools []*mcpbridge.Tool) ([]float64, error) {
+	docs := make([]*rank.Document, len(tools))
+	for i, t := range tools {
+		docs[i] = t.RankDocument()
 	}
-	resp, err := r.models.EmbedContent(ctx, r.model, contents, nil)
+	ranking, err := r.r.Rank(ctx, rank.ConversationQuery(conversation), docs)
 	if err != nil {
 		return nil, err // Run falls back to the lexical ranker
 	}
-	q := resp.Embeddings[0].Values
-	scores := make([]float64, len(tools))
-	for i := range tools {
-		scores[i] = cosine(q, resp.Embeddings[i+1].Values)
-	}
-	return scores, nil
+	return ranking.Scores(), nil
 }
 
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range min(len(a), len(b)) {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
-}
-
-// A Ranker built on embeddings, for hosts that can afford the calls.
+// A Ranker built on Gemini's embeddings, for hosts that can afford the
+// calls: each tool's text is embedded once and cached, then a request costs
+// one embedding of the conversation's latest message.
 func ExampleRanker() {
 	ctx := context.Background()
 	client, err := genai.NewClient(ctx, nil) // GEMINI_API_KEY from the environment
@@ -127,6 +108,6 @@ func ExampleRanker() {
 	}
 	_ = &mcpbridge.RunOptions{Selection: &mcpbridge.Selection{
 		Limit:  128,
-		Ranker: embeddingRanker{models: client.Models, model: "gemini-embedding-001"},
+		Ranker: rankRanker{rank.NewEmbedding(client.Models, nil)},
 	}}
 }

@@ -313,8 +313,8 @@ func TestRunVertexLimit(t *testing.T) {
 }
 
 func TestAliasFor(t *testing.T) {
-	tool := &Tool{Entry: registry.Entry{Name: "lookup", Server: "main", ServerTool: "lookup"}}
-	long := &Tool{Entry: registry.Entry{Name: "x", Server: strings.Repeat("s", 40), ServerTool: strings.Repeat("t", 40)}}
+	tool := &Tool{Name: "lookup", Server: "main", ServerTool: "lookup"}
+	long := &Tool{Name: "x", Server: strings.Repeat("s", 40), ServerTool: strings.Repeat("t", 40)}
 	tests := []struct {
 		name  string
 		tool  *Tool

@@ -84,8 +84,8 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 	sp := mcpconn.Spec{
 		Name:            cfg.Name,
 		Timeout:         cfg.effectiveTimeout(),
-		MaxCallTime:     cfg.MaxCallTime,
-		DiscoverProbe:   b.discoverProbe,
+		MaxCallTime:     cfg.effectiveMaxCallTime(),
+		DiscoverProbe:   b.hooks.discoverProbe,
 		Logger:          b.log,
 		MaxMessageBytes: b.maxMsg,
 		Tracer:          b.tracer,

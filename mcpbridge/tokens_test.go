@@ -200,7 +200,7 @@ func TestGoogleTokenRedacted(t *testing.T) {
 	)
 	u, _ := bearerOnly(t, func(tok string) bool { return tok == token })
 	var e exits
-	b := newBridge(t, &Options{Logger: e.logger(), googleTransport: iamTo{g.srv.URL}}, ServerConfig{
+	b := newBridgeHooks(t, &Options{Logger: e.logger()}, testHooks{googleTransport: iamTo{g.srv.URL}}, ServerConfig{
 		Name: "iap", HTTPURL: u, Timeout: 10 * time.Second, Trust: true,
 		AuthProviderType: AuthServiceAccountImpersonation, TargetAudience: audience, TargetServiceAccount: target,
 	})

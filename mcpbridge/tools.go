@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -24,13 +25,28 @@ import (
 // Do not modify its fields, its Declaration or its Changes; they may be
 // shared with later snapshots.
 type Tool struct {
-	// Entry says how the tool is registered: Name is the function name the
-	// model calls it by (sanitized and, when a server earlier in the
-	// configuration offers the same name, prefixed), Server the configured
-	// server name, ServerTool the tool's name as the server lists it (used
-	// when calling the server), and Reason why Name is what it is (see
-	// [registry.Entry.Renamed]).
-	registry.Entry
+	// Name is the function name the model calls the tool by, unique among
+	// the Bridge's tools and a valid function name: ServerTool itself, or
+	// a name made from it when that is not possible (see Renamed).
+	Name string
+	// Server is the configured name of the server offering the tool.
+	Server string
+	// ServerTool is the tool's name as the server lists it; its calls
+	// reach the server under this name.
+	ServerTool string
+	// Renamed says, for a person (a log, an inspector), why Name is not
+	// ServerTool; "" when it is. The forms:
+	//
+	//	sanitized: "my tool" is not a valid function name
+	//	prefixed: "fetch" belongs to server "files"
+	//	hashed: "fetch" is taken by server "files"
+	//	qualified: Options.ToolNames names every tool after its server
+	//
+	// A prefixed name is "server__tool" (when a server earlier in the
+	// configuration offers the same name); a hashed one ends with a short
+	// stable hash (when even that was taken); [Options.ToolNames] decides
+	// the scheme.
+	Renamed string
 	// Title is the tool's display title ("" if the server gave none).
 	Title string
 	// Description is the server's description of the tool, without
@@ -66,7 +82,7 @@ type Tool struct {
 	Timeout time.Duration
 
 	def     *toolDef
-	maxCall time.Duration // the server's MaxCallTime; 0 = the default
+	maxCall time.Duration // the server's MaxCallTime, or the default
 	lex     *lexicalCache // the tool's words, for lexicalRanker
 }
 
@@ -81,12 +97,7 @@ func (t *Tool) InputSchema() json.RawMessage {
 func (t *Tool) restorer() *schema.Restorer { return t.def.conv.Restorer }
 
 // maxCallTime bounds a call of t that may outlive Timeout.
-func (t *Tool) maxCallTime() time.Duration {
-	if t.maxCall > 0 {
-		return t.maxCall
-	}
-	return DefaultMaxCallTime
-}
+func (t *Tool) maxCallTime() time.Duration { return t.maxCall }
 
 // toolDef is one tool as a server listed it, converted once per listing.
 type toolDef struct {
@@ -154,6 +165,28 @@ func toolNames(defs []*toolDef) []string {
 	return names
 }
 
+// renamed is Tool.Renamed for e.
+func renamed(e registry.Entry) string {
+	switch e.Reason {
+	case registry.Unchanged:
+		return ""
+	case registry.Sanitized:
+		return fmt.Sprintf("sanitized: %q is not a valid function name", e.ServerTool)
+	case registry.Prefixed:
+		return fmt.Sprintf("prefixed: %q belongs to server %q", e.Wanted, e.Holder)
+	case registry.Hashed:
+		return fmt.Sprintf("hashed: %q is taken by server %q", e.Wanted, e.Holder)
+	case registry.Qualified:
+		return "qualified: Options.ToolNames names every tool after its server"
+	}
+	return e.Reason.String()
+}
+
+// registeredAs reports whether t is the tool registered as e.
+func (t *Tool) registeredAs(e registry.Entry) bool {
+	return t.Name == e.Name && t.Server == e.Server && t.ServerTool == e.ServerTool && t.Renamed == renamed(e)
+}
+
 // newTool builds the registered view of def under e.
 func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 	a := def.raw.Annotations
@@ -161,7 +194,10 @@ func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 	decl := def.conv.Declaration(e.Name, result.CleanText(def.raw.Description, -1))
 	def.out.declare(decl)
 	return &Tool{
-		Entry:       e,
+		Name:        e.Name,
+		Server:      e.Server,
+		ServerTool:  e.ServerTool,
+		Renamed:     renamed(e),
 		Title:       result.CleanText(def.raw.Title, -1),
 		Description: result.CleanText(def.raw.Description, -1),
 		Annotations: a,
@@ -172,7 +208,7 @@ func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 		BudgetCuts:  def.conv.BudgetCuts,
 		Trust:       cfg.Trust,
 		Timeout:     cfg.effectiveTimeout(),
-		maxCall:     cfg.MaxCallTime,
+		maxCall:     cfg.effectiveMaxCallTime(),
 		def:         def,
 		lex:         &lexicalCache{},
 	}

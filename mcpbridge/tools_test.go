@@ -58,13 +58,14 @@ func TestNewTool(t *testing.T) {
 	e := registry.Entry{Name: "web__fetch", Server: "web", ServerTool: "fetch", Reason: registry.Prefixed, Wanted: "fetch", Holder: "files"}
 	got := newTool(e, defs[0], &cfg)
 	want := &Tool{
-		Entry: e, Title: "Fetch", Description: "fetches a URL",
+		Name: "web__fetch", Server: "web", ServerTool: "fetch", Renamed: `prefixed: "fetch" belongs to server "files"`,
+		Title: "Fetch", Description: "fetches a URL",
 		Annotations: confirm.Annotations{Title: "Fetch it", ReadOnlyHint: &yes},
 		Declaration: defs[0].conv.Declaration("web__fetch", "fetches a URL"),
 		Changes:     defs[0].conv.Changes,
 		// {"description":"fetches a URL","name":"web__fetch","parameters":{...}}
 		Size:  schema.Size(len(`{"description":"fetches a URL","name":"web__fetch","parameters":{"properties":{"n":{"enum":["1","2"],"type":"STRING"}},"type":"OBJECT"}}`)),
-		Trust: true, Timeout: 3 * time.Second,
+		Trust: true, Timeout: 3 * time.Second, maxCall: DefaultMaxCallTime,
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(Tool{}), cmp.FilterPath(func(p cmp.Path) bool {
 		return p.Last().String() == ".def" || p.Last().String() == ".lex"

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/mcpgenai/bridge/mcpbridge"
+	"github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
 
 // terminalElicitor puts a server's questions to the person at the console
@@ -381,7 +382,7 @@ func withSampling(f, s *mcpbridge.ClientFeatures, tty *sync.Mutex) *mcpbridge.Cl
 	}
 	sp := *s.Sampling
 	if review := sp.Review; review != nil {
-		sp.Review = func(ctx context.Context, req *mcpbridge.SamplingRequest, res *mcpbridge.SamplingResult) error {
+		sp.Review = func(ctx context.Context, req *sampling.Request, res *sampling.Result) error {
 			tty.Lock()
 			defer tty.Unlock()
 			return review(ctx, req, res)

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/mcpbridge"
+	"github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
 
 // samplingFeatures lets the servers ask the chat's model for completions
@@ -22,7 +23,7 @@ func samplingFeatures(o *options, con *console, lines *lineReader, models *genai
 	}
 	r := &samplingReviewer{lines: lines, out: con.stderr, drain: con.person}
 	return &mcpbridge.ClientFeatures{Sampling: &mcpbridge.Sampling{
-		Sampler: mcpbridge.GeminiSampler(models, o.model),
+		Sampler: sampling.Gemini(models, o.model),
 		Review:  r.review,
 	}}
 }
@@ -40,7 +41,7 @@ type samplingReviewer struct {
 // review implements mcpbridge.Sampling.Review: y or yes approves, n or no
 // refuses; another answer is asked again (maxAsks times in all, then
 // refused), and the end of input refuses.
-func (r *samplingReviewer) review(ctx context.Context, req *mcpbridge.SamplingRequest, res *mcpbridge.SamplingResult) error {
+func (r *samplingReviewer) review(ctx context.Context, req *sampling.Request, res *sampling.Result) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.drain {
@@ -60,7 +61,7 @@ func (r *samplingReviewer) review(ctx context.Context, req *mcpbridge.SamplingRe
 		line, err := r.lines.next(ctx, nil)
 		if errors.Is(err, io.EOF) {
 			fmt.Fprintln(r.out, "\nrefused (end of input)")
-			return fmt.Errorf("%w: end of input", mcpbridge.ErrSamplingRefused)
+			return fmt.Errorf("%w: end of input", sampling.ErrRefused)
 		}
 		if err != nil {
 			fmt.Fprintln(r.out, "\ninterrupted: refused")
@@ -71,16 +72,16 @@ func (r *samplingReviewer) review(ctx context.Context, req *mcpbridge.SamplingRe
 			return nil
 		case "n", "no":
 			fmt.Fprintln(r.out, "refused")
-			return fmt.Errorf("%w by the user", mcpbridge.ErrSamplingRefused)
+			return fmt.Errorf("%w by the user", sampling.ErrRefused)
 		}
 		fmt.Fprintf(r.out, "%q is not an answer: type y or n and press Enter\n", strings.TrimSpace(line))
 	}
 	fmt.Fprintln(r.out, "refused (no answer understood)")
-	return fmt.Errorf("%w: no answer understood", mcpbridge.ErrSamplingRefused)
+	return fmt.Errorf("%w: no answer understood", sampling.ErrRefused)
 }
 
 // describeSampling is what the user is shown about a sampling request.
-func describeSampling(req *mcpbridge.SamplingRequest) string {
+func describeSampling(req *sampling.Request) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "\nServer %q asks the model for a completion", req.Server)
 	if req.ServerTool != "" {
@@ -104,18 +105,18 @@ func describeSampling(req *mcpbridge.SamplingRequest) string {
 }
 
 // describeContent lists content blocks, one a line, under indent.
-func describeContent(indent string, cs []mcpbridge.SamplingContent) string {
+func describeContent(indent string, cs []sampling.Content) string {
 	var sb strings.Builder
 	for _, c := range cs {
 		sb.WriteString(indent)
 		switch c.Type {
-		case "text":
+		case sampling.TypeText:
 			sb.WriteString(clip(c.Text))
-		case "image", "audio":
+		case sampling.TypeImage, sampling.TypeAudio:
 			fmt.Fprintf(&sb, "[%s %s, %d bytes]", c.Type, c.MIMEType, len(c.Data))
-		case "tool_use":
+		case sampling.TypeToolUse:
 			fmt.Fprintf(&sb, "[call %s %v]", c.Name, c.Input)
-		case "tool_result":
+		case sampling.TypeToolResult:
 			fmt.Fprintf(&sb, "[result of %s]\n%s", c.ID, strings.TrimSuffix(describeContent(indent+"  ", c.Content), "\n"))
 		default:
 			fmt.Fprintf(&sb, "[%s]", c.Type)

@@ -248,8 +248,8 @@ func writeText(w io.Writer, b *mcpbridge.Bridge, source string, target schema.Ta
 		if t.BudgetCuts > 0 {
 			fmt.Fprintf(&sb, "  warning: cut to its size budget: %d nested parts are described as JSON text\n", t.BudgetCuts)
 		}
-		if t.Entry.Renamed() {
-			fmt.Fprintf(&sb, "  renamed: %s\n", t.Entry)
+		if t.Renamed != "" {
+			fmt.Fprintf(&sb, "  renamed (%s)\n", t.Renamed)
 		}
 		for _, c := range t.Changes {
 			if _, ok := common[c.String()]; !ok {

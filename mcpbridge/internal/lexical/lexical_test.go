@@ -2,113 +2,199 @@ package lexical
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
-	"google.golang.org/genai"
 )
 
-func TestWords(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{"convert_currency", []string{"convert", "currency"}},
-		{"getWeatherForecast", []string{"get", "weather", "forecast"}},
-		{"Reads the files of a directory.", []string{"read", "file", "directory"}},
-		{"s3.listBuckets-v2", []string{"s3", "list", "bucket", "v2"}},
-		{"class address", []string{"class", "address"}},
-		{"Größe ändern", []string{"größe", "ändern"}},
-		{"", nil},
-	}
-	for _, tc := range tests {
-		if diff := cmp.Diff(tc.want, words(tc.in)); diff != "" {
-			t.Errorf("words(%q) mismatch (-want +got):\n%s", tc.in, diff)
-		}
-	}
+// conceptsOf returns the concept terms analyze finds in text.
+func conceptsOf(text string) map[uint64]bool {
+	m := map[uint64]bool{}
+	analyze(theLexicon(), text, func(uint64, float32) {}, func(h uint64, _ float32) { m[h] = true })
+	return m
 }
 
-func TestScore(t *testing.T) {
-	docs := []*Index{
-		NewIndex("send_email", "Sends an email message", "recipient", "subject"),
-		NewIndex("get_weather", "Current weather for a city", "city"),
-		NewIndex("convert_currency", "Converts money between currencies", "amount"),
-		NewIndex("search", "Searches", "ticker"),
+// TestLexicon: the built-in lexicon parses, and its members meet across
+// languages, phrases before their words, the longest CJK member first.
+func TestLexicon(t *testing.T) {
+	lx := theLexicon()
+	if lx.size < 100 || len(lx.words) < 500 || len(lx.cjk) < 500 {
+		t.Errorf("lexicon: %d concepts, %d words, %d CJK members; want a fuller one", lx.size, len(lx.words), len(lx.cjk))
 	}
-	names := []string{"send_email", "get_weather", "convert_currency", "search"}
-	user := func(s string) *genai.Content { return genai.NewContentFromText(s, genai.RoleUser) }
 	tests := []struct {
-		name string
-		conv []*genai.Content
-		want string // the best document
+		name      string
+		a, b      string
+		wantShare bool
 	}{
-		{"by description", []*genai.Content{user("what's the weather in Oslo?")}, "get_weather"},
-		{"by name", []*genai.Content{user("convert 5 dollars")}, "convert_currency"},
-		{"by parameter name", []*genai.Content{user("price of ticker GOOG")}, "search"},
-		{"the latest message weighs most", []*genai.Content{user("email Bob about the weather"), user("actually, just the weather")}, "get_weather"},
-		{"a called function counts", []*genai.Content{
-			user("go on"),
-			{Role: genai.RoleModel, Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{Name: "send_email"}}}},
-		}, "send_email"},
-		{"thoughts do not count", []*genai.Content{
-			user("email"),
-			{Role: genai.RoleModel, Parts: []*genai.Part{{Text: "weather weather weather", Thought: true}}},
-		}, "send_email"},
+		{"synonym", "forecast", "weather", true},
+		{"Japanese", "天気予報", "weather", true},
+		{"Chinese", "今天的天气", "weather", true},
+		{"Korean with a particle", "날씨를 알려 줘", "weather", true},
+		{"Korean phrase across a space", "다음 주", "next week", true},
+		{"inflection", "currencies", "EUR", true},
+		{"a phrase, not its word", "mind map", "map", false},
+		{"the longest CJK member", "股票", "车票", false},
+		{"a path names a file", "save it to /root/a.md", "file", true},
+		{"a URL names a web page", "open https://go.dev", "website", true},
+		{"unrelated", "weather", "stock", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			scores := Score(NewQuery(tc.conv), docs)
-			best := 0
-			for i, s := range scores {
-				if s > scores[best] {
-					best = i
-				}
+			a, b := conceptsOf(tc.a), conceptsOf(tc.b)
+			share := false
+			for h := range a {
+				share = share || b[h]
 			}
-			if names[best] != tc.want || scores[best] <= 0 {
-				t.Errorf("best = %s (scores %v), want %s", names[best], scores, tc.want)
+			if share != tc.wantShare {
+				t.Errorf("%q and %q share a concept: %v, want %v", tc.a, tc.b, share, tc.wantShare)
 			}
 		})
 	}
-	if got := Score(NewQuery([]*genai.Content{user("the")}), docs); !cmp.Equal(got, make([]float64, len(docs))) {
+}
+
+func TestParseLexicon(t *testing.T) {
+	good := "# comment\n\nweather: weather, forecast, 天気, 날씨 예보\nfile: file , path,\n"
+	lx, err := parseLexicon(good)
+	if err != nil {
+		t.Fatalf("parseLexicon() error = %v", err)
+	}
+	if lx.size != 2 || len(lx.words) != 4 || len(lx.cjk) != 2 || lx.cjk["날씨예보"] == nil {
+		t.Errorf("parseLexicon() = %d concepts, words %v, CJK %v", lx.size, lx.words, lx.cjk)
+	}
+	for _, bad := range []string{
+		"no colon here",
+		": no name",
+		"two words: x",
+		"dup: a\ndup: b",
+		"stop: the",
+		"mixed: PDF ファイル",
+		"runs: 天気、雨",
+	} {
+		if _, err := parseLexicon(bad); err == nil {
+			t.Errorf("parseLexicon(%q) = nil error, want one", bad)
+		}
+	}
+}
+
+func doc(fields map[Field]string, needs ...string) *Doc {
+	var b Builder
+	for _, f := range []Field{Name, Description, Parameter, Server} {
+		b.Add(f, fields[f])
+	}
+	for _, n := range needs {
+		b.Need(n)
+	}
+	return b.Doc()
+}
+
+func best(scores []float64) int {
+	b := 0
+	for i, s := range scores {
+		if s > scores[b] {
+			b = i
+		}
+	}
+	return b
+}
+
+func TestScore(t *testing.T) {
+	docs := []*Doc{
+		doc(map[Field]string{Name: "send_email", Description: "Sends an email message", Parameter: "recipient subject"}),
+		doc(map[Field]string{Name: "get_weather", Description: "Current weather for a city", Parameter: "city"}),
+		doc(map[Field]string{Name: "convert_currency", Description: "Converts money between currencies", Parameter: "amount"}),
+		doc(map[Field]string{Name: "lookup", Description: "Looks things up", Parameter: "ticker"}),
+	}
+	tests := []struct {
+		query string
+		want  int
+	}{
+		{"what's the weather in Oslo?", 1},
+		{"how many yen is 5 EUR", 2},
+		{"price of ticker GOOG", 3},
+		{"mail Bob", 0},
+		{"東京の天気は？", 1},
+		{"환율 알려 줘", 2},
+	}
+	for _, tc := range tests {
+		scores := Score(NewQuery(Text{Text: tc.query, Weight: 1}), docs, nil)
+		if b := best(scores); b != tc.want || scores[b] <= 0 {
+			t.Errorf("Score(%q) = %v, want document %d best", tc.query, scores, tc.want)
+		}
+	}
+	if got := Score(NewQuery(Text{Text: "the and of", Weight: 1}), docs, nil); slices.ContainsFunc(got, func(s float64) bool { return s != 0 }) {
 		t.Errorf("Score(stop words only) = %v, want zeros", got)
 	}
-	if got := Score(Query{}, nil); len(got) != 0 {
+	if got := Score(Query{}, nil, nil); len(got) != 0 {
 		t.Errorf("Score(zero, nil) = %v, want empty", got)
 	}
-	if got := Score(NewQuery([]*genai.Content{user("email"), nil}), []*Index{nil, docs[0]}); got[0] != 0 || got[1] <= 0 {
+	got := Score(NewQuery(Text{Text: "weather", Weight: 1}), []*Doc{nil, docs[1]}, []int{-1, 0})
+	if got[0] != 0 || got[1] <= 0 {
 		t.Errorf("Score with a nil document = %v, want [0, >0]", got)
 	}
-}
-
-// TestNewIndexOrder: the order of texts does not change an index.
-func TestNewIndexOrder(t *testing.T) {
-	a, b := NewIndex("alpha beta", "beta gamma"), NewIndex("beta gamma", "alpha beta")
-	if diff := cmp.Diff(a, b, cmp.AllowUnexported(Index{})); diff != "" {
-		t.Errorf("NewIndex depends on the order of texts (-a +b):\n%s", diff)
+	if q := NewQuery(Text{Text: "weather", Weight: 0}, Text{Text: "", Weight: 1}); !q.Empty() {
+		t.Errorf("NewQuery of no weight and no text is not empty")
 	}
 }
 
-// FuzzScore: any text, in the conversation or in a document, gives one
-// finite, non-negative score per document, and words are never empty.
+// TestScoreName: a word in the name counts more than in the description.
+func TestScoreName(t *testing.T) {
+	docs := []*Doc{
+		doc(map[Field]string{Name: "list_items", Description: "Lists the items of a calendar"}),
+		doc(map[Field]string{Name: "calendar", Description: "Lists the items"}),
+	}
+	if s := Score(NewQuery(Text{Text: "calendar", Weight: 1}), docs, nil); s[1] <= s[0] {
+		t.Errorf("Score(calendar) = %v, want the tool named so first", s)
+	}
+}
+
+// TestScoreServers: a tool of the server of the best match gains from it;
+// a tool that gives what the best match needs gains more.
+func TestScoreServers(t *testing.T) {
+	docs := []*Doc{
+		doc(map[Field]string{Name: "find_restaurants", Description: "Restaurants near a point", Server: "maps"}, "latitude", "longitude"),
+		doc(map[Field]string{Name: "geocode", Description: "Turns an address into latitude and longitude", Server: "maps"}, "address"),
+		doc(map[Field]string{Name: "elevation", Description: "Height of a point", Server: "maps"}, "latitude", "longitude"),
+		doc(map[Field]string{Name: "stock_quote", Description: "Price of a share", Server: "finance"}),
+	}
+	q := NewQuery(Text{Text: "restaurants near the Eiffel Tower", Weight: 1})
+	alone := Score(q, docs, nil)
+	grouped := Score(q, docs, []int{0, 0, 0, 1})
+	if alone[1] != 0 || alone[2] != 0 {
+		t.Fatalf("Score without groups = %v, want only the match to score", alone)
+	}
+	if !(grouped[1] > grouped[2] && grouped[2] > 0 && grouped[3] == 0) {
+		t.Errorf("Score with groups = %v, want geocode > elevation > 0 = stock_quote", grouped)
+	}
+	if best(grouped) != 0 {
+		t.Errorf("Score with groups = %v, want the match still first", grouped)
+	}
+}
+
+// FuzzScore: any query and documents give one finite, non-negative score
+// per document, the same twice.
 func FuzzScore(f *testing.F) {
-	f.Add("convert 5 dollars", "convert_currency", "Converts money")
-	f.Add("getHTTPResponse\x00\xff", "ÀÉ_x", "ß")
-	f.Fuzz(func(t *testing.T, query, name, desc string) {
-		for _, w := range words(query + " " + name + " " + desc) {
-			if w == "" {
-				t.Fatalf("words() gave an empty word")
-			}
+	f.Add("convert 5 dollars", "convert_currency", "Converts money", "amount", "fx")
+	f.Add("getHTTPResponse\x00\xff", "ÀÉ_x", "ß", "天気", "")
+	f.Add("東京の天気", "get_weather", "天気予報を取得", "city", "weather")
+	f.Fuzz(func(t *testing.T, query, name, desc, param, server string) {
+		docs := []*Doc{
+			doc(map[Field]string{Name: name, Description: desc, Parameter: param, Server: server}, param),
+			doc(map[Field]string{Name: query, Server: server}, name),
+			nil,
 		}
-		docs := []*Index{NewIndex(name, desc), NewIndex("other", query)}
-		conv := []*genai.Content{genai.NewContentFromText(query, genai.RoleUser), genai.NewContentFromText(desc, genai.RoleModel)}
-		scores := Score(NewQuery(conv), docs)
-		if len(scores) != len(docs) {
-			t.Fatalf("Score() = %v, want %d scores", scores, len(docs))
+		q := NewQuery(Text{Text: query, Weight: 1}, Text{Text: desc, Weight: 1.0 / 3})
+		a := Score(q, docs, []int{0, 0, -1})
+		b := Score(q, docs, []int{0, 0, -1})
+		if len(a) != len(docs) || !slices.Equal(a, b) {
+			t.Fatalf("Score(%q) = %v then %v", query, a, b)
 		}
-		for _, s := range scores {
+		for _, s := range a {
 			if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
 				t.Fatalf("Score(%q) score %v", query, s)
 			}
+		}
+		if strings.TrimSpace(query) == "" && strings.TrimSpace(desc) == "" && a[0] != 0 {
+			t.Fatalf("Score of a blank query = %v", a)
 		}
 	})
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	api "github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
 
 // wireResult is a CreateMessageResult as it travels.
@@ -22,7 +24,7 @@ type wireResult struct {
 // sampling with tools expect), as a list otherwise. A tool_use must name
 // one of req's tools; without tools only text, image and audio are
 // allowed.
-func Encode(req *Request, res *Result) (json.RawMessage, error) {
+func Encode(req *api.Request, res *api.Result) (json.RawMessage, error) {
 	if res == nil || len(res.Content) == 0 {
 		return nil, errors.New("the model gave no answer")
 	}
@@ -37,26 +39,26 @@ func Encode(req *Request, res *Result) (json.RawMessage, error) {
 		}
 		blocks = append(blocks, w)
 	}
-	out := wireResult{Role: RoleAssistant, Model: res.Model, StopReason: res.StopReason, Content: blocks}
+	out := wireResult{Role: api.RoleAssistant, Model: res.Model, StopReason: res.StopReason, Content: blocks}
 	if len(blocks) == 1 {
 		out.Content = blocks[0]
 	}
 	return json.Marshal(out)
 }
 
-func encodeBlock(req *Request, c Content) (wireContent, error) {
+func encodeBlock(req *api.Request, c api.Content) (wireContent, error) {
 	switch c.Type {
-	case TypeText:
+	case api.TypeText:
 		t := c.Text
-		return wireContent{Type: TypeText, Text: &t}, nil
-	case TypeImage, TypeAudio:
+		return wireContent{Type: api.TypeText, Text: &t}, nil
+	case api.TypeImage, api.TypeAudio:
 		if c.MIMEType == "" {
 			return wireContent{}, fmt.Errorf("%s without a MIME type", c.Type)
 		}
 		d := base64.StdEncoding.EncodeToString(c.Data)
 		return wireContent{Type: c.Type, Data: &d, MIMEType: c.MIMEType}, nil
-	case TypeToolUse:
-		if !slices.ContainsFunc(req.Tools, func(t Tool) bool { return t.Name == c.Name }) {
+	case api.TypeToolUse:
+		if !slices.ContainsFunc(req.Tools, func(t api.Tool) bool { return t.Name == c.Name }) {
 			return wireContent{}, fmt.Errorf("tool_use of %q, which is not among the request's tools", c.Name)
 		}
 		if c.ID == "" {
@@ -70,7 +72,7 @@ func encodeBlock(req *Request, c Content) (wireContent, error) {
 		if err != nil {
 			return wireContent{}, fmt.Errorf("tool_use input: %w", err)
 		}
-		w := wireContent{Type: TypeToolUse, ID: c.ID, Name: c.Name, Input: b}
+		w := wireContent{Type: api.TypeToolUse, ID: c.ID, Name: c.Name, Input: b}
 		if len(c.Signature) > 0 {
 			w.Meta = map[string]any{SignatureMeta: base64.StdEncoding.EncodeToString(c.Signature)}
 		}

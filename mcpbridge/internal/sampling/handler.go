@@ -9,14 +9,8 @@ import (
 	"time"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/clienttasks"
+	api "github.com/mcpgenai/bridge/mcpbridge/sampling"
 	"github.com/mcpgenai/bridge/schema"
-)
-
-// Defaults of [Config].
-const (
-	DefaultMaxOutputTokens = 4096
-	DefaultPerMinute       = 10
-	DefaultMaxRequestBytes = 4 << 20
 )
 
 // JSON-RPC error codes the Handler answers with.
@@ -29,10 +23,6 @@ const (
 	// recursion).
 	CodeLimited = -32000
 )
-
-// ErrRefused is returned by a review that refuses a request; the server
-// reads the protocol's "User rejected sampling request".
-var ErrRefused = errors.New("sampling request refused")
 
 // RPCError is an error the server is to read as a JSON-RPC error.
 type RPCError struct {
@@ -50,12 +40,12 @@ func (e *RPCError) RPCCode() int { return e.Code }
 // Config configures a [Handler].
 type Config struct {
 	// Sampler answers; required.
-	Sampler Sampler
+	Sampler api.Sampler
 	// Review, when not nil, sees each request before the model runs (res
 	// nil) and again with the answer; it may edit *req and *res in place.
 	// An error wrapping ErrRefused refuses the request, another error
 	// fails it. nil approves everything.
-	Review func(ctx context.Context, req *Request, res *Result) error
+	Review func(ctx context.Context, req *api.Request, res *api.Result) error
 	// MaxOutputTokens caps the server's maxTokens. 0 = DefaultMaxOutputTokens.
 	MaxOutputTokens int
 	// PerMinute is how many requests one server may make in any minute.
@@ -72,7 +62,7 @@ type Config struct {
 	// (after the checks, in the task when it runs as one); the context
 	// it returns is the review's and the model's, and end is called once
 	// with the outcome (res nil on failure).
-	Trace func(ctx context.Context, server string) (context.Context, func(req *Request, res *Result, err error))
+	Trace func(ctx context.Context, server string) (context.Context, func(req *api.Request, res *api.Result, err error))
 }
 
 // Handler answers sampling requests of any number of servers. Its methods
@@ -88,13 +78,13 @@ type Handler struct {
 // NewHandler returns a Handler for cfg, with zero fields at their defaults.
 func NewHandler(cfg Config) *Handler {
 	if cfg.MaxOutputTokens <= 0 {
-		cfg.MaxOutputTokens = DefaultMaxOutputTokens
+		cfg.MaxOutputTokens = api.DefaultMaxOutputTokens
 	}
 	if cfg.PerMinute <= 0 {
-		cfg.PerMinute = DefaultPerMinute
+		cfg.PerMinute = api.DefaultPerMinute
 	}
 	if cfg.MaxRequestBytes <= 0 {
-		cfg.MaxRequestBytes = DefaultMaxRequestBytes
+		cfg.MaxRequestBytes = api.DefaultMaxRequestBytes
 	}
 	h := &Handler{cfg: cfg, times: map[string][]time.Time{}, tasks: cfg.Tasks}
 	if h.tasks == nil {
@@ -142,11 +132,11 @@ func (h *Handler) Handle(ctx context.Context, server, serverTool, method string,
 }
 
 // answer runs the reviews and the model for req.
-func (h *Handler) answer(ctx context.Context, req *Request) (_ json.RawMessage, err error) {
+func (h *Handler) answer(ctx context.Context, req *api.Request) (_ json.RawMessage, err error) {
 	ctx = context.WithValue(ctx, activeKey{}, true)
-	var res *Result
+	var res *api.Result
 	if h.cfg.Trace != nil {
-		var end func(*Request, *Result, error)
+		var end func(*api.Request, *api.Result, error)
 		ctx, end = h.cfg.Trace(ctx, req.Server)
 		defer func() {
 			if err != nil {
@@ -181,7 +171,7 @@ func (h *Handler) answer(ctx context.Context, req *Request) (_ json.RawMessage, 
 	return raw, nil
 }
 
-func (h *Handler) review(ctx context.Context, req *Request, res *Result) error {
+func (h *Handler) review(ctx context.Context, req *api.Request, res *api.Result) error {
 	if h.cfg.Review == nil {
 		return nil
 	}
@@ -189,7 +179,7 @@ func (h *Handler) review(ctx context.Context, req *Request, res *Result) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, ErrRefused):
+	case errors.Is(err, api.ErrRefused):
 		return &RPCError{Code: CodeRejected, Message: "User rejected sampling request", Err: err}
 	case ctx.Err() != nil:
 		return &RPCError{Code: CodeInternal, Message: "sampling cancelled", Err: context.Cause(ctx)}

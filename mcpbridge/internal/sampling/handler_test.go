@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	api "github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
 
 func TestMain(m *testing.M) {
@@ -22,12 +24,12 @@ type echoSampler struct {
 	block   bool
 	started chan struct{}
 	mu      sync.Mutex
-	seen    []*Request
+	seen    []*api.Request
 }
 
-func (s *echoSampler) ChooseModel(*Request) string { return "echo-1" }
+func (s *echoSampler) ChooseModel(*api.Request) string { return "echo-1" }
 
-func (s *echoSampler) Sample(ctx context.Context, req *Request) (*Result, error) {
+func (s *echoSampler) Sample(ctx context.Context, req *api.Request) (*api.Result, error) {
 	s.mu.Lock()
 	s.seen = append(s.seen, req)
 	s.mu.Unlock()
@@ -37,7 +39,7 @@ func (s *echoSampler) Sample(ctx context.Context, req *Request) (*Result, error)
 		return nil, ctx.Err()
 	}
 	last := req.Messages[len(req.Messages)-1].Content[0].Text
-	return &Result{Model: req.Model, StopReason: StopEndTurn, Content: []Content{{Type: TypeText, Text: "echo " + last}}}, nil
+	return &api.Result{Model: req.Model, StopReason: api.StopEndTurn, Content: []api.Content{{Type: api.TypeText, Text: "echo " + last}}}, nil
 }
 
 const hello = `{"messages":[{"role":"user","content":{"type":"text","text":"hello"}}],"maxTokens":100000}`
@@ -45,7 +47,7 @@ const hello = `{"messages":[{"role":"user","content":{"type":"text","text":"hell
 func TestHandle(t *testing.T) {
 	s := &echoSampler{}
 	var reviewed []string
-	h := NewHandler(Config{Sampler: s, MaxOutputTokens: 10, Review: func(_ context.Context, req *Request, res *Result) error {
+	h := NewHandler(Config{Sampler: s, MaxOutputTokens: 10, Review: func(_ context.Context, req *api.Request, res *api.Result) error {
 		if res == nil {
 			reviewed = append(reviewed, "before "+req.Model)
 			req.Messages[0].Content[0].Text = "edited"
@@ -70,8 +72,8 @@ func TestHandle(t *testing.T) {
 }
 
 func TestHandleErrors(t *testing.T) {
-	refuse := func(context.Context, *Request, *Result) error { return fmt.Errorf("no: %w", ErrRefused) }
-	fail := func(context.Context, *Request, *Result) error { return errors.New("broken") }
+	refuse := func(context.Context, *api.Request, *api.Result) error { return fmt.Errorf("no: %w", api.ErrRefused) }
+	fail := func(context.Context, *api.Request, *api.Result) error { return errors.New("broken") }
 	for _, tc := range []struct {
 		name   string
 		cfg    Config

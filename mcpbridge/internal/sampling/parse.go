@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	api "github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
 
 // wireParams is sampling/createMessage's params as they travel.
@@ -80,13 +82,13 @@ func invalid(format string, args ...any) error {
 // Parse decodes and checks the params of a sampling/createMessage request.
 // It reports whether the request asks to run as a task. Every error wraps
 // ErrInvalid. Parse never retains raw.
-func Parse(raw json.RawMessage) (*Request, bool, error) {
+func Parse(raw json.RawMessage) (*api.Request, bool, error) {
 	var p wireParams
 	if err := json.Unmarshal(raw, &p); err != nil {
 		return nil, false, invalid("%v", err)
 	}
 	task := len(p.Task) > 0 && !bytes.Equal(bytes.TrimSpace(p.Task), []byte("null"))
-	r := &Request{SystemPrompt: p.SystemPrompt, IncludeContext: p.IncludeContext, StopSequences: p.StopSequences}
+	r := &api.Request{SystemPrompt: p.SystemPrompt, IncludeContext: p.IncludeContext, StopSequences: p.StopSequences}
 	if len(p.Messages) == 0 {
 		return nil, task, invalid("no messages")
 	}
@@ -139,23 +141,23 @@ func Parse(raw json.RawMessage) (*Request, bool, error) {
 			return nil, task, invalid("tool %q is listed twice", t.Name)
 		}
 		seen[t.Name] = true
-		r.Tools = append(r.Tools, Tool{Name: t.Name, Description: t.Description, InputSchema: bytes.Clone(t.InputSchema)})
+		r.Tools = append(r.Tools, api.Tool{Name: t.Name, Description: t.Description, InputSchema: bytes.Clone(t.InputSchema)})
 	}
-	r.ToolChoice = ChoiceAuto
+	r.ToolChoice = api.ChoiceAuto
 	if p.ToolChoice != nil {
 		switch p.ToolChoice.Mode {
-		case "", ChoiceAuto:
-		case ChoiceRequired, ChoiceNone:
+		case "", api.ChoiceAuto:
+		case api.ChoiceRequired, api.ChoiceNone:
 			r.ToolChoice = p.ToolChoice.Mode
 		default:
 			return nil, task, invalid("unknown toolChoice mode %q", p.ToolChoice.Mode)
 		}
 	}
-	if r.ToolChoice == ChoiceRequired && len(r.Tools) == 0 {
+	if r.ToolChoice == api.ChoiceRequired && len(r.Tools) == 0 {
 		return nil, task, invalid("toolChoice required without tools")
 	}
 	for i, m := range p.Messages {
-		if m.Role != RoleUser && m.Role != RoleAssistant {
+		if m.Role != api.RoleUser && m.Role != api.RoleAssistant {
 			return nil, task, invalid("message %d: unknown role %q", i, m.Role)
 		}
 		blocks, err := decodeBlocks(m.Content, true)
@@ -165,7 +167,7 @@ func Parse(raw json.RawMessage) (*Request, bool, error) {
 		if len(blocks) == 0 {
 			return nil, task, invalid("message %d has no content", i)
 		}
-		r.Messages = append(r.Messages, Message{Role: m.Role, Content: blocks})
+		r.Messages = append(r.Messages, api.Message{Role: m.Role, Content: blocks})
 	}
 	if err := checkToolTurns(r.Messages, seen); err != nil {
 		return nil, task, err
@@ -175,7 +177,7 @@ func Parse(raw json.RawMessage) (*Request, bool, error) {
 
 // decodeBlocks decodes one content block or a list of them; top is false
 // inside a tool_result, where tool blocks may not nest.
-func decodeBlocks(raw json.RawMessage, top bool) ([]Content, error) {
+func decodeBlocks(raw json.RawMessage, top bool) ([]api.Content, error) {
 	raw = bytes.TrimSpace(raw)
 	var list []wireContent
 	switch {
@@ -192,7 +194,7 @@ func decodeBlocks(raw json.RawMessage, top bool) ([]Content, error) {
 		}
 		list = []wireContent{one}
 	}
-	out := make([]Content, 0, len(list))
+	out := make([]api.Content, 0, len(list))
 	for j, w := range list {
 		c, err := decodeBlock(w, top)
 		if err != nil {
@@ -203,27 +205,27 @@ func decodeBlocks(raw json.RawMessage, top bool) ([]Content, error) {
 	return out, nil
 }
 
-func decodeBlock(w wireContent, top bool) (Content, error) {
+func decodeBlock(w wireContent, top bool) (api.Content, error) {
 	switch w.Type {
-	case TypeText:
+	case api.TypeText:
 		if w.Text == nil {
-			return Content{}, errors.New("text block without text")
+			return api.Content{}, errors.New("text block without text")
 		}
-		return Content{Type: TypeText, Text: *w.Text}, nil
-	case TypeImage, TypeAudio:
+		return api.Content{Type: api.TypeText, Text: *w.Text}, nil
+	case api.TypeImage, api.TypeAudio:
 		if w.Data == nil || w.MIMEType == "" {
-			return Content{}, fmt.Errorf("%s block without data or mimeType", w.Type)
+			return api.Content{}, fmt.Errorf("%s block without data or mimeType", w.Type)
 		}
 		data, err := decodeBase64(*w.Data)
 		if err != nil {
-			return Content{}, fmt.Errorf("%s data: %w", w.Type, err)
+			return api.Content{}, fmt.Errorf("%s data: %w", w.Type, err)
 		}
-		return Content{Type: w.Type, Data: data, MIMEType: w.MIMEType}, nil
+		return api.Content{Type: w.Type, Data: data, MIMEType: w.MIMEType}, nil
 	case "resource_link":
 		if top {
 			break
 		}
-		return Content{Type: TypeText, Text: fmt.Sprintf("[resource %s]", w.URI)}, nil
+		return api.Content{Type: api.TypeText, Text: fmt.Sprintf("[resource %s]", w.URI)}, nil
 	case "resource":
 		if top || w.Resource == nil {
 			break
@@ -231,53 +233,53 @@ func decodeBlock(w wireContent, top bool) (Content, error) {
 		res := w.Resource
 		switch {
 		case res.Text != nil:
-			return Content{Type: TypeText, Text: *res.Text}, nil
+			return api.Content{Type: api.TypeText, Text: *res.Text}, nil
 		case res.Blob != nil && res.MIMEType != "":
 			data, err := decodeBase64(*res.Blob)
 			if err != nil {
-				return Content{}, fmt.Errorf("resource blob: %w", err)
+				return api.Content{}, fmt.Errorf("resource blob: %w", err)
 			}
-			return Content{Type: TypeImage, Data: data, MIMEType: res.MIMEType}, nil
+			return api.Content{Type: api.TypeImage, Data: data, MIMEType: res.MIMEType}, nil
 		}
-		return Content{Type: TypeText, Text: fmt.Sprintf("[resource %s]", res.URI)}, nil
-	case TypeToolUse:
+		return api.Content{Type: api.TypeText, Text: fmt.Sprintf("[resource %s]", res.URI)}, nil
+	case api.TypeToolUse:
 		if !top {
 			break
 		}
 		if w.ID == "" || w.Name == "" {
-			return Content{}, errors.New("tool_use block without id or name")
+			return api.Content{}, errors.New("tool_use block without id or name")
 		}
 		in := map[string]any{}
 		if len(w.Input) > 0 && !bytes.Equal(bytes.TrimSpace(w.Input), []byte("null")) {
 			d := json.NewDecoder(bytes.NewReader(w.Input))
 			d.UseNumber()
 			if err := d.Decode(&in); err != nil {
-				return Content{}, fmt.Errorf("tool_use input: %w", err)
+				return api.Content{}, fmt.Errorf("tool_use input: %w", err)
 			}
 		}
 		var sig []byte
 		if s, ok := w.Meta[SignatureMeta].(string); ok {
 			sig, _ = decodeBase64(s) // a mangled signature is as good as none
 		}
-		return Content{Type: TypeToolUse, ID: w.ID, Name: w.Name, Input: in, Signature: sig}, nil
-	case TypeToolResult:
+		return api.Content{Type: api.TypeToolUse, ID: w.ID, Name: w.Name, Input: in, Signature: sig}, nil
+	case api.TypeToolResult:
 		if !top {
 			break
 		}
 		if w.ToolUseID == "" {
-			return Content{}, errors.New("tool_result block without toolUseId")
+			return api.Content{}, errors.New("tool_result block without toolUseId")
 		}
 		inner, err := decodeBlocks(w.Content, false)
 		if err != nil {
-			return Content{}, fmt.Errorf("tool_result: %w", err)
+			return api.Content{}, fmt.Errorf("tool_result: %w", err)
 		}
 		var sc json.RawMessage
 		if len(w.StructuredContent) > 0 && !bytes.Equal(bytes.TrimSpace(w.StructuredContent), []byte("null")) {
 			sc = bytes.Clone(w.StructuredContent)
 		}
-		return Content{Type: TypeToolResult, ID: w.ToolUseID, Content: inner, Structured: sc, IsError: w.IsError}, nil
+		return api.Content{Type: api.TypeToolResult, ID: w.ToolUseID, Content: inner, Structured: sc, IsError: w.IsError}, nil
 	}
-	return Content{}, fmt.Errorf("content type %q is not allowed here", w.Type)
+	return api.Content{}, fmt.Errorf("content type %q is not allowed here", w.Type)
 }
 
 // checkToolTurns enforces the rules of sampling with tools: tool_use only
@@ -285,7 +287,7 @@ func decodeBlock(w wireContent, top bool) (Content, error) {
 // only from the user, alone in its message, each answering a tool_use of
 // the message before; and every tool_use answered, unless it is in the
 // last message.
-func checkToolTurns(msgs []Message, tools map[string]bool) error {
+func checkToolTurns(msgs []api.Message, tools map[string]bool) error {
 	ids := map[string]bool{}
 	var open map[string]bool // tool_use ids of the previous message
 	for i, m := range msgs {
@@ -293,8 +295,8 @@ func checkToolTurns(msgs []Message, tools map[string]bool) error {
 		results := 0
 		for _, c := range m.Content {
 			switch c.Type {
-			case TypeToolUse:
-				if m.Role != RoleAssistant {
+			case api.TypeToolUse:
+				if m.Role != api.RoleAssistant {
 					return invalid("message %d: tool_use in a %s message", i, m.Role)
 				}
 				if !tools[c.Name] {
@@ -308,8 +310,8 @@ func checkToolTurns(msgs []Message, tools map[string]bool) error {
 					uses = map[string]bool{}
 				}
 				uses[c.ID] = true
-			case TypeToolResult:
-				if m.Role != RoleUser {
+			case api.TypeToolResult:
+				if m.Role != api.RoleUser {
 					return invalid("message %d: tool_result in a %s message", i, m.Role)
 				}
 				if !open[c.ID] {

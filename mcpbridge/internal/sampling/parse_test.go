@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	api "github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
 
 func TestParse(t *testing.T) {
@@ -26,17 +28,17 @@ func TestParse(t *testing.T) {
 	if !task {
 		t.Error("Parse() task = false, want true")
 	}
-	want := &Request{
-		Messages: []Message{
-			{Role: "user", Content: []Content{{Type: "text", Text: "hi"}}},
-			{Role: "assistant", Content: []Content{{Type: "tool_use", ID: "u1", Name: "w", Input: map[string]any{"n": json.Number("12345678901234567890")}}}},
-			{Role: "user", Content: []Content{{Type: "tool_result", ID: "u1", IsError: true, Structured: json.RawMessage(`{"k":1}`), Content: []Content{
+	want := &api.Request{
+		Messages: []api.Message{
+			{Role: "user", Content: []api.Content{{Type: "text", Text: "hi"}}},
+			{Role: "assistant", Content: []api.Content{{Type: "tool_use", ID: "u1", Name: "w", Input: map[string]any{"n": json.Number("12345678901234567890")}}}},
+			{Role: "user", Content: []api.Content{{Type: "tool_result", ID: "u1", IsError: true, Structured: json.RawMessage(`{"k":1}`), Content: []api.Content{
 				{Type: "text", Text: "out"}, {Type: "image", Data: []byte("\x89PNG\r\n"), MIMEType: "image/png"}, {Type: "text", Text: "[resource file:///a]"}}}}},
-			{Role: "user", Content: []Content{{Type: "audio", Data: []byte{0, 1, 2}, MIMEType: "audio/wav"}}},
+			{Role: "user", Content: []api.Content{{Type: "audio", Data: []byte{0, 1, 2}, MIMEType: "audio/wav"}}},
 		},
 		SystemPrompt: "sys", MaxTokens: 5, Temperature: f(0.5), StopSequences: []string{"X"}, IncludeContext: "allServers",
-		Preferences: Preferences{Hints: []string{"flash"}, Speed: f(0.2)},
-		Tools:       []Tool{{Name: "w", Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`)}},
+		Preferences: api.Preferences{Hints: []string{"flash"}, Speed: f(0.2)},
+		Tools:       []api.Tool{{Name: "w", Description: "d", InputSchema: json.RawMessage(`{"type":"object"}`)}},
 		ToolChoice:  "required",
 	}
 	if diff := cmp.Diff(want, req); diff != "" {
@@ -78,15 +80,15 @@ func TestParseInvalid(t *testing.T) {
 }
 
 func TestEncode(t *testing.T) {
-	req := &Request{Tools: []Tool{{Name: "w/x"}}}
+	req := &api.Request{Tools: []api.Tool{{Name: "w/x"}}}
 	for _, tc := range []struct {
 		name string
-		res  *Result
+		res  *api.Result
 		want string
 	}{
-		{"one block", &Result{Model: "m", StopReason: "endTurn", Content: []Content{{Type: "text", Text: "hi"}}},
+		{"one block", &api.Result{Model: "m", StopReason: "endTurn", Content: []api.Content{{Type: "text", Text: "hi"}}},
 			`{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m","stopReason":"endTurn"}`},
-		{"several", &Result{Model: "m", Content: []Content{{Type: "image", Data: []byte{1}, MIMEType: "image/png"}, {Type: "tool_use", ID: "c", Name: "w/x"}}},
+		{"several", &api.Result{Model: "m", Content: []api.Content{{Type: "image", Data: []byte{1}, MIMEType: "image/png"}, {Type: "tool_use", ID: "c", Name: "w/x"}}},
 			`{"role":"assistant","content":[{"type":"image","data":"AQ==","mimeType":"image/png"},{"type":"tool_use","id":"c","name":"w/x","input":{}}],"model":"m"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -96,42 +98,16 @@ func TestEncode(t *testing.T) {
 			}
 		})
 	}
-	for _, res := range []*Result{
+	for _, res := range []*api.Result{
 		nil,
 		{Model: "m"},
-		{Content: []Content{{Type: "text"}}},
-		{Model: "m", Content: []Content{{Type: "tool_use", ID: "c", Name: "other"}}},
-		{Model: "m", Content: []Content{{Type: "tool_result", ID: "c"}}},
-		{Model: "m", Content: []Content{{Type: "image"}}},
+		{Content: []api.Content{{Type: "text"}}},
+		{Model: "m", Content: []api.Content{{Type: "tool_use", ID: "c", Name: "other"}}},
+		{Model: "m", Content: []api.Content{{Type: "tool_result", ID: "c"}}},
+		{Model: "m", Content: []api.Content{{Type: "image"}}},
 	} {
 		if got, err := Encode(req, res); err == nil {
 			t.Errorf("Encode(%+v) = %s, want an error", res, got)
 		}
-	}
-}
-
-func TestChoose(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
-	allowed := []string{"gemini-2.5-pro", "gemini-2.5-flash-lite", "gemini-2.5-flash"}
-	for _, tc := range []struct {
-		name string
-		p    Preferences
-		want string
-	}{
-		{"none", Preferences{}, "gemini-2.5-flash"},
-		{"hint", Preferences{Hints: []string{"PRO"}}, "gemini-2.5-pro"},
-		{"first matching hint", Preferences{Hints: []string{"claude", "lite", "pro"}}, "gemini-2.5-flash-lite"},
-		{"hint then priority", Preferences{Hints: []string{"flash"}, Cost: f(1)}, "gemini-2.5-flash-lite"},
-		{"hint tie keeps default", Preferences{Hints: []string{"flash"}}, "gemini-2.5-flash"},
-		{"intelligence", Preferences{Intelligence: f(0.8), Speed: f(0.3)}, "gemini-2.5-pro"},
-		{"speed ties flash and lite: default", Preferences{Intelligence: f(0.3), Speed: f(0.8)}, "gemini-2.5-flash"},
-		{"cost", Preferences{Cost: f(0.5)}, "gemini-2.5-flash-lite"},
-		{"no match", Preferences{Hints: []string{"gpt"}}, "gemini-2.5-flash"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := Choose("gemini-2.5-flash", allowed, tc.p); got != tc.want {
-				t.Errorf("Choose(%+v) = %q, want %q", tc.p, got, tc.want)
-			}
-		})
 	}
 }

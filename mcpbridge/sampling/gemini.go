@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,42 +15,69 @@ import (
 	"github.com/mcpgenai/bridge/schema"
 )
 
-// Gemini is a [Sampler] on the Gemini API: it sends the request to
-// Models.GenerateContent and reads the answer back.
-type Gemini struct {
-	// Models is the API to ask; required.
-	Models *genai.Models
-	// Model answers when the server's preferences pick no other; required.
-	Model string
-	// Allowed are further models a server's preferences may pick (see
-	// [Choose]); nil allows only Model.
-	Allowed []string
+// Gemini returns a [Sampler] that answers with models through
+// models.GenerateContent. model answers by default; allowed are other
+// models a server's preferences may pick, and no model outside model and
+// allowed is ever used. The choice: the first of the server's hints that
+// is part of a candidate's name (case-insensitive: "flash" matches
+// "gemini-2.5-flash") narrows the candidates to those it matches; among
+// them the priorities decide (a "pro" model counts for intelligence,
+// "flash" for speed and half for cost, "lite" for speed and cost); a tie
+// goes to model, then to the earliest in allowed. Without hints and
+// priorities model answers.
+//
+// What reaches Gemini: the messages (text, images, audio; tool_use as
+// function calls with their thought signatures, tool_result as function
+// responses), the system prompt as the system instruction, MaxTokens as
+// maxOutputTokens, the temperature, the stop sequences, and the tools,
+// their schemas converted by package schema for the request's Target,
+// under valid function names, with ToolChoice as the function-calling
+// mode (auto AUTO, required ANY, none NONE). The model's function calls
+// come back as tool_use blocks with the server's tool names, the
+// arguments restored to its schemas, and ids new to the conversation; a
+// finish reason of STOP is StopEndTurn (StopToolUse when the answer
+// calls a tool), MAX_TOKENS is StopMaxTokens, another is its name in
+// lower case.
+//
+// Not honored: IncludeContext (nothing is added), metadata (not sent), a
+// stop sequence is reported as StopEndTurn (Gemini does not tell it
+// apart), and the model's thoughts are left out. An answer MCP cannot
+// carry (no candidate, nothing but thoughts, data other than images and
+// audio, a call of a function the request did not declare) is an error
+// naming the reason.
+func Gemini(models *genai.Models, model string, allowed ...string) Sampler {
+	return &gemini{models: models, model: model, allowed: slices.Clone(allowed)}
 }
 
-// ChooseModel implements [Sampler]: see [Choose].
-func (g *Gemini) ChooseModel(req *Request) string { return Choose(g.Model, g.Allowed, req.Preferences) }
+// gemini is the Sampler Gemini returns.
+type gemini struct {
+	models  *genai.Models
+	model   string
+	allowed []string
+}
 
-// Sample implements [Sampler].
-func (g *Gemini) Sample(ctx context.Context, req *Request) (*Result, error) {
-	if g.Models == nil {
-		return nil, errors.New("sampling: Gemini has no Models")
+func (g *gemini) ChooseModel(req *Request) string { return choose(g.model, g.allowed, req.Preferences) }
+
+func (g *gemini) Sample(ctx context.Context, req *Request) (*Result, error) {
+	if g.models == nil {
+		return nil, errors.New("sampling: Gemini was given no Models")
 	}
-	call, err := ToGemini(req)
+	call, err := toGemini(req)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := g.Models.GenerateContent(ctx, req.Model, call.Contents, call.Config)
+	resp, err := g.models.GenerateContent(ctx, req.Model, call.contents, call.config)
 	if err != nil {
 		return nil, fmt.Errorf("asking %s: %w", req.Model, err)
 	}
-	return call.FromGemini(req, resp)
+	return call.fromGemini(req, resp)
 }
 
-// GeminiCall is a request converted for the Gemini API, with what it
+// geminiCall is a request converted for the Gemini API, with what it
 // takes to read the answer back.
-type GeminiCall struct {
-	Contents []*genai.Content
-	Config   *genai.GenerateContentConfig
+type geminiCall struct {
+	contents []*genai.Content
+	config   *genai.GenerateContentConfig
 	// names maps each function name declared to Gemini to the server's
 	// tool name; restorers maps it to the schema's Restorer.
 	names     map[string]string
@@ -59,14 +87,14 @@ type GeminiCall struct {
 	ids map[string]bool
 }
 
-// ToGemini converts req for generateContent: messages to contents (user
+// toGemini converts req for generateContent: messages to contents (user
 // and model turns), the system prompt to the system instruction,
 // maxTokens, temperature and stop sequences to the generation config, the
 // tools through [schema.Convert] for req.Target under valid function names,
 // and the tool choice to the function-calling mode. It fails only on a
 // schema that is not JSON.
-func ToGemini(req *Request) (*GeminiCall, error) {
-	c := &GeminiCall{names: map[string]string{}, restorers: map[string]*schema.Restorer{}, ids: map[string]bool{}}
+func toGemini(req *Request) (*geminiCall, error) {
+	c := &geminiCall{names: map[string]string{}, restorers: map[string]*schema.Restorer{}, ids: map[string]bool{}}
 	toGemini := map[string]string{} // server name -> declared name
 	cfg := &genai.GenerateContentConfig{MaxOutputTokens: int32(min(req.MaxTokens, 1<<31-1))}
 	if req.SystemPrompt != "" {
@@ -103,7 +131,7 @@ func ToGemini(req *Request) (*GeminiCall, error) {
 		cfg.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
 		cfg.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: mode}}
 	}
-	c.Config = cfg
+	c.config = cfg
 	useNames := map[string]string{} // tool_use id -> declared name
 	for _, m := range req.Messages {
 		role := genai.RoleUser
@@ -126,7 +154,7 @@ func ToGemini(req *Request) (*GeminiCall, error) {
 				content.Parts = append(content.Parts, &genai.Part{FunctionResponse: functionResponse(useNames[b.ID], b)})
 			}
 		}
-		c.Contents = append(c.Contents, content)
+		c.contents = append(c.contents, content)
 	}
 	return c, nil
 }
@@ -159,12 +187,12 @@ func functionResponse(name string, b Content) *genai.FunctionResponse {
 	return fr
 }
 
-// FromGemini reads Gemini's answer: text, images and audio as such,
+// fromGemini reads Gemini's answer: text, images and audio as such,
 // function calls as tool_use blocks under the server's tool names with the
 // arguments restored to the original schemas, and the finish reason as
 // the stop reason. Thoughts are left out. An answer with nothing in it is
 // an error naming the reason.
-func (c *GeminiCall) FromGemini(req *Request, resp *genai.GenerateContentResponse) (*Result, error) {
+func (c *geminiCall) fromGemini(req *Request, resp *genai.GenerateContentResponse) (*Result, error) {
 	if resp == nil || len(resp.Candidates) == 0 || resp.Candidates[0] == nil {
 		if resp != nil && resp.PromptFeedback != nil && resp.PromptFeedback.BlockReason != "" {
 			return nil, fmt.Errorf("the model refused the request: %s", resp.PromptFeedback.BlockReason)
@@ -219,7 +247,7 @@ func (c *GeminiCall) FromGemini(req *Request, resp *genai.GenerateContentRespons
 }
 
 // toolUse turns the model's n-th function call into a tool_use block.
-func (c *GeminiCall) toolUse(fc *genai.FunctionCall, n int) (Content, error) {
+func (c *geminiCall) toolUse(fc *genai.FunctionCall, n int) (Content, error) {
 	name, ok := c.names[fc.Name]
 	if !ok {
 		return Content{}, fmt.Errorf("the model called %q, which is not among the request's tools", fc.Name)

@@ -1,4 +1,4 @@
-package sampling
+package sampling_test
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/mcpgenai/bridge/geminitest"
+	isampling "github.com/mcpgenai/bridge/mcpbridge/internal/sampling"
+	"github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
 
 // BenchmarkSampling measures a sampling request of the whole conversation
@@ -15,7 +17,7 @@ import (
 // converting and encoding around the model's round trip.
 func BenchmarkSampling(b *testing.B) {
 	params := json.RawMessage(conversation)
-	req, _, err := Parse(params)
+	req, _, err := isampling.Parse(params)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -30,21 +32,21 @@ func BenchmarkSampling(b *testing.B) {
 	b.Run("direct", func(b *testing.B) {
 		srv := geminitest.New(b, nil, turns(b.N+1)...)
 		models := srv.Client(context.Background()).Models
-		call, err := ToGemini(req)
+		call, err := sampling.ToGemini(req)
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.ReportAllocs()
 		b.ResetTimer()
 		for range b.N {
-			if _, err := models.GenerateContent(context.Background(), req.Model, call.Contents, call.Config); err != nil {
+			if _, err := models.GenerateContent(context.Background(), req.Model, call.Contents(), call.Config()); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("handle", func(b *testing.B) {
 		srv := geminitest.New(b, nil, turns(b.N+1)...)
-		h := NewHandler(Config{Sampler: &Gemini{Models: srv.Client(context.Background()).Models, Model: "gemini-2.5-flash"}, PerMinute: 1 << 30})
+		h := isampling.NewHandler(isampling.Config{Sampler: sampling.Gemini(srv.Client(context.Background()).Models, "gemini-2.5-flash"), PerMinute: 1 << 30})
 		defer h.Close()
 		b.ReportAllocs()
 		b.ResetTimer()

@@ -1,4 +1,4 @@
-package sampling
+package sampling_test
 
 import (
 	"context"
@@ -6,11 +6,18 @@ import (
 	"strings"
 	"testing"
 
+	"go.uber.org/goleak"
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/geminitest"
+	isampling "github.com/mcpgenai/bridge/mcpbridge/internal/sampling"
+	"github.com/mcpgenai/bridge/mcpbridge/sampling"
 	"github.com/mcpgenai/bridge/schema"
 )
+
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("go.opencensus.io/stats/view.(*worker).start"))
+}
 
 // conversation is a request with every kind of content, tools and a
 // finished tool round.
@@ -27,7 +34,7 @@ const conversation = `{"messages":[
 // geminitest, which rejects what the API rejects, and reads the model's
 // function call back under the server's name with restored arguments.
 func TestGemini(t *testing.T) {
-	req, _, err := Parse(json.RawMessage(conversation))
+	req, _, err := isampling.Parse(json.RawMessage(conversation))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,12 +44,12 @@ func TestGemini(t *testing.T) {
 		{Text: "Again:"},
 		{FunctionCall: &genai.FunctionCall{ID: "c9", Name: "weather_get", Args: map[string]any{"city": "Bergen", "days": "7"}}},
 	}}))
-	g := &Gemini{Models: srv.Client(context.Background()).Models, Model: "gemini-2.5-flash"}
+	g := sampling.Gemini(srv.Client(context.Background()).Models, "gemini-2.5-flash")
 	res, err := g.Sample(context.Background(), req)
 	if err != nil {
 		t.Fatalf("Sample() = %v", err)
 	}
-	raw, err := Encode(req, res)
+	raw, err := isampling.Encode(req, res)
 	want := `{"role":"assistant","content":[{"type":"text","text":"Again:"},{"type":"tool_use","id":"c9","name":"weather/get","input":{"city":"Bergen","days":7}}],"model":"gemini-2.5-flash","stopReason":"toolUse"}`
 	if err != nil || string(raw) != want {
 		t.Errorf("Encode(Sample()) = %s, %v;\nwant %s", raw, err, want)
@@ -71,8 +78,8 @@ func TestGemini(t *testing.T) {
 }
 
 func TestFromGeminiErrors(t *testing.T) {
-	req := &Request{Model: "m", Tools: []Tool{{Name: "w"}}}
-	call, err := ToGemini(req)
+	req := &sampling.Request{Model: "m", Tools: []sampling.Tool{{Name: "w"}}}
+	call, err := sampling.ToGemini(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +102,7 @@ func TestFromGeminiErrors(t *testing.T) {
 		})
 	}
 	res, err := call.FromGemini(req, &genai.GenerateContentResponse{Candidates: []*genai.Candidate{{FinishReason: genai.FinishReasonMaxTokens, Content: &genai.Content{Parts: []*genai.Part{{Text: "a"}, {Text: "b"}}}}}})
-	if err != nil || len(res.Content) != 1 || res.Content[0].Text != "ab" || res.StopReason != StopMaxTokens || res.Model != "m" {
+	if err != nil || len(res.Content) != 1 || res.Content[0].Text != "ab" || res.StopReason != sampling.StopMaxTokens || res.Model != "m" {
 		t.Errorf("FromGemini(MAX_TOKENS) = %+v, %v; want one text \"ab\", maxTokens, model m", res, err)
 	}
 }
@@ -104,12 +111,12 @@ func TestFromGeminiErrors(t *testing.T) {
 // already used, gets a new one, since the server's next request must not
 // repeat a tool_use id.
 func TestFromGeminiIDs(t *testing.T) {
-	req, _, err := Parse(json.RawMessage(conversation)) // uses tool_use id "u1"
+	req, _, err := isampling.Parse(json.RawMessage(conversation)) // uses tool_use id "u1"
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Model = "m"
-	call, err := ToGemini(req)
+	call, err := sampling.ToGemini(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,13 +140,13 @@ func TestFromGeminiIDs(t *testing.T) {
 // declared with parametersJsonSchema, the integer enum kept, and the API
 // (geminitest) accepts the request.
 func TestGeminiJSONSchemaTarget(t *testing.T) {
-	req, _, err := Parse(json.RawMessage(conversation))
+	req, _, err := isampling.Parse(json.RawMessage(conversation))
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Model, req.Target = "gemini-2.5-flash", schema.JSONSchema
 	srv := geminitest.New(t, nil, geminitest.Calls(geminitest.Call{Name: "weather_get", Args: map[string]any{"city": "Oslo", "days": 7}}))
-	res, err := (&Gemini{Models: srv.Client(context.Background()).Models, Model: req.Model}).Sample(context.Background(), req)
+	res, err := sampling.Gemini(srv.Client(context.Background()).Models, req.Model).Sample(context.Background(), req)
 	if err != nil {
 		t.Fatalf("Sample() = %v", err)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Choose picks the model for a request from def, the host's default, and
+// choose picks the model for a request from def, the host's default, and
 // allowed, the other models the host lets a server pick; a model is
 // never chosen from outside them. The server's preferences are advisory:
 //
@@ -20,7 +20,7 @@ import (
 //     on a tie the default wins if in play, then the earliest in allowed.
 //
 // Without hints and priorities the default answers.
-func Choose(def string, allowed []string, p Preferences) string {
+func choose(def string, allowed []string, p Preferences) string {
 	cands := []string{def}
 	for _, m := range allowed {
 		if m != "" && !slices.Contains(cands, m) {

@@ -1,0 +1,177 @@
+package lexical
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// lexiconText is the concept lexicon: the words people use for what tools
+// do, grouped by meaning, in English, Japanese, Chinese and Korean. Its
+// format is described at its top.
+//
+//go:embed lexicon.txt
+var lexiconText string
+
+// A lexicon maps words and phrases to the concepts they name. A text that
+// uses any member of a concept gets the concept's term, so that "forecast"
+// meets "weather", "EUR" meets "currency" and 天気 meets "weather".
+type lexicon struct {
+	words   map[string][]uint64 // normalized word or phrase (words joined by a space) -> concept terms
+	longest int                 // most words in a phrase
+	cjk     map[string][]uint64 // CJK member -> concept terms
+	cjkMax  int                 // most characters in a CJK member
+	size    int                 // concepts
+}
+
+// theLexicon is the built-in lexicon, parsed on first use.
+var theLexicon = sync.OnceValue(func() *lexicon {
+	lx, err := parseLexicon(lexiconText)
+	if err != nil {
+		panic("lexical: the built-in lexicon: " + err.Error())
+	}
+	return lx
+})
+
+// parseLexicon reads a lexicon: one concept a line, "name: member, member,
+// ...", where a member is a word or phrase in any language; blank lines and
+// lines starting with # are skipped. A member of a spaced script is
+// normalized as text is (split, lower-cased, stemmed, stop words dropped);
+// one made of CJK characters is kept as it is and found anywhere inside a
+// run of CJK text. A member may belong to several concepts.
+func parseLexicon(text string) (*lexicon, error) {
+	lx := &lexicon{words: map[string][]uint64{}, cjk: map[string][]uint64{}}
+	names := map[string]bool{}
+	for n, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		name, members, ok := strings.Cut(line, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t") {
+			return nil, fmt.Errorf("line %d: want \"name: member, member, ...\"", n+1)
+		}
+		if names[name] {
+			return nil, fmt.Errorf("line %d: concept %q defined twice", n+1, name)
+		}
+		names[name] = true
+		lx.size++
+		term := conceptTerm(name)
+		for _, m := range strings.Split(members, ",") {
+			m = strings.TrimSpace(m)
+			if m == "" {
+				continue
+			}
+			if err := lx.add(m, term); err != nil {
+				return nil, fmt.Errorf("line %d: member %q: %w", n+1, m, err)
+			}
+		}
+	}
+	return lx, nil
+}
+
+// add makes member name the concept term.
+func (lx *lexicon) add(member string, term uint64) error {
+	var words []string
+	var cjk []string
+	chunks(member, func(c chunk) {
+		if c.cjk {
+			cjk = append(cjk, c.text)
+		} else if w, ok := normalize(c.text); ok {
+			words = append(words, w)
+		}
+	})
+	switch {
+	case len(cjk) > 0 && len(words) > 0:
+		return fmt.Errorf("mixes CJK and other text")
+	case len(cjk) > 1:
+		return fmt.Errorf("CJK members are one run of CJK characters")
+	case len(cjk) == 1:
+		key := withoutSpaces(cjk[0])
+		lx.cjk[key] = appendNew(lx.cjk[key], term)
+		lx.cjkMax = max(lx.cjkMax, utf8.RuneCountInString(key))
+	case len(words) == 0:
+		return fmt.Errorf("has no word that is not a stop word")
+	default:
+		key := strings.Join(words, " ")
+		lx.words[key] = appendNew(lx.words[key], term)
+		lx.longest = max(lx.longest, len(words))
+	}
+	return nil
+}
+
+func appendNew(terms []uint64, t uint64) []uint64 {
+	for _, x := range terms {
+		if x == t {
+			return terms
+		}
+	}
+	return append(terms, t)
+}
+
+// conceptTerm is the term of a concept; no word hashes to it, as words
+// never start with '#'.
+func conceptTerm(name string) uint64 { return termHash("#" + name) }
+
+// matchWords calls fn with the concept terms of the members found in
+// words (normalized), longest phrase first: where a phrase matches, its
+// words are not matched again on their own ("mind map" is a mind map, not
+// a map).
+func (lx *lexicon) matchWords(words []string, fn func(uint64)) {
+	lx.matchWordsAt(words, func(_, _ int, t uint64) { fn(t) })
+}
+
+// matchWordsAt is matchWords, also telling fn which words (from, to) the
+// member matched.
+func (lx *lexicon) matchWordsAt(words []string, fn func(from, to int, t uint64)) {
+	for i := 0; i < len(words); {
+		n := 1
+		for k := min(lx.longest, len(words)-i); k >= 1; k-- {
+			key := words[i]
+			if k > 1 {
+				key = strings.Join(words[i:i+k], " ")
+			}
+			if terms, ok := lx.words[key]; ok {
+				for _, t := range terms {
+					fn(i, i+k, t)
+				}
+				n = k
+				break
+			}
+		}
+		i += n
+	}
+}
+
+// matchCJK calls fn with the concept terms of the members found in a run
+// of CJK text (its spaces ignored), scanning from the left and taking the longest member at
+// each place (so that 股票, a stock, is not also 票, a ticket).
+func (lx *lexicon) matchCJK(run string, fn func(uint64)) {
+	if len(lx.cjk) == 0 {
+		return
+	}
+	run = withoutSpaces(run)
+	// Byte offsets of the run's characters, and of its end.
+	offs := make([]int, 0, len(run)/3+1)
+	for i := range run {
+		offs = append(offs, i)
+	}
+	offs = append(offs, len(run))
+	chars := len(offs) - 1
+	for i := 0; i < chars; {
+		n := 1
+		for k := min(lx.cjkMax, chars-i); k >= 1; k-- {
+			if terms, ok := lx.cjk[run[offs[i]:offs[i+k]]]; ok {
+				for _, t := range terms {
+					fn(t)
+				}
+				n = k
+				break
+			}
+		}
+		i += n
+	}
+}

@@ -1,0 +1,308 @@
+package lexical
+
+import (
+	"math"
+	"slices"
+)
+
+// Weights of the fields, BM25F's constants and the rest of the scoring.
+// They were set on the dev split of the ranker's recall tests (see the
+// rank package's testdata).
+var (
+	// fieldWeight is how much a term counts in each field.
+	fieldWeight = [numFields]float64{Name: 3, Description: 1, Parameter: 0.5, Server: 1}
+	// fieldB is BM25F's length normalization per field.
+	fieldB = [numFields]float64{Name: 0.3, Description: 0.75, Parameter: 0.75, Server: 0.3}
+	// k1 is BM25's saturation constant.
+	k1 = 2.0
+	// conceptWeight is what a concept named in a text counts, against 1
+	// for a word.
+	conceptWeight float32 = 1
+	// serverWeight is how much the best match of a tool's server adds to
+	// its own score, both normalized to the best of the request.
+	serverWeight = 0.3
+	// chainWeight is how much a tool gains from giving what a better
+	// matched tool of its server needs and the request does not say.
+	chainWeight = 0.25
+	// chainFrom is how many of the best matched tools are looked at for
+	// what they need.
+	chainFrom = 5
+)
+
+// Text is a part of a query and how much it counts.
+type Text struct {
+	Text   string
+	Weight float64
+}
+
+// Query is the weighed terms of what is looked for. The zero Query
+// matches nothing.
+type Query struct {
+	terms   []uint64 // sorted
+	weights []float64
+}
+
+// NewQuery analyzes texts as docs are. A term's weight in a text grows
+// with the logarithm of its count there (a word said three times is not
+// three times the request), times the text's weight; the weights of the
+// texts add up. Texts with no weight (or a negative one) are skipped.
+func NewQuery(texts ...Text) Query {
+	w := map[uint64]float64{}
+	lx := theLexicon()
+	for _, t := range texts {
+		if t.Weight <= 0 || t.Text == "" {
+			continue
+		}
+		count := map[uint64]float64{}
+		analyze(lx, t.Text,
+			func(h uint64, w float32) { count[h] += float64(w) },
+			func(h uint64, w float32) { count[h] += float64(w * conceptWeight) })
+		for h, c := range count {
+			if c > 1 { // sublinear
+				c = 1 + math.Log(c)
+			}
+			w[h] += t.Weight * c
+		}
+	}
+	q := Query{terms: make([]uint64, 0, len(w))}
+	for h := range w {
+		q.terms = append(q.terms, h)
+	}
+	slices.Sort(q.terms)
+	q.weights = make([]float64, len(q.terms))
+	for i, h := range q.terms {
+		q.weights[i] = w[h]
+	}
+	return q
+}
+
+// Empty reports whether q has no term: every document scores zero.
+func (q Query) Empty() bool { return len(q.terms) == 0 }
+
+// Score returns one score per document, finite and not negative, 0 for a
+// document that shares nothing with q and whose server's tools share
+// nothing either. group[i] says which server offers docs[i]; a negative
+// group, or a nil group slice, puts a document alone. A nil document has
+// no terms. Score modifies neither q nor docs.
+//
+// A document's score is its BM25F score, normalized to the best of the
+// request, plus chainWeight times what it gives of what the best matched
+// tools of its server need (see chainScores), plus serverWeight times its
+// server's score, normalized the same way (see serverScores): the tools
+// that go with a well-matched tool come along.
+func Score(q Query, docs []*Doc, group []int) []float64 {
+	scores := make([]float64, len(docs))
+	if len(q.terms) == 0 || len(docs) == 0 {
+		return scores
+	}
+	hits := match(q, docs)
+	if len(hits) == 0 {
+		return scores
+	}
+	df := make([]int, len(q.terms))
+	for _, h := range hits {
+		df[h.term]++
+	}
+	n := float64(len(docs))
+	top := 0.0
+	for _, h := range hits {
+		scores[h.doc] += q.weights[h.term] * idf(n, df[h.term]) * h.tf / (h.tf + k1)
+	}
+	for _, s := range scores {
+		top = max(top, s)
+	}
+	for i := range scores {
+		scores[i] /= top
+	}
+	if group != nil && chainWeight > 0 {
+		chain := chainScores(q, docs, group, scores)
+		for i, c := range chain {
+			scores[i] += chainWeight * c
+		}
+	}
+	if group != nil && serverWeight > 0 {
+		server := serverScores(q, docs, group, hits)
+		for i, g := range group {
+			if g >= 0 {
+				scores[i] += serverWeight * server[g]
+			}
+		}
+	}
+	return scores
+}
+
+// idf is BM25's inverse document frequency of a term found in df of n
+// documents.
+func idf(n float64, df int) float64 {
+	d := float64(df)
+	return math.Log(1 + (n-d+0.5)/(d+0.5))
+}
+
+// match finds the query's terms in every document: one merge of two
+// sorted lists of terms per document, no map in the loop over documents.
+// Hits come in document order.
+func match(q Query, docs []*Doc) []hit {
+	var avg [numFields]float64
+	for _, d := range docs {
+		if d == nil {
+			continue
+		}
+		for f := range avg {
+			avg[f] += float64(d.lens[f])
+		}
+	}
+	for f := range avg {
+		avg[f] /= float64(len(docs))
+		if avg[f] == 0 {
+			avg[f] = 1
+		}
+	}
+	var hits []hit
+	for i, d := range docs {
+		if d == nil {
+			continue
+		}
+		var norm [numFields]float64
+		for f := range norm {
+			norm[f] = fieldWeight[f] / (1 - fieldB[f] + fieldB[f]*float64(d.lens[f])/avg[f])
+		}
+		a, b := 0, 0
+		for a < len(d.terms) && b < len(q.terms) {
+			switch x, y := d.terms[a], q.terms[b]; {
+			case x < y:
+				a++
+			case x > y:
+				b++
+			default:
+				tf := 0.0
+				for f, c := range d.tf[a*int(numFields) : (a+1)*int(numFields)] {
+					tf += float64(c) * norm[f]
+				}
+				hits = append(hits, hit{i, b, tf})
+				a++
+				b++
+			}
+		}
+	}
+	return hits
+}
+
+// A hit is a query term found in a document.
+type hit struct {
+	doc, term int     // indexes into the documents and the query's terms
+	tf        float64 // BM25F's weighted, length-normalized term frequency
+}
+
+// serverScores returns the score of each group, normalized to the best: a
+// BM25 over servers, where a server's frequency of a term is that of its
+// tool that has the most of it, so that a server whose tools together
+// cover the request scores high, whatever its number of tools.
+func serverScores(q Query, docs []*Doc, group []int, hits []hit) map[int]float64 {
+	groups := map[int]bool{}
+	for i := range docs {
+		if group[i] >= 0 {
+			groups[group[i]] = true
+		}
+	}
+	terms := len(q.terms)
+	best := map[int]float64{} // group*terms+term -> the group's best tf of the term
+	for _, h := range hits {
+		if g := group[h.doc]; g >= 0 {
+			k := g*terms + h.term
+			best[k] = max(best[k], h.tf)
+		}
+	}
+	df := make([]int, terms)
+	for k := range best {
+		df[k%terms]++
+	}
+	n := float64(len(groups))
+	server := map[int]float64{}
+	for k, tf := range best {
+		t := k % terms
+		server[k/terms] += q.weights[t] * idf(n, df[t]) * tf / (tf + k1)
+	}
+	top := 0.0
+	for _, s := range server {
+		top = max(top, s)
+	}
+	for g := range server {
+		server[g] /= top
+	}
+	return server
+}
+
+// chainScores returns, for each document, how much it gives of what the
+// best matched documents of its server need: for each of the chainFrom
+// best documents c (by scores), the terms of c's required arguments that
+// the request does not have are looked for in the name and description of
+// the other documents of c's group that do not need them themselves; a
+// document that has them scores c's score times the share of c's missing
+// terms it has, each term weighed by its idf among the group's documents
+// (a term every tool of the server says tells little). A tool that turns a
+// place name into coordinates thus comes along with a tool that needs
+// coordinates.
+func chainScores(q Query, docs []*Doc, group []int, scores []float64) []float64 {
+	out := make([]float64, len(docs))
+	// The chainFrom best documents that need something, best first (the
+	// first given of equal scores first).
+	order := make([]int, 0, chainFrom+1)
+	for i, d := range docs {
+		if d == nil || len(d.needs) == 0 || group[i] < 0 || scores[i] <= 0 {
+			continue
+		}
+		at := len(order)
+		for at > 0 && scores[order[at-1]] < scores[i] {
+			at--
+		}
+		if at < chainFrom {
+			order = slices.Insert(order, at, i)
+			order = order[:min(len(order), chainFrom)]
+		}
+	}
+	members := map[int][]int{} // the documents of the groups looked at
+	for _, c := range order {
+		members[group[c]] = nil
+	}
+	for i, g := range group {
+		if m, ok := members[g]; ok && docs[i] != nil {
+			members[g] = append(m, i)
+		}
+	}
+	for _, c := range order {
+		peers := members[group[c]]
+		var missing []uint64
+		var weight []float64
+		total := 0.0
+		for _, t := range docs[c].needs {
+			if _, ok := slices.BinarySearch(q.terms, t); ok {
+				continue
+			}
+			df := 0
+			for _, e := range peers {
+				if docs[e].has(t) {
+					df++
+				}
+			}
+			w := idf(float64(len(peers)), df)
+			missing, weight = append(missing, t), append(weight, w)
+			total += w
+		}
+		if total == 0 {
+			continue
+		}
+		for _, e := range peers {
+			if e == c {
+				continue
+			}
+			got := 0.0
+			for i, t := range missing {
+				if docs[e].says(t) && !docs[e].needsTerm(t) {
+					got += weight[i]
+				}
+			}
+			out[e] = max(out[e], scores[c]*got/total)
+		}
+	}
+	return out
+}
