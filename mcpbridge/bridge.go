@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -147,6 +148,14 @@ type Options struct {
 	// configuration values. The tracer is named
 	// "github.com/mcpgenai/bridge/mcpbridge". nil means no spans.
 	TracerProvider trace.TracerProvider
+	// Secrets are the host's own credentials that the Bridge cannot find
+	// by itself, such as a Gemini API key given in code. Like the host's
+	// environment variables that look like credentials (GEMINI_API_KEY,
+	// GOOGLE_API_KEY, ... : those a stdio server's environment withholds)
+	// and every credential of the servers and the logins, they never
+	// reach any server (see the package documentation) and are hidden at
+	// every exit. Values shorter than 4 bytes are ignored. nil adds none.
+	Secrets []string
 	// OnProgress, if not nil, receives the progress servers report on
 	// tool calls (see [Progress]); [RunOptions.OnProgress] replaces it for
 	// one Run. It is called on the goroutine reading the server's
@@ -289,13 +298,14 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 	}
 	order := make([]string, len(b.cfg.Servers))
 	redactors := make([]*secrets.Redactor, len(b.cfg.Servers))
+	host := hostRedactor(os.Environ(), o.Secrets)
 	for i, sc := range b.cfg.Servers {
-		redactors[i] = redactorFor(sc)
+		redactors[i] = secrets.Join(redactorFor(sc), host)
 	}
-	b.redact = redactor{secrets.NewKeyring(secrets.Join(redactors...))}
+	b.redact = redactor{secrets.NewKeyring(secrets.Join(append(redactors, host)...))}
 	b.log = slog.New(&redactHandler{r: b.redact, inner: o.Logger.Handler()})
 	for i, sc := range b.cfg.Servers {
-		s := &server{cfg: sc, redac: secrets.NewKeyring(redactors[i]), questions: o.Client.limits().questions()}
+		s := &server{cfg: sc, redac: secrets.NewKeyring(redactors[i]), questions: o.Client.questions()}
 		s.creds, s.login = b.credentials(sc, &o, b.learner(s))
 		s.creds = learning(s.creds, b.learner(s))
 		b.servers = append(b.servers, s)

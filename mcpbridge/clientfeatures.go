@@ -10,6 +10,7 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/roots"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/serverlog"
+	"github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
 
 // ClientFeatures are what the host offers the servers that ask something of
@@ -78,15 +79,24 @@ const (
 	DefaultQuestionsPerMinute = 30
 )
 
-// questions returns the bounds of one server's questions under l.
-func (l QuestionLimits) questions() *mcpconn.Questions {
+// questions returns the bounds of one server's questions under f's
+// Limits, sampling requests per minute under its Sampling.
+func (f *ClientFeatures) questions() *mcpconn.Questions {
+	var l QuestionLimits
+	samples := sampling.DefaultPerMinute
+	if f != nil {
+		l = f.Limits
+		if f.Sampling != nil {
+			samples = limitOr(f.Sampling.PerMinute, sampling.DefaultPerMinute)
+		}
+	}
 	call := limitOr(l.PerCall, DefaultQuestionsPerCall)
 	minute := limitOr(l.PerMinute, DefaultQuestionsPerMinute)
 	return mcpconn.NewQuestions(map[mcpconn.Ask]mcpconn.Limit{
 		mcpconn.AskForm:     {PerCall: call, PerMinute: minute},
 		mcpconn.AskURL:      {PerCall: call, PerMinute: minute},
 		mcpconn.AskRoots:    {PerCall: call, PerMinute: minute},
-		mcpconn.AskSampling: {PerCall: call},
+		mcpconn.AskSampling: {PerCall: call, PerMinute: samples},
 	})
 }
 
@@ -110,14 +120,6 @@ func (b *Bridge) questionBytes() map[string]int {
 		m[string(mcp.MethodSamplingCreateMessage)] = b.sampling.maxRequest
 	}
 	return m
-}
-
-// limits returns f's Limits; the zero value when f is nil.
-func (f *ClientFeatures) limits() QuestionLimits {
-	if f == nil {
-		return QuestionLimits{}
-	}
-	return f.Limits
 }
 
 // elicit reports f's Elicit, or nil when f is nil.

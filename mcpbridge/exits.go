@@ -14,7 +14,9 @@ import (
 
 // The Bridge redacts once, at its exits: everything it hands out (call
 // results, events, errors, log records, the status) passes its redactor,
-// which knows the secrets of every configured server (see [redactorFor]).
+// which knows the secrets of every configured server (see [redactorFor])
+// and the host's own (see [hostRedactor]). Everything it sends a server
+// passes the same redactor on the way out (see [redactor.outgoing]).
 // Text the Bridge wrote itself (errors, logs, the status) also gets the
 // generic rules of [secrets.Redactor.Text]; what a server sent (a tool's
 // output) only loses the configured secrets, so ordinary output is never
@@ -24,6 +26,24 @@ import (
 // the credentials the Bridge obtains at run time (see [Bridge.learn]). The
 // zero value knows no configured secret but applies the generic rules.
 type redactor struct{ *secrets.Keyring }
+
+// hostRedactor returns the redactor that knows the host's own credentials:
+// those in its environment (see [secrets.HostSecrets]) and extra
+// ([Options.Secrets]).
+func hostRedactor(environ, extra []string) *secrets.Redactor {
+	return secrets.New(secrets.Config{Secrets: append(secrets.HostSecrets(environ), extra...)})
+}
+
+// outgoing returns what every message to a server passes (see
+// mcpconn.Spec.Outgoing): the Bridge's own credentials, and the host's,
+// replaced wherever they appear. The keyring learns credentials as they
+// come, so the function asks it each time.
+func (r redactor) outgoing(s string) string {
+	if !r.HasConfigured() {
+		return s
+	}
+	return r.ReplaceConfigured(s)
+}
 
 // redactorFor returns the redactor that knows the secrets of cfg: its env,
 // headers, endpoints, arguments, OAuth client secret and [ServerConfig.Secrets].

@@ -33,7 +33,10 @@ type Sampling struct {
 	// [sampling.DefaultMaxOutputTokens].
 	MaxOutputTokens int
 	// PerMinute is how many requests each server may make in any minute;
-	// more are refused. 0 means [sampling.DefaultPerMinute].
+	// more are refused, and a tool call that brought one fails with
+	// [ErrTooManyQuestions] (see [QuestionLimits], which bound how many
+	// one call may bring). 0 means [sampling.DefaultPerMinute]; a
+	// negative value means no bound.
 	PerMinute int
 	// MaxRequestBytes bounds one request, its JSON as the server sent it;
 	// a larger one is refused before it is decoded. 0 means

@@ -45,13 +45,22 @@ func (b *Bridge) setupSampling(s *Sampling) error {
 		return errors.New("mcpbridge: ClientFeatures.Sampling has no Sampler")
 	}
 	cfg := isampling.Config{
-		Sampler:         redactingSampler{s.Sampler, b.redact},
-		Review:          s.Review,
+		Sampler:         redactingSampler{s.Sampler, b.redact, b.log},
 		MaxOutputTokens: s.MaxOutputTokens,
-		PerMinute:       s.PerMinute,
 		MaxRequestBytes: s.MaxRequestBytes,
 		Target:          b.target,
 		Tasks:           b.tasks,
+	}
+	if review := s.Review; review != nil {
+		// The server reads a fixed message when the review refuses or
+		// fails; why is for the host's log alone.
+		cfg.Review = func(ctx context.Context, req *sampling.Request, res *sampling.Result) error {
+			err := review(ctx, req, res)
+			if err != nil {
+				b.log.InfoContext(ctx, "sampling request not approved by the review", "server", req.Server, "err", err)
+			}
+			return err
+		}
 	}
 	if b.tracer != nil {
 		cfg.Trace = b.traceSampling
@@ -155,14 +164,19 @@ func (b *Bridge) traceSampling(ctx context.Context, server string) (context.Cont
 }
 
 // redactingSampler hides the configured secrets in the model's answer
-// before anyone (the review, the server) reads it.
+// before anyone (the review, the server) reads it, and logs why the model
+// could not answer (the server reads a fixed message).
 type redactingSampler struct {
 	sampling.Sampler
-	r redactor
+	r   redactor
+	log *slog.Logger
 }
 
 func (s redactingSampler) Sample(ctx context.Context, req *sampling.Request) (*sampling.Result, error) {
 	res, err := s.Sampler.Sample(ctx, req)
+	if err != nil && ctx.Err() == nil {
+		s.log.InfoContext(ctx, "sampling request not answered by the model", "server", req.Server, "model", req.Model, "err", err)
+	}
 	if err != nil || res == nil {
 		return res, err
 	}

@@ -111,6 +111,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		Questions:          s.questions,
 		Tasks:              b.tasks,
 		QuestionBytes:      b.questionBytes(),
+		Outgoing:           b.redact.outgoing,
 	}
 	if b.elicit != nil {
 		sp.Elicit = elicitFor(cfg.Name, b.elicit)

@@ -67,7 +67,7 @@ func (c *Conn) running() bool {
 // the connection's logger (transport.NewIO itself would log to
 // slog.Default()).
 func (c *Conn) newStdio(in io.Reader) *transport.Stdio {
-	t := transport.NewIO(in, c.proc.stdin, nil)
+	t := transport.NewIO(in, c.spec.stdinFor(c.proc.stdin), nil)
 	transport.WithCommandLogger(c.libLogger())(t)
 	return t
 }

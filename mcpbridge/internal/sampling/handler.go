@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
-	"time"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/clienttasks"
 	api "github.com/mcpgenai/bridge/mcpbridge/sampling"
@@ -24,7 +22,8 @@ const (
 	CodeLimited = -32000
 )
 
-// RPCError is an error the server is to read as a JSON-RPC error.
+// RPCError is an error the server is to read as a JSON-RPC error: its
+// Message, never its cause's text.
 type RPCError struct {
 	Code    int
 	Message string
@@ -48,9 +47,6 @@ type Config struct {
 	Review func(ctx context.Context, req *api.Request, res *api.Result) error
 	// MaxOutputTokens caps the server's maxTokens. 0 = DefaultMaxOutputTokens.
 	MaxOutputTokens int
-	// PerMinute is how many requests one server may make in any minute.
-	// 0 = DefaultPerMinute.
-	PerMinute int
 	// MaxRequestBytes bounds a request's params. 0 = DefaultMaxRequestBytes.
 	MaxRequestBytes int
 	// Target is the schema target of the tools' schemas.
@@ -66,11 +62,11 @@ type Config struct {
 }
 
 // Handler answers sampling requests of any number of servers. Its methods
-// are safe for concurrent use. Close it to end the tasks it runs.
+// are safe for concurrent use. Close it to end the tasks it runs. How many
+// requests a server may make is bounded where they arrive (mcpconn's
+// questions), not here.
 type Handler struct {
 	cfg   Config
-	mu    sync.Mutex
-	times map[string][]time.Time // recent requests by server
 	tasks *clienttasks.Store
 	own   bool // tasks is the Handler's own
 }
@@ -80,13 +76,10 @@ func NewHandler(cfg Config) *Handler {
 	if cfg.MaxOutputTokens <= 0 {
 		cfg.MaxOutputTokens = api.DefaultMaxOutputTokens
 	}
-	if cfg.PerMinute <= 0 {
-		cfg.PerMinute = api.DefaultPerMinute
-	}
 	if cfg.MaxRequestBytes <= 0 {
 		cfg.MaxRequestBytes = api.DefaultMaxRequestBytes
 	}
-	h := &Handler{cfg: cfg, times: map[string][]time.Time{}, tasks: cfg.Tasks}
+	h := &Handler{cfg: cfg, tasks: cfg.Tasks}
 	if h.tasks == nil {
 		h.tasks, h.own = clienttasks.New(), true
 	}
@@ -118,9 +111,6 @@ func (h *Handler) Handle(ctx context.Context, server, serverTool, method string,
 	req, task, err := Parse(params)
 	if err != nil {
 		return nil, &RPCError{Code: CodeInvalidParams, Message: err.Error(), Err: err}
-	}
-	if !h.allow(server, time.Now()) {
-		return nil, &RPCError{Code: CodeLimited, Message: fmt.Sprintf("sampling rate limit: at most %d requests a minute", h.cfg.PerMinute)}
 	}
 	req.Server, req.ServerTool, req.Target = server, serverTool, h.cfg.Target
 	if task {
@@ -159,14 +149,14 @@ func (h *Handler) answer(ctx context.Context, req *api.Request) (_ json.RawMessa
 		if ctx.Err() != nil {
 			return nil, &RPCError{Code: CodeInternal, Message: "sampling cancelled", Err: context.Cause(ctx)}
 		}
-		return nil, &RPCError{Code: CodeInternal, Message: "sampling failed: " + err.Error(), Err: err}
+		return nil, &RPCError{Code: CodeInternal, Message: msgModelFailed, Err: err}
 	}
 	if err := h.review(ctx, req, res); err != nil {
 		return nil, err
 	}
 	raw, err := Encode(req, res)
 	if err != nil {
-		return nil, &RPCError{Code: CodeInternal, Message: "sampling failed: " + err.Error(), Err: err}
+		return nil, &RPCError{Code: CodeInternal, Message: msgModelFailed, Err: err}
 	}
 	return raw, nil
 }
@@ -180,30 +170,21 @@ func (h *Handler) review(ctx context.Context, req *api.Request, res *api.Result)
 	case err == nil:
 		return nil
 	case errors.Is(err, api.ErrRefused):
-		return &RPCError{Code: CodeRejected, Message: "User rejected sampling request", Err: err}
+		return &RPCError{Code: CodeRejected, Message: msgRejected, Err: err}
 	case ctx.Err() != nil:
 		return &RPCError{Code: CodeInternal, Message: "sampling cancelled", Err: context.Cause(ctx)}
 	}
-	return &RPCError{Code: CodeInternal, Message: "sampling review failed: " + err.Error(), Err: err}
+	return &RPCError{Code: CodeInternal, Message: msgReviewFailed, Err: err}
 }
 
-// allow reports whether server may make a request at now, and counts it.
-func (h *Handler) allow(server string, now time.Time) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	ts := h.times[server]
-	i := 0
-	for i < len(ts) && now.Sub(ts[i]) >= time.Minute {
-		i++
-	}
-	ts = ts[i:]
-	if len(ts) >= h.cfg.PerMinute {
-		h.times[server] = ts
-		return false
-	}
-	h.times[server] = append(ts, now)
-	return true
-}
+// The messages a server reads when the host could not answer: fixed, so
+// that nothing of the host (a path, an address, the model's error) reaches
+// the server; the cause is the RPCError's Err, for the host's log.
+const (
+	msgRejected     = "User rejected sampling request"
+	msgReviewFailed = "the client could not review the sampling request"
+	msgModelFailed  = "the client's model could not answer the sampling request"
+)
 
 // Close cancels the tasks still running in a store of the Handler's own
 // and waits for them to end.

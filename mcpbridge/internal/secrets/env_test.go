@@ -211,3 +211,30 @@ func ExampleChildEnv() {
 	// HOME=/home/me
 	// PATH=/usr/bin
 }
+
+func TestHostSecrets(t *testing.T) {
+	env := []string{
+		"GEMINI_API_KEY=AIzaSyA-not-a-real-key-0123456789abcd",
+		"GOOGLE_API_KEY=plainlettersonly",
+		"TOKENIZERS_PARALLELISM=false",
+		"GOOGLE_APPLICATION_CREDENTIALS=/home/ada/.config/gcloud/adc.json",
+		"DATABASE_URL=postgres://ada:hunter2pw@db.example/app",
+		"SSH_AUTH_SOCK=/tmp/ssh-x/agent.1",
+		"HOME=/home/ada",
+		"REGION=us-central1",
+		"GITHUB=ghp_0123456789abcdefghijklmnopqrstuvwxyz",
+		"MALFORMED",
+	}
+	got := HostSecrets(env)
+	want := []string{"AIzaSyA-not-a-real-key-0123456789abcd", "plainlettersonly", "hunter2pw", "ghp_0123456789abcdefghijklmnopqrstuvwxyz"}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("HostSecrets() = %q, want %q among them", got, w)
+		}
+	}
+	for _, no := range []string{"false", "/home/ada/.config/gcloud/adc.json", "/tmp/ssh-x/agent.1", "/home/ada", "us-central1"} {
+		if slices.Contains(got, no) {
+			t.Errorf("HostSecrets() = %q, want %q left out", got, no)
+		}
+	}
+}

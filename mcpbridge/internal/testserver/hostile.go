@@ -41,6 +41,11 @@ const (
 //     pages to visit;
 //   - notify_updated {"uri", "n"}: sends n notifications/resources/updated
 //     for uri, whoever subscribed to it, then returns "sent <n>";
+//   - mirror {"text"}: returns text reversed (see Reverse), so that a test
+//     sees what the server got, past any redaction of the result;
+//   - mirror_answer {"kind"}: asks the host one question ("form": a form of
+//     AskSchema; "sample": a sampling request) and returns its answer's
+//     text (the form's value, the model's text) reversed;
 //   - shout {"text"}: reports progress with text as its message (when the
 //     call asked for progress), then returns text;
 //   - shout_error {"text"}: returns text as an isError result;
@@ -146,6 +151,37 @@ func addHostileTools(s *server.MCPServer, tasks bool) {
 			time.Sleep(100 * time.Millisecond) // as shout: let the notifications leave first
 			return mcp.NewToolResultText(fmt.Sprintf("sent %d", n)), nil
 		})
+	s.AddTool(mcp.NewTool("mirror", mcp.WithString("text")),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(Reverse(r.GetString("text", ""))), nil
+		})
+	s.AddTool(mcp.NewTool("mirror_answer", mcp.WithString("kind")),
+		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			in := r.Params.InputResponses
+			sample := r.GetString("kind", "form") == "sample"
+			if a := server.ElicitationResponse(in, "q"); a != nil && !sample {
+				content, _ := a.Content.(map[string]any)
+				v, _ := content["value"].(string)
+				return mcp.NewToolResultText(Reverse(v)), nil
+			}
+			if res := server.SamplingResponse(in, "q"); res != nil && sample {
+				text := ""
+				for _, c := range contentOf(res) {
+					if t, ok := c["text"].(string); ok {
+						text += t
+					}
+				}
+				return mcp.NewToolResultText(Reverse(text)), nil
+			}
+			b := server.NewInputRequestBuilder("")
+			if sample {
+				b.Sample("q", mcp.CreateMessageParams{MaxTokens: 10,
+					Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.TextContent{Type: "text", Text: "say it"}}}})
+			} else {
+				b.Elicit("q", formParams("say it", AskSchema))
+			}
+			return b.ToolResult(), nil
+		})
 	s.AddTool(mcp.NewTool("shout", mcp.WithString("text")),
 		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			text := r.GetString("text", Dirty)
@@ -198,4 +234,13 @@ func badForm(which string, size int) (mcp.ElicitationParams, error) {
 		return formParams("?", `{"type":"object","properties":{"a\u001b[2J":{"type":"string"}}}`), nil
 	}
 	return mcp.ElicitationParams{}, fmt.Errorf("no bad form %q", which)
+}
+
+// Reverse returns s with its characters in reverse order.
+func Reverse(s string) string {
+	r := []rune(s)
+	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+		r[i], r[j] = r[j], r[i]
+	}
+	return string(r)
 }
