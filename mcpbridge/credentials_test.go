@@ -100,3 +100,33 @@ func TestReviewErrorFixed(t *testing.T) {
 		})
 	}
 }
+
+// TestReviewSeesCleanText: the review, where a person sees a sampling
+// request and its answer, gets the server's prompt and the model's answer
+// cleaned for a terminal, and the server gets the answer as approved.
+func TestReviewSeesCleanText(t *testing.T) {
+	for _, srv := range hostileServers(t) {
+		t.Run(srv.Name, func(t *testing.T) {
+			var seen []string
+			review := func(_ context.Context, req *sampling.Request, res *sampling.Result) error {
+				if res == nil {
+					seen = append(seen, req.Messages[0].Content[0].Text)
+				} else {
+					seen = append(seen, res.Content[0].Text)
+				}
+				return nil
+			}
+			b := newBridge(t, &Options{Client: &ClientFeatures{
+				Sampling: &Sampling{Sampler: answering{testserver.Dirty}, Review: review},
+			}}, srv)
+			discover(t, b)
+			got := execText(t, b, srv.Name, "mirror_answer", map[string]any{"kind": "sample", "prompt": testserver.Dirty})
+			if got != testserver.Reverse(testserver.DirtyClean) {
+				t.Errorf("the server got %q, want the approved %q", testserver.Reverse(got), testserver.DirtyClean)
+			}
+			if len(seen) != 2 || seen[0] != testserver.DirtyClean || seen[1] != testserver.DirtyClean {
+				t.Errorf("the review saw %q, want the prompt and the answer cleaned", seen)
+			}
+		})
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 	isampling "github.com/mcpgenai/bridge/mcpbridge/internal/sampling"
 	"github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
@@ -55,6 +56,21 @@ func (b *Bridge) setupSampling(s *Sampling) error {
 		// The server reads a fixed message when the review refuses or
 		// fails; why is for the host's log alone.
 		cfg.Review = func(ctx context.Context, req *sampling.Request, res *sampling.Result) error {
+			// The review is where a person sees the request (the
+			// server's text) and the answer (the model's): both are
+			// cleaned first, in place, so that what is approved is what
+			// goes on.
+			if res == nil {
+				req.SystemPrompt = result.CleanText(req.SystemPrompt, -1)
+				for i := range req.Messages {
+					cleanContents(req.Messages[i].Content)
+				}
+				for i := range req.Tools {
+					req.Tools[i].Description = result.CleanText(req.Tools[i].Description, -1)
+				}
+			} else {
+				cleanContents(res.Content)
+			}
 			err := review(ctx, req, res)
 			if err != nil {
 				b.log.InfoContext(ctx, "sampling request not approved by the review", "server", req.Server, "err", err)
@@ -208,4 +224,13 @@ func (s redactingSampler) redactValue(v any) any {
 		return out
 	}
 	return v
+}
+
+// cleanContents cleans the text of cs for a person, in place (see
+// [result.CleanText]), tool results' blocks included.
+func cleanContents(cs []sampling.Content) {
+	for i := range cs {
+		cs[i].Text = result.CleanText(cs[i].Text, -1)
+		cleanContents(cs[i].Content)
+	}
 }

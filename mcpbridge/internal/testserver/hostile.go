@@ -43,9 +43,10 @@ const (
 //     for uri, whoever subscribed to it, then returns "sent <n>";
 //   - mirror {"text"}: returns text reversed (see Reverse), so that a test
 //     sees what the server got, past any redaction of the result;
-//   - mirror_answer {"kind"}: asks the host one question ("form": a form of
-//     AskSchema; "sample": a sampling request) and returns its answer's
-//     text (the form's value, the model's text) reversed;
+//   - mirror_answer {"kind", "prompt"}: asks the host one question ("form":
+//     a form of AskSchema; "sample": a sampling request of prompt, "say
+//     it" by default) and returns its answer's text (the form's value,
+//     the model's text) reversed;
 //   - shout {"text"}: reports progress with text as its message (when the
 //     call asked for progress), then returns text;
 //   - shout_error {"text"}: returns text as an isError result;
@@ -155,7 +156,7 @@ func addHostileTools(s *server.MCPServer, tasks bool) {
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(Reverse(r.GetString("text", ""))), nil
 		})
-	s.AddTool(mcp.NewTool("mirror_answer", mcp.WithString("kind")),
+	s.AddTool(mcp.NewTool("mirror_answer", mcp.WithString("kind"), mcp.WithString("prompt")),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			in := r.Params.InputResponses
 			sample := r.GetString("kind", "form") == "sample"
@@ -176,7 +177,7 @@ func addHostileTools(s *server.MCPServer, tasks bool) {
 			b := server.NewInputRequestBuilder("")
 			if sample {
 				b.Sample("q", mcp.CreateMessageParams{MaxTokens: 10,
-					Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.TextContent{Type: "text", Text: "say it"}}}})
+					Messages: []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.TextContent{Type: "text", Text: r.GetString("prompt", "say it")}}}})
 			} else {
 				b.Elicit("q", formParams("say it", AskSchema))
 			}
