@@ -13,19 +13,7 @@ import (
 // watchingServers are the test server with resource subscriptions and
 // the hostile tools, over stdio and streamable HTTP in both eras.
 func watchingServers(t *testing.T) []ServerConfig {
-	t.Helper()
-	var out []ServerConfig
-	for _, era := range []string{"legacy", "modern"} {
-		out = append(out, stdioServer("stdio-"+era, "-features", "-hostile", "-era="+era))
-	}
-	for _, era := range []testserver.Era{testserver.EraLegacy, testserver.EraModern} {
-		s, _ := httpServer(t, "http-"+era.String(), TransportHTTP, testserver.Options{Features: true, Hostile: true, Era: era})
-		out = append(out, s)
-	}
-	for i := range out {
-		out[i].Trust = true
-	}
-	return out
+	return eachWay(t, testserver.Options{Features: true, Hostile: true}, "-features", "-hostile")
 }
 
 // TestUnsubscribedUpdatesDropped: notifications/resources/updated for a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,18 +18,50 @@ import (
 // hostileServers are the hostile test server over stdio and streamable
 // HTTP, in both protocol eras (with task tools before 2026-07-28).
 func hostileServers(t *testing.T) []ServerConfig {
+	return eachWay(t, testserver.Options{Hostile: true, Tasks: testserver.Tasks{On: true}}, "-hostile", "-tasks")
+}
+
+// eachWay is the test server with o over stdio (flags) and streamable
+// HTTP, each in both protocol eras, trusted: "stdio-legacy",
+// "stdio-modern", "http-legacy", "http-modern".
+func eachWay(t *testing.T, o testserver.Options, flags ...string) []ServerConfig {
 	t.Helper()
 	var out []ServerConfig
-	for _, era := range []string{"legacy", "modern"} {
-		out = append(out, stdioServer("stdio-"+era, "-hostile", "-tasks", "-era="+era))
+	for _, era := range []testserver.Era{testserver.EraLegacy, testserver.EraModern} {
+		out = append(out, stdioServer("stdio-"+era.String(), append(slices.Clip(flags), "-era="+era.String())...))
 	}
 	for _, era := range []testserver.Era{testserver.EraLegacy, testserver.EraModern} {
-		s, _ := httpServer(t, "http-"+era.String(), TransportHTTP, testserver.Options{Hostile: true, Tasks: testserver.Tasks{On: true}, Era: era})
+		o.Era = era
+		s, _ := httpServer(t, "http-"+era.String(), TransportHTTP, o)
 		out = append(out, s)
 	}
 	for i := range out {
 		out[i].Trust = true
 	}
+	return out
+}
+
+// askedForms records the questions put to the host and answers each
+// with answer.
+type askedForms struct {
+	mu     sync.Mutex
+	asked  []Elicitation
+	answer ElicitResponse
+}
+
+func (a *askedForms) elicit(_ context.Context, e Elicitation) (ElicitResponse, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.asked = append(a.asked, e)
+	return a.answer, nil
+}
+
+// take returns the questions asked so far and forgets them.
+func (a *askedForms) take() []Elicitation {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := a.asked
+	a.asked = nil
 	return out
 }
 
@@ -185,15 +218,8 @@ func TestQuestionsPerMinute(t *testing.T) {
 func TestFormsChecked(t *testing.T) {
 	for _, srv := range hostileServers(t) {
 		t.Run(srv.Name, func(t *testing.T) {
-			var mu sync.Mutex
-			var asked []Elicitation
-			el := func(_ context.Context, e Elicitation) (ElicitResponse, error) {
-				mu.Lock()
-				defer mu.Unlock()
-				asked = append(asked, e)
-				return ElicitResponse{Action: ElicitAccept, Content: map[string]any{}}, nil
-			}
-			b := newBridge(t, &Options{Client: &ClientFeatures{Elicit: el}}, srv)
+			a := &askedForms{answer: ElicitResponse{Action: ElicitAccept, Content: map[string]any{}}}
+			b := newBridge(t, &Options{Client: &ClientFeatures{Elicit: a.elicit}}, srv)
 			discover(t, b)
 			for _, which := range []string{"huge_message", "huge_schema", "many_fields", "nested", "bad_name"} {
 				r := runTool(t, b, srv.Name, "bad_form", map[string]any{"which": which})
@@ -201,18 +227,15 @@ func TestFormsChecked(t *testing.T) {
 					t.Errorf("bad_form(%s) = %q, want the call to fail", which, r.ReturnDisplay)
 				}
 			}
-			mu.Lock()
-			if len(asked) > 0 {
+			if asked := a.take(); len(asked) > 0 {
 				t.Errorf("the host was shown %d bad forms, want none", len(asked))
 			}
-			mu.Unlock()
 
 			got := execText(t, b, srv.Name, "dirty_form", nil)
 			if got != `got {"name":"`+testserver.DirtyClean+`"}` {
 				t.Errorf("dirty_form = %q, want the cleaned default", got)
 			}
-			mu.Lock()
-			defer mu.Unlock()
+			asked := a.take()
 			if len(asked) != 1 {
 				t.Fatalf("dirty_form asked %d times, want once", len(asked))
 			}

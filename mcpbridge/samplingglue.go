@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/rpcerr"
 	isampling "github.com/mcpgenai/bridge/mcpbridge/internal/sampling"
 	"github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
@@ -102,14 +103,14 @@ func (b *Bridge) sampleFor(server string) func(context.Context, string, json.Raw
 			tool = cl.tool
 		}
 		if n := st.nested[server]; method == "sampling/createMessage" && n != nil && n.Load() > 0 {
-			return nil, &isampling.RPCError{Code: isampling.CodeLimited, Message: "a sampling request made while answering another is refused"}
+			return nil, &rpcerr.Error{Code: rpcerr.Limited, Message: "a sampling request made while answering another is refused"}
 		}
 		raw, err := st.h.Handle(ctx, server, tool, method, params)
 		if err != nil {
 			err = b.redact.redactErr(err)
 			level := slog.LevelInfo
-			var re *isampling.RPCError
-			if errors.As(err, &re) && re.Code == isampling.CodeLimited {
+			var re *rpcerr.Error
+			if errors.As(err, &re) && re.Code == rpcerr.Limited {
 				level = slog.LevelDebug // a flood must not flood the log
 			}
 			b.log.Log(ctx, level, "sampling request not answered", "server", server, "method", method, "err", err)
@@ -161,14 +162,14 @@ func (b *Bridge) traceSampling(ctx context.Context, server string) (context.Cont
 		}
 		if err != nil {
 			kind := "_OTHER"
-			var re *isampling.RPCError
+			var re *rpcerr.Error
 			if errors.As(err, &re) {
 				switch re.Code {
-				case isampling.CodeRejected:
+				case rpcerr.Rejected:
 					kind = "refused"
-				case isampling.CodeLimited:
+				case rpcerr.Limited:
 					kind = "limited"
-				case isampling.CodeInvalidParams:
+				case rpcerr.InvalidParams:
 					kind = "invalid_request"
 				}
 			}

@@ -22,6 +22,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/rpcerr"
 )
 
 // Bounds of the tasks.
@@ -37,34 +39,6 @@ const (
 	pollInterval = 500
 )
 
-// JSON-RPC error codes of the store's errors.
-const (
-	codeInvalidParams  = -32602
-	codeInternal       = -32603
-	codeMethodNotFound = -32601
-	// codeLimited answers a request past a limit of the client.
-	codeLimited = -32000
-)
-
-// Error is an error the server is to read as a JSON-RPC error.
-type Error struct {
-	Code    int
-	Message string
-	Err     error // the cause, if any
-}
-
-func (e *Error) Error() string { return e.Message }
-func (e *Error) Unwrap() error { return e.Err }
-
-// RPCCode returns the JSON-RPC error code.
-func (e *Error) RPCCode() int { return e.Code }
-
-// rpcCoder is an error that carries its JSON-RPC error code.
-type rpcCoder interface {
-	error
-	RPCCode() int
-}
-
 // Task statuses.
 const (
 	statusWorking   = "working"
@@ -79,7 +53,7 @@ type task struct {
 	ttl              time.Duration
 	status, message  string
 	result           json.RawMessage
-	err              rpcCoder
+	err              rpcerr.Coder
 	done             chan struct{}
 	cancel           context.CancelFunc
 }
@@ -125,7 +99,7 @@ func (t *task) wire() wireTask {
 // run returns, when the server cancels it, or at Close. run's result is
 // what tasks/result answers; its error, the error tasks/result answers
 // (with its JSON-RPC code when it has an RPCCode method, else -32603). A
-// server past MaxPerServer tasks, or a closed Store, is an *Error.
+// server past MaxPerServer tasks, or a closed Store, is an *rpcerr.Error.
 func (ts *Store) Start(ctx context.Context, server string, params json.RawMessage, run func(context.Context) (json.RawMessage, error)) (json.RawMessage, error) {
 	var p struct {
 		Task struct {
@@ -149,14 +123,14 @@ func (ts *Store) Start(ctx context.Context, server string, params json.RawMessag
 		ts.mu.Unlock()
 		stopLife()
 		cancel()
-		return nil, &Error{Code: codeInternal, Message: "the client is closing"}
+		return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: "the client is closing"}
 	}
 	ts.expire(now)
 	if ts.count(server) >= MaxPerServer {
 		ts.mu.Unlock()
 		stopLife()
 		cancel()
-		return nil, &Error{Code: codeLimited, Message: fmt.Sprintf("at most %d tasks per server", MaxPerServer)}
+		return nil, &rpcerr.Error{Code: rpcerr.Limited, Message: fmt.Sprintf("at most %d tasks per server", MaxPerServer)}
 	}
 	ts.byID[t.id] = t
 	out, _ := json.Marshal(struct {
@@ -187,12 +161,12 @@ func (ts *Store) Start(ctx context.Context, server string, params json.RawMessag
 
 // asRPC returns err as an error with a JSON-RPC code (-32603 when it has
 // none of its own).
-func asRPC(err error) rpcCoder {
-	var rc rpcCoder
+func asRPC(err error) rpcerr.Coder {
+	var rc rpcerr.Coder
 	if errors.As(err, &rc) {
 		return rc
 	}
-	return &Error{Code: codeInternal, Message: err.Error(), Err: err}
+	return &rpcerr.Error{Code: rpcerr.Internal, Message: err.Error(), Err: err}
 }
 
 // count returns how many tasks server has. Under mu.
@@ -218,7 +192,7 @@ func (ts *Store) expire(now time.Time) {
 // Handle answers a request of server about its tasks (tasks/get,
 // tasks/result, tasks/list or tasks/cancel) with params as sent, and
 // returns the JSON result. tasks/result waits for the task's end within
-// ctx. A task of another server is unknown. Errors are *Error or, for the
+// ctx. A task of another server is unknown. Errors are *rpcerr.Error or, for the
 // result of a failed task, the error its run returned.
 func (ts *Store) Handle(ctx context.Context, server, method string, params json.RawMessage) (json.RawMessage, error) {
 	var p struct {
@@ -226,7 +200,7 @@ func (ts *Store) Handle(ctx context.Context, server, method string, params json.
 	}
 	if len(params) > 0 {
 		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, &Error{Code: codeInvalidParams, Message: "invalid params: " + err.Error()}
+			return nil, &rpcerr.Error{Code: rpcerr.InvalidParams, Message: "invalid params: " + err.Error()}
 		}
 	}
 	ts.mu.Lock()
@@ -251,7 +225,7 @@ func (ts *Store) Handle(ctx context.Context, server, method string, params json.
 	t := ts.byID[p.TaskID]
 	if t == nil || t.server != server {
 		ts.mu.Unlock()
-		return nil, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("unknown task %q", p.TaskID)}
+		return nil, &rpcerr.Error{Code: rpcerr.InvalidParams, Message: fmt.Sprintf("unknown task %q", p.TaskID)}
 	}
 	switch method {
 	case "tasks/get":
@@ -260,7 +234,7 @@ func (ts *Store) Handle(ctx context.Context, server, method string, params json.
 	case "tasks/cancel":
 		defer ts.mu.Unlock()
 		if t.status != statusWorking {
-			return nil, &Error{Code: codeInvalidParams, Message: fmt.Sprintf("task %q is already %s", t.id, t.status)}
+			return nil, &rpcerr.Error{Code: rpcerr.InvalidParams, Message: fmt.Sprintf("task %q is already %s", t.id, t.status)}
 		}
 		t.status, t.updated, t.message = statusCancelled, time.Now(), "cancelled by the server"
 		t.cancel()
@@ -270,7 +244,7 @@ func (ts *Store) Handle(ctx context.Context, server, method string, params json.
 		select {
 		case <-t.done:
 		case <-ctx.Done():
-			return nil, &Error{Code: codeInternal, Message: "cancelled while waiting for the task", Err: ctx.Err()}
+			return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: "cancelled while waiting for the task", Err: ctx.Err()}
 		}
 		ts.mu.Lock()
 		defer ts.mu.Unlock()
@@ -278,19 +252,19 @@ func (ts *Store) Handle(ctx context.Context, server, method string, params json.
 		case statusCompleted:
 			return withRelatedTask(t.result, t.id)
 		case statusCancelled:
-			return nil, &Error{Code: codeInternal, Message: fmt.Sprintf("task %q was cancelled", t.id)}
+			return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: fmt.Sprintf("task %q was cancelled", t.id)}
 		}
 		return nil, t.err
 	}
 	ts.mu.Unlock()
-	return nil, &Error{Code: codeMethodNotFound, Message: "method not found: " + method}
+	return nil, &rpcerr.Error{Code: rpcerr.MethodNotFound, Message: "method not found: " + method}
 }
 
 // withRelatedTask adds the related-task metadata to a result.
 func withRelatedTask(raw json.RawMessage, id string) (json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, &Error{Code: codeInternal, Message: "task result: " + err.Error()}
+		return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: "task result: " + err.Error()}
 	}
 	meta, _ := json.Marshal(map[string]any{"io.modelcontextprotocol/related-task": map[string]string{"taskId": id}})
 	m["_meta"] = meta

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/rpcerr"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -57,7 +59,7 @@ func TestStore(t *testing.T) {
 	}
 	failed := start(t, s, "a", `{"task":{}}`, func(context.Context) (json.RawMessage, error) { return nil, coded{} })
 	_, err := s.Handle(ctx, "a", "tasks/result", json.RawMessage(`{"taskId":"`+failed.Task.TaskID+`"}`))
-	var rc rpcCoder
+	var rc rpcerr.Coder
 	if !errors.As(err, &rc) || rc.RPCCode() != -1 || err.Error() != "user rejected" {
 		t.Errorf("tasks/result of a failed task = %v, want the run's error with its code", err)
 	}
@@ -71,8 +73,8 @@ func TestStore(t *testing.T) {
 		start(t, s, "a", `{"task":{}}`, func(context.Context) (json.RawMessage, error) { return json.RawMessage(`{}`), nil })
 	}
 	_, err = s.Start(ctx, "a", json.RawMessage(`{"task":{}}`), func(context.Context) (json.RawMessage, error) { return nil, nil })
-	var e *Error
-	if !errors.As(err, &e) || e.Code != codeLimited || !strings.Contains(e.Message, fmt.Sprint(MaxPerServer)) {
+	var e *rpcerr.Error
+	if !errors.As(err, &e) || e.Code != rpcerr.Limited || !strings.Contains(e.Message, fmt.Sprint(MaxPerServer)) {
 		t.Errorf("Start() past MaxPerServer = %v, want a -32000 error naming the bound", err)
 	}
 	start(t, s, "b", `{"task":{}}`, func(context.Context) (json.RawMessage, error) { return json.RawMessage(`{}`), nil })

@@ -215,7 +215,7 @@ type Spec struct {
 	// a task. Over SSE no request of the server reaches it. ctx ends
 	// with the request's timeout, the connection, or the server's
 	// notifications/cancelled; for a multi round-trip request it is the
-	// tool call's. An error that is an [RPCCoder] gives the server its
+	// tool call's. An error that is an [rpcerr.Coder] gives the server its
 	// code, others -32603; the message is the error's text.
 	Sample func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
 	// Tasks, when not nil, keeps the requests the server asks to run as

@@ -40,6 +40,28 @@ func guardDepthN(msg []byte, maxDepth int) ([]byte, error) {
 // obj, when it is a string or a number; nil otherwise. Nothing is decoded
 // beyond that value, so obj may nest arbitrarily deep.
 func topLevel(obj []byte, key string) json.RawMessage {
+	j := topLevelValue(obj, key)
+	if j < 0 {
+		return nil
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(obj[j:]))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	switch v.(type) {
+	case string, json.Number:
+		raw, _ := json.Marshal(v)
+		return raw
+	}
+	return nil
+}
+
+// topLevelValue returns where the value of key at the top level of the
+// JSON object obj begins, or -1 when obj has no such key. Only the keys
+// on the way are decoded.
+func topLevelValue(obj []byte, key string) int {
 	depth := 0
 	for i := 0; i < len(obj); i++ {
 		switch obj[i] {
@@ -59,23 +81,12 @@ func topLevel(obj []byte, key string) json.RawMessage {
 				j++
 			}
 			if j >= len(obj) {
-				return nil
+				return -1
 			}
-			var v any
-			dec := json.NewDecoder(bytes.NewReader(obj[j:]))
-			dec.UseNumber()
-			if dec.Decode(&v) != nil {
-				return nil
-			}
-			switch v.(type) {
-			case string, json.Number:
-				raw, _ := json.Marshal(v)
-				return raw
-			}
-			return nil
+			return j
 		}
 	}
-	return nil
+	return -1
 }
 
 // guardBody makes the body of resp pass guardQuestion and guardDepth

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/rpcerr"
 )
 
 // A server may ask the host something while it works: a form or a page to
@@ -79,9 +81,9 @@ func (e *QuestionError) Error() string {
 // Is reports whether target is ErrTooManyQuestions.
 func (e *QuestionError) Is(target error) bool { return target == ErrTooManyQuestions }
 
-// RPCCode is the JSON-RPC error code the server reads: -32000, a limit of
-// the client.
-func (e *QuestionError) RPCCode() int { return -32000 }
+// RPCCode is the JSON-RPC error code the server reads: a limit of the
+// client.
+func (e *QuestionError) RPCCode() int { return rpcerr.Limited }
 
 // Questions bounds the questions of one server per minute, across its
 // connections (a reconnect does not start a new minute), with the bounds

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/rpcerr"
 )
 
 // A server's request of the client (a question: elicitation/create,
@@ -116,31 +118,11 @@ func asksInput(result []byte) bool {
 // topLevelObject returns the raw value of key at the top level of the JSON
 // object obj when it is an object, nil otherwise.
 func topLevelObject(obj []byte, key string) []byte {
-	depth := 0
-	for i := 0; i < len(obj); i++ {
-		switch obj[i] {
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-		case '"':
-			end := stringEnd(obj, i)
-			var k string
-			if depth != 1 || json.Unmarshal(obj[i:end], &k) != nil || k != key {
-				i = end - 1
-				continue
-			}
-			j := end
-			for j < len(obj) && (obj[j] == ' ' || obj[j] == '\t' || obj[j] == '\r' || obj[j] == '\n' || obj[j] == ':') {
-				j++
-			}
-			if j >= len(obj) || obj[j] != '{' {
-				return nil
-			}
-			return obj[j:valueEnd(obj, j)]
-		}
+	j := topLevelValue(obj, key)
+	if j < 0 || obj[j] != '{' {
+		return nil
 	}
-	return nil
+	return obj[j:valueEnd(obj, j)]
 }
 
 // valueEnd returns the index just after the object or array that starts
@@ -174,5 +156,5 @@ func (s *Spec) tooLarge(method string, params any) error {
 	if !ok {
 		return nil
 	}
-	return &requestError{code: -32000, msg: fmt.Sprintf("%s request of %d bytes exceeds the client's limit of %d", method, int64(n), s.questionBytes(method))}
+	return &rpcerr.Error{Code: rpcerr.Limited, Message: fmt.Sprintf("%s request of %d bytes exceeds the client's limit of %d", method, int64(n), s.questionBytes(method))}
 }

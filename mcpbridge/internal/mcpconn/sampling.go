@@ -10,6 +10,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/rpcerr"
 )
 
 // A server asks for a model completion with sampling/createMessage. Before
@@ -30,13 +32,6 @@ var taskMethods = map[string]bool{
 	string(mcp.MethodTasksResult): true,
 	string(mcp.MethodTasksList):   true,
 	string(mcp.MethodTasksCancel): true,
-}
-
-// RPCCoder is an error that carries the JSON-RPC error code a server is
-// to read; Spec.Sample's other errors reach it as -32603.
-type RPCCoder interface {
-	error
-	RPCCode() int
 }
 
 // incoming routes a server's requests that mcp-go cannot answer as they
@@ -90,7 +85,7 @@ func (in *incoming) elicitTask(ctx context.Context, _ string, params json.RawMes
 	var req mcp.ElicitationRequest
 	req.Method = string(mcp.MethodElicitationCreate)
 	if err := json.Unmarshal(params, &req.Params); err != nil {
-		return nil, &requestError{code: mcp.INVALID_PARAMS, msg: "invalid params: " + err.Error()}
+		return nil, &rpcerr.Error{Code: rpcerr.InvalidParams, Message: "invalid params: " + err.Error()}
 	}
 	kind := AskForm
 	if req.Params.Mode == mcp.ElicitationModeURL {
@@ -126,15 +121,6 @@ func asksTask(params any) bool {
 	}
 	return task != nil
 }
-
-// requestError is an error with its JSON-RPC code for the server.
-type requestError struct {
-	code int
-	msg  string
-}
-
-func (e *requestError) Error() string { return e.msg }
-func (e *requestError) RPCCode() int  { return e.code }
 
 // serve answers req with answer, bounded like a question to a person
 // (see clock), and cancelled by the server's notifications/cancelled.
@@ -175,10 +161,10 @@ func (in *incoming) serve(ctx context.Context, req transport.JSONRPCRequest, ans
 }
 
 // rpcError is the error response to the server's request id: err's code
-// when it is an RPCCoder, else -32603; err's text.
+// when it is an rpcerr.Coder, else -32603; err's text.
 func rpcError(id mcp.RequestId, err error) *transport.JSONRPCResponse {
 	code := mcp.INTERNAL_ERROR
-	var rc RPCCoder
+	var rc rpcerr.Coder
 	if errors.As(err, &rc) {
 		code = rc.RPCCode()
 	}

@@ -7,34 +7,10 @@ import (
 	"fmt"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/clienttasks"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/rpcerr"
 	api "github.com/mcpgenai/bridge/mcpbridge/sampling"
 	"github.com/mcpgenai/bridge/schema"
 )
-
-// JSON-RPC error codes the Handler answers with.
-const (
-	// CodeRejected is the protocol's code for a request the user refused.
-	CodeRejected      = -1
-	CodeInvalidParams = -32602
-	CodeInternal      = -32603
-	// CodeLimited answers a request past a limit of the host (rate,
-	// recursion).
-	CodeLimited = -32000
-)
-
-// RPCError is an error the server is to read as a JSON-RPC error: its
-// Message, never its cause's text.
-type RPCError struct {
-	Code    int
-	Message string
-	Err     error // the cause, if any
-}
-
-func (e *RPCError) Error() string { return e.Message }
-func (e *RPCError) Unwrap() error { return e.Err }
-
-// RPCCode returns the JSON-RPC error code.
-func (e *RPCError) RPCCode() int { return e.Code }
 
 // Config configures a [Handler].
 type Config struct {
@@ -97,20 +73,20 @@ func Active(ctx context.Context) bool { return ctx.Value(activeKey{}) != nil }
 // (run at once, or as a task when its params ask), or tasks/get,
 // tasks/result, tasks/list and tasks/cancel about that server's tasks.
 // serverTool names the tool being called when known. The result is the
-// JSON result; an error is an *RPCError.
+// JSON result; an error is an *rpcerr.Error.
 func (h *Handler) Handle(ctx context.Context, server, serverTool, method string, params json.RawMessage) (json.RawMessage, error) {
 	if method != "sampling/createMessage" {
 		return h.tasks.Handle(ctx, server, method, params)
 	}
 	if len(params) > h.cfg.MaxRequestBytes {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("sampling request of %d bytes exceeds the client's limit of %d", len(params), h.cfg.MaxRequestBytes)}
+		return nil, &rpcerr.Error{Code: rpcerr.InvalidParams, Message: fmt.Sprintf("sampling request of %d bytes exceeds the client's limit of %d", len(params), h.cfg.MaxRequestBytes)}
 	}
 	if Active(ctx) {
-		return nil, &RPCError{Code: CodeLimited, Message: "a sampling request made while answering another is refused"}
+		return nil, &rpcerr.Error{Code: rpcerr.Limited, Message: "a sampling request made while answering another is refused"}
 	}
 	req, task, err := Parse(params)
 	if err != nil {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: err.Error(), Err: err}
+		return nil, &rpcerr.Error{Code: rpcerr.InvalidParams, Message: err.Error(), Err: err}
 	}
 	req.Server, req.ServerTool, req.Target = server, serverTool, h.cfg.Target
 	if task {
@@ -141,22 +117,22 @@ func (h *Handler) answer(ctx context.Context, req *api.Request) (_ json.RawMessa
 		return nil, err
 	}
 	if len(req.Messages) == 0 || req.Model == "" {
-		return nil, &RPCError{Code: CodeInternal, Message: "no model was chosen, or the review left no messages"}
+		return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: "no model was chosen, or the review left no messages"}
 	}
 	req.MaxTokens = max(1, min(req.MaxTokens, h.cfg.MaxOutputTokens))
 	res, err = h.cfg.Sampler.Sample(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, &RPCError{Code: CodeInternal, Message: "sampling cancelled", Err: context.Cause(ctx)}
+			return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: "sampling cancelled", Err: context.Cause(ctx)}
 		}
-		return nil, &RPCError{Code: CodeInternal, Message: msgModelFailed, Err: err}
+		return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: msgModelFailed, Err: err}
 	}
 	if err := h.review(ctx, req, res); err != nil {
 		return nil, err
 	}
 	raw, err := Encode(req, res)
 	if err != nil {
-		return nil, &RPCError{Code: CodeInternal, Message: msgModelFailed, Err: err}
+		return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: msgModelFailed, Err: err}
 	}
 	return raw, nil
 }
@@ -170,16 +146,16 @@ func (h *Handler) review(ctx context.Context, req *api.Request, res *api.Result)
 	case err == nil:
 		return nil
 	case errors.Is(err, api.ErrRefused):
-		return &RPCError{Code: CodeRejected, Message: msgRejected, Err: err}
+		return &rpcerr.Error{Code: rpcerr.Rejected, Message: msgRejected, Err: err}
 	case ctx.Err() != nil:
-		return &RPCError{Code: CodeInternal, Message: "sampling cancelled", Err: context.Cause(ctx)}
+		return &rpcerr.Error{Code: rpcerr.Internal, Message: "sampling cancelled", Err: context.Cause(ctx)}
 	}
-	return &RPCError{Code: CodeInternal, Message: msgReviewFailed, Err: err}
+	return &rpcerr.Error{Code: rpcerr.Internal, Message: msgReviewFailed, Err: err}
 }
 
 // The messages a server reads when the host could not answer: fixed, so
 // that nothing of the host (a path, an address, the model's error) reaches
-// the server; the cause is the RPCError's Err, for the host's log.
+// the server; the cause is the error's Err, for the host's log.
 const (
 	msgRejected     = "User rejected sampling request"
 	msgReviewFailed = "the client could not review the sampling request"

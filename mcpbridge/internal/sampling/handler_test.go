@@ -11,6 +11,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/rpcerr"
 	api "github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
 
@@ -82,12 +83,12 @@ func TestHandleErrors(t *testing.T) {
 		code   int
 		msg    string
 	}{
-		{"refused", Config{Review: refuse}, context.Background(), hello, CodeRejected, "User rejected sampling request"},
-		{"review failed", Config{Review: fail}, context.Background(), hello, CodeInternal, "the client could not review the sampling request"},
-		{"too large", Config{MaxRequestBytes: 10}, context.Background(), hello, CodeInvalidParams, "exceeds the client's limit of 10"},
-		{"invalid", Config{}, context.Background(), `{"messages":[]}`, CodeInvalidParams, "no messages"},
-		{"recursion", Config{}, context.WithValue(context.Background(), activeKey{}, true), hello, CodeLimited, "while answering another"},
-		{"unknown task", Config{}, context.Background(), `{"taskId":"x"}`, CodeInvalidParams, `unknown task "x"`},
+		{"refused", Config{Review: refuse}, context.Background(), hello, rpcerr.Rejected, "User rejected sampling request"},
+		{"review failed", Config{Review: fail}, context.Background(), hello, rpcerr.Internal, "the client could not review the sampling request"},
+		{"too large", Config{MaxRequestBytes: 10}, context.Background(), hello, rpcerr.InvalidParams, "exceeds the client's limit of 10"},
+		{"invalid", Config{}, context.Background(), `{"messages":[]}`, rpcerr.InvalidParams, "no messages"},
+		{"recursion", Config{}, context.WithValue(context.Background(), activeKey{}, true), hello, rpcerr.Limited, "while answering another"},
+		{"unknown task", Config{}, context.Background(), `{"taskId":"x"}`, rpcerr.InvalidParams, `unknown task "x"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.cfg.Sampler = &echoSampler{}
