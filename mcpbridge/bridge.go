@@ -21,6 +21,7 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
+	"github.com/mcpgenai/bridge/mcpbridge/store"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -109,9 +110,26 @@ type Options struct {
 	// at once; the login then waits for the browser's redirect to a
 	// loopback listener. nil means logins fail with an error saying so.
 	LoginURL func(ctx context.Context, server, authURL string) error
-	// TokenStore keeps OAuth tokens, one per server URL. nil means an
-	// [auth.FileStore] at [auth.DefaultPath] (mode 0600).
+	// TokenStore keeps OAuth tokens and registered clients, one per
+	// server URL and authorization server ([auth.Key]). nil means Store
+	// when that is set, else an [auth.FileStore] at [auth.DefaultPath]
+	// (mode 0600). A store that is an [auth.Locker] is locked while a
+	// token is refreshed, so that processes sharing it send one refresh.
 	TokenStore auth.Store
+	// Store, when set, is what this Bridge shares with the other replicas
+	// of a service (see package [store]): the OAuth tokens (unless
+	// TokenStore is set), the MCP tasks running for calls with an id, and
+	// the protocol and tools-list caches (instead of ProtocolCache).
+	//
+	// A call whose tools/call the server answers with a task (over HTTP)
+	// is recorded under its function call's id until the Bridge stops
+	// waiting for it. [Bridge.Execute] of a call with the id of a task
+	// still recorded, for the same tool and arguments, waits for that
+	// task instead of calling the tool again: a host that replays the
+	// model's call after the process that ran it died (or after its
+	// connection was lost) gets the task's result, from any replica.
+	// nil shares nothing.
+	Store store.Store
 	// Client holds what the host offers servers that ask something of
 	// it during a session (the MCP client features). nil offers nothing.
 	Client *ClientFeatures
@@ -120,7 +138,8 @@ type Options struct {
 	// with are kept across runs, so that the first connection of a run
 	// skips their detection. It names servers by a hash of how they are
 	// reached and holds no header or environment value. "" keeps them in
-	// memory only, for the Bridge's own reconnects.
+	// memory only, for the Bridge's own reconnects. With Store set, they
+	// are kept there instead, and ProtocolCache is not used.
 	ProtocolCache string
 	// ResourceTools, when true, registers two built-in tools that let the
 	// model list the resources and resource templates of the connected
@@ -181,6 +200,7 @@ type Bridge struct {
 	roots         *rootSet // nil: no roots offered
 	logLevel      LogLevel
 	protos        *protocache.Cache
+	shared        store.Store // Options.Store; nil: nothing shared
 	maxMsg        int
 	binaryLimit   int
 	passUntrusted bool
@@ -275,13 +295,18 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 	if o.Policy == nil {
 		o.Policy = &confirm.Policy{}
 	}
+	protos := protocache.New(o.ProtocolCache, o.Logger)
+	if o.Store != nil {
+		protos = protocache.Shared(o.Store, o.Logger)
+	}
 	b := &Bridge{
 		policy:        o.Policy,
 		textLimit:     o.TextLimit,
 		elicit:        o.Client.elicit(),
 		roots:         o.Client.rootSet(),
 		logLevel:      o.Client.logLevel(),
-		protos:        protocache.New(o.ProtocolCache, o.Logger),
+		protos:        protos,
+		shared:        o.Store,
 		maxMsg:        o.MaxMessageBytes,
 		binaryLimit:   cmp.Or(o.BinaryLimit, DefaultBinaryLimit),
 		passUntrusted: o.PassUntrustedOutput,

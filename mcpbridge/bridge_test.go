@@ -26,6 +26,9 @@ import (
 var mcptest string
 
 func TestMain(m *testing.M) {
+	if spec := os.Getenv(replicaEnv); spec != "" {
+		os.Exit(replicaMain(spec)) // a replica of replica_test.go
+	}
 	dir, err := os.MkdirTemp("", "mcpbridge-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -111,6 +111,8 @@ type callContext struct {
 	b      *Bridge
 	outer  context.Context
 	tasked atomic.Bool
+	// record keeps the call's task in the shared store; nil: not kept.
+	record *taskRecord
 }
 
 func (c *callContext) Value(key any) any {
@@ -120,6 +122,10 @@ func (c *callContext) Value(key any) any {
 	case mcpconn.TaskWaitKey{}:
 		if c.outer != nil {
 			return c
+		}
+	case mcpconn.TaskRecordKey{}:
+		if c.record != nil {
+			return c.record
 		}
 	}
 	return c.Context.Value(key)

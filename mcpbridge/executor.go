@@ -138,7 +138,7 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 	}
 
 	defer b.samplingCall(ctx, tool)()
-	out, timedOut, err := send(b.withProgress(ctx, tool, call.Name, call.ID), tool, raw)
+	out, timedOut, err := send(b.withProgress(withCallID(ctx, call.ID), tool, call.Name, call.ID), tool, raw)
 	if err != nil {
 		return fail(b.callError(ctx, tool, call.Name, timedOut, err))
 	}
@@ -211,6 +211,12 @@ var errServerTimeout = errors.New("server timeout")
 // then bounds the tools/call, and the task is waited out in a context
 // made from the caller's ctx at that moment (see callContext).
 func (b *Bridge) call(ctx context.Context, tool *Tool, raw json.RawMessage) (out json.RawMessage, timedOut bool, err error) {
+	record := b.taskRecord(ctx, tool, raw)
+	if record != nil {
+		if out, ok, err := b.resumeTask(ctx, tool, record); ok {
+			return out, false, err
+		}
+	}
 	outer := ctx
 	task := tool.def.raw.TaskSupport != ""
 	timeout := tool.Timeout
@@ -220,7 +226,7 @@ func (b *Bridge) call(ctx context.Context, tool *Tool, raw json.RawMessage) (out
 	ctx, cancel, key := b.within(ctx, timeout)
 	defer cancel()
 	defer b.inLife.Remove(key)
-	cc := &callContext{call: elicitCall{tool: tool.ServerTool}, b: b, outer: outer}
+	cc := &callContext{call: elicitCall{tool: tool.ServerTool}, b: b, outer: outer, record: record}
 	out, err = b.callToolBounded(ctx, cc, cancel, tool.Server, tool.ServerTool, raw, task)
 	// Past its tools/call, a task is no longer bound by the timeout.
 	return out, err != nil && !cc.tasked.Load() && errors.Is(context.Cause(ctx), errServerTimeout), err

@@ -47,13 +47,13 @@ type learningStore struct {
 	learn keyrings
 }
 
-func (s learningStore) Load(ctx context.Context, key string) (*auth.Token, error) {
+func (s learningStore) Load(ctx context.Context, key auth.Key) (*auth.Token, error) {
 	t, err := s.Store.Load(ctx, key)
 	s.token(t)
 	return t, err
 }
 
-func (s learningStore) Save(ctx context.Context, key string, t *auth.Token) error {
+func (s learningStore) Save(ctx context.Context, key auth.Key, t *auth.Token) error {
 	s.token(t)
 	return s.Store.Save(ctx, key, t)
 }

@@ -42,9 +42,13 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options, learn keyrings) (mcpc
 		Logger:    b.log,
 		Learn:     learn,
 	}
+	if lc.Store == nil && o.Store != nil {
+		lc.Store = o.Store
+	}
 	if lc.Store == nil {
 		lc.Store = defaultStore()
 	}
+	lc.Lock, _ = lc.Store.(auth.Locker)
 	lc.Store = learningStore{Store: lc.Store, learn: learn}
 	if oc := cfg.OAuth; oc != nil {
 		lc.Eager = true
@@ -94,9 +98,9 @@ func defaultStore() auth.Store {
 
 type failingStore struct{ err error }
 
-func (f failingStore) Load(context.Context, string) (*auth.Token, error) { return nil, f.err }
-func (f failingStore) Save(context.Context, string, *auth.Token) error   { return f.err }
-func (f failingStore) Delete(context.Context, string) error              { return f.err }
+func (f failingStore) Load(context.Context, auth.Key) (*auth.Token, error) { return nil, f.err }
+func (f failingStore) Save(context.Context, auth.Key, *auth.Token) error   { return f.err }
+func (f failingStore) Delete(context.Context, auth.Key) error              { return f.err }
 
 // authState returns where the login or credentials of s stand.
 func (s *server) authState() auth.State {

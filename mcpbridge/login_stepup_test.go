@@ -61,7 +61,7 @@ func TestLoginStepUp(t *testing.T) {
 	if reg := ls.as.LastRegistration(); reg["application_type"] != "native" {
 		t.Errorf("registration body %v: want application_type native", reg)
 	}
-	tok, err := ls.store.Load(context.Background(), ls.remote.URL)
+	tok, err := ls.store.Load(context.Background(), ls.key())
 	if err != nil || tok == nil || tok.Issuer != ls.as.Issuer || !slices.Contains(tok.Scopes, "email") {
 		t.Errorf("stored token = %+v, %v; want the issuer and the scopes asked", tok, err)
 	}

@@ -87,6 +87,11 @@ func newLoginSetup(t *testing.T, sse bool, authServer func(*testauth.Server) str
 	}
 }
 
+// key is the token store's key of the remote server's token.
+func (ls *loginSetup) key() auth.Key {
+	return auth.Key{Server: ls.remote.URL, Issuer: ls.as.Issuer}
+}
+
 func (ls *loginSetup) config(sse bool, oauth *OAuthConfig) ServerConfig {
 	cfg := ServerConfig{Name: "remote", Timeout: 10 * time.Second, OAuth: oauth}
 	if sse {
@@ -179,7 +184,7 @@ func TestLoginDiscoveryRegistrationPKCE(t *testing.T) {
 			if err != nil || fi.Mode().Perm() != 0o600 {
 				t.Errorf("token file %s: %v, mode %v, want 0600", ls.store.Path(), err, fi.Mode().Perm())
 			}
-			tok, err := ls.store.Load(context.Background(), ls.remote.URL)
+			tok, err := ls.store.Load(context.Background(), ls.key())
 			if err != nil || tok == nil || tok.AccessToken == "" || tok.RefreshToken == "" || tok.ClientID != "dyn-1" {
 				t.Fatalf("stored token = %v, %v; want access and refresh tokens for dyn-1", tok, err)
 			}
@@ -255,12 +260,12 @@ func TestLoginTokenReusedAndRefreshed(t *testing.T) {
 
 	t.Run("expired before use", func(t *testing.T) {
 		ctx := context.Background()
-		tok, err := ls.store.Load(ctx, ls.remote.URL)
+		tok, err := ls.store.Load(ctx, ls.key())
 		if err != nil || tok == nil {
 			t.Fatalf("Load = %v, %v", tok, err)
 		}
 		tok.Expiry = time.Now().Add(-time.Minute)
-		if err := ls.store.Save(ctx, ls.remote.URL, tok); err != nil {
+		if err := ls.store.Save(ctx, ls.key(), tok); err != nil {
 			t.Fatal(err)
 		}
 		before := ls.as.Refreshes.Load()
@@ -272,7 +277,7 @@ func TestLoginTokenReusedAndRefreshed(t *testing.T) {
 		if got := ls.as.Refreshes.Load() - before; got != 1 {
 			t.Errorf("refreshes = %d, want 1", got)
 		}
-		now, _ := ls.store.Load(ctx, ls.remote.URL)
+		now, _ := ls.store.Load(ctx, ls.key())
 		if now == nil || now.AccessToken == tok.AccessToken || !now.Expiry.After(time.Now()) {
 			t.Errorf("stored token after refresh = %v, want a new unexpired one", now)
 		}
@@ -309,7 +314,7 @@ func TestLoginTokenReusedAndRefreshed(t *testing.T) {
 	t.Run("refresh token revoked", func(t *testing.T) {
 		b := ls.bridge(t, noLogin(t), ls.config(false, nil))
 		discover(t, b)
-		tok, _ := ls.store.Load(context.Background(), ls.remote.URL)
+		tok, _ := ls.store.Load(context.Background(), ls.key())
 		if tok == nil || tok.AccessToken == "" || tok.RefreshToken == "" {
 			t.Fatalf("stored token = %v, want access and refresh tokens", tok)
 		}

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/mcpgenai/bridge/mcpbridge/auth"
 )
 
 // misbehave is how a hostileAS answers one of its paths.
@@ -163,7 +165,7 @@ func browse(shown *[]string) func(context.Context, string, string) error {
 // text and Login's error.
 func loginTo(t *testing.T, h *hostileAS, shown *[]string) (string, error) {
 	t.Helper()
-	b := newBridge(t, &Options{LoginURL: browse(shown), TokenStore: &memStore{}},
+	b := newBridge(t, &Options{LoginURL: browse(shown), TokenStore: auth.NewMemoryStore()},
 		ServerConfig{Name: "hostile", HTTPURL: h.srv.URL + "/mcp", Timeout: 10 * time.Second})
 	_ = b.Discover(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -251,7 +253,7 @@ func TestLoginURLTooLong(t *testing.T) {
 		scopes = append(scopes, fmt.Sprintf("scope:%04d", i))
 	}
 	var shown []string
-	b := newBridge(t, &Options{LoginURL: browse(&shown), TokenStore: &memStore{}},
+	b := newBridge(t, &Options{LoginURL: browse(&shown), TokenStore: auth.NewMemoryStore()},
 		ServerConfig{Name: "hostile", HTTPURL: h.srv.URL + "/mcp", Timeout: 10 * time.Second, OAuth: &OAuthConfig{Enabled: true, Scopes: scopes}})
 	err := b.Login(context.Background(), "hostile")
 	if err == nil || !strings.Contains(err.Error(), "authorization URL too long") {

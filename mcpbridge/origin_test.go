@@ -4,47 +4,12 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
-
-// memStore is an auth.Store in memory.
-type memStore struct {
-	mu     sync.Mutex
-	tokens map[string]*auth.Token
-}
-
-func (m *memStore) Load(_ context.Context, key string) (*auth.Token, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if t, ok := m.tokens[key]; ok {
-		c := *t
-		return &c, nil
-	}
-	return nil, nil
-}
-
-func (m *memStore) Save(_ context.Context, key string, t *auth.Token) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.tokens == nil {
-		m.tokens = map[string]*auth.Token{}
-	}
-	c := *t
-	m.tokens[key] = &c
-	return nil
-}
-
-func (m *memStore) Delete(_ context.Context, key string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	delete(m.tokens, key)
-	return nil
-}
 
 // credentialKind sets up one kind of credential for a server at url: it
 // sets the server's configuration, the Options and hooks it needs, and
@@ -98,8 +63,8 @@ func storedToken(t *testing.T, cfg *ServerConfig, o *Options, param string) {
 	t.Helper()
 	cfg.OAuth = &OAuthConfig{Enabled: true, ClientID: "client-1",
 		AuthorizationURL: "http://127.0.0.1:1/authorize", TokenURL: "http://127.0.0.1:1/token", TokenParamName: param}
-	st := &memStore{}
-	if err := st.Save(context.Background(), cfg.endpoint(), &auth.Token{AccessToken: "oauth-secret-9c2d", TokenType: "Bearer",
+	st := auth.NewMemoryStore()
+	if err := st.Save(context.Background(), auth.Key{Server: cfg.endpoint(), Issuer: "http://127.0.0.1:1"}, &auth.Token{AccessToken: "oauth-secret-9c2d", TokenType: "Bearer",
 		Expiry: time.Now().Add(time.Hour), ClientID: "client-1"}); err != nil {
 		t.Fatal(err)
 	}

@@ -18,17 +18,7 @@ func TestProtocolCache(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "protocols.json")
 	silent := stdioServer("silent", "-era=legacy-silent", "--token", "s3cret-arg")
 	sse := ServerConfig{Name: "sse", URL: testserver.ServeHTTP(t, testserver.Options{}, true).URL + "?key=s3cret-url"}
-	run := func() *Bridge {
-		t.Helper()
-		b := newBridge(t, &Options{ProtocolCache: path}, silent, sse)
-		discover(t, b)
-		for _, s := range b.Status().Servers {
-			if s.State != Connected {
-				t.Fatalf("%s = %v (%s), want CONNECTED", s.Name, s.State, s.Error)
-			}
-		}
-		return b
-	}
+	run := func() *Bridge { return connectedBridge(t, &Options{ProtocolCache: path}, silent, sse) }
 	first := run()
 	if st := first.Status().Servers[0]; !strings.Contains(st.Stderr, "ignored server/discover") {
 		t.Fatalf("first run: stderr %q, want the probe ignored", st.Stderr)

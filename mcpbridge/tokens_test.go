@@ -66,11 +66,11 @@ func leakyTools(s *mcpserver.MCPServer) {
 
 // storedSecrets returns the credentials in the token store's entry for
 // key, with the forms in which they may be written.
-func storedSecrets(t *testing.T, store auth.Store, key string) []string {
+func storedSecrets(t *testing.T, store auth.Store, key auth.Key) []string {
 	t.Helper()
 	tok, err := store.Load(context.Background(), key)
 	if err != nil || tok == nil || tok.AccessToken == "" {
-		t.Fatalf("store.Load(%q) = %v, %v; want a token", key, tok, err)
+		t.Fatalf("store.Load(%+v) = %v, %v; want a token", key, tok, err)
 	}
 	var out []string
 	for _, s := range []string{tok.AccessToken, tok.RefreshToken, tok.ClientSecret} {
@@ -105,7 +105,7 @@ func TestTokenQuotedByServer(t *testing.T) {
 	e.err("Discover", b.Discover(ctx))
 	e.err("Login", b.Login(ctx, "remote"))
 	p.done()
-	creds := storedSecrets(t, store, remote.URL)
+	creds := storedSecrets(t, store, auth.Key{Server: remote.URL, Issuer: as.Issuer})
 	for _, name := range []string{"quote", "refuse", "fail"} {
 		r := execute(&e, b, name, nil)
 		if name == "quote" && (r.Err != nil || !strings.Contains(r.ReturnDisplay, "got")) {
@@ -155,7 +155,7 @@ func TestTokenParamDeadConnection(t *testing.T) {
 			e.err("Discover", b.Discover(ctx))
 			e.err("Login", b.Login(ctx, "remote"))
 			p.done()
-			creds := storedSecrets(t, store, remote.URL)
+			creds := storedSecrets(t, store, auth.Key{Server: remote.URL, Issuer: as.Issuer})
 			if r := execute(&e, b, "tool_00", nil); r.Err != nil {
 				t.Fatalf("Execute(tool_00) = %v", r.Err)
 			}

@@ -16,14 +16,12 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"google.golang.org/genai"
@@ -62,7 +60,7 @@ func run(ctx context.Context, serverURL, scenario, scenarioContext string) error
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	b, err := mcpbridge.New(cfg, &mcpbridge.Options{
 		Logger:     logger,
-		TokenStore: newMemStore(),
+		TokenStore: auth.NewMemoryStore(),
 		LoginURL:   followLogin,
 		Client:     &mcpbridge.ClientFeatures{Elicit: acceptEmpty},
 	})
@@ -211,43 +209,4 @@ func followLogin(ctx context.Context, _, authURL string) error {
 // elicitation scenario checks.
 func acceptEmpty(context.Context, mcpbridge.Elicitation) (mcpbridge.ElicitResponse, error) {
 	return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept}, nil
-}
-
-// memStore is a token store for one run.
-type memStore struct {
-	mu sync.Mutex
-	m  map[string]*auth.Token
-}
-
-func newMemStore() *memStore { return &memStore{m: map[string]*auth.Token{}} }
-
-var errNoToken = errors.New("no token")
-
-func (s *memStore) Load(_ context.Context, key string) (*auth.Token, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, ok := s.m[key]
-	if !ok {
-		return nil, nil
-	}
-	c := *t
-	return &c, nil
-}
-
-func (s *memStore) Save(_ context.Context, key string, t *auth.Token) error {
-	if t == nil {
-		return errNoToken
-	}
-	c := *t
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.m[key] = &c
-	return nil
-}
-
-func (s *memStore) Delete(_ context.Context, key string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.m, key)
-	return nil
 }

@@ -51,6 +51,10 @@ type Server struct {
 	// client with a random secret (client_secret_basic) instead of a
 	// public one.
 	ClientSecrets atomic.Bool
+	// HoldRefresh, when it holds a func(), is called (after Refreshes
+	// counts it) before a refresh_token grant is served: the grant waits
+	// for it to return.
+	HoldRefresh atomic.Value
 	// EchoRefused makes the token endpoint refuse every grant with an
 	// error that quotes the code or refresh token and the client's
 	// credentials, as a careless server might.
@@ -199,6 +203,9 @@ func (a *Server) wrap(next http.Handler) http.Handler {
 			a.mu.Unlock()
 			if q.Get("grant_type") == "refresh_token" {
 				a.Refreshes.Add(1)
+				if hold, _ := a.HoldRefresh.Load().(func()); hold != nil {
+					hold()
+				}
 			} else if q.Get("grant_type") == "authorization_code" {
 				a.Codes.Add(1)
 			} else if q.Get("grant_type") == "client_credentials" {

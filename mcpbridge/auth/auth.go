@@ -1,7 +1,9 @@
 // Package auth holds what a host program sees of the login to remote MCP
-// servers: the tokens kept for each server ([Token]), where they are kept
-// ([Store], by default a [FileStore]), and the state of a server's login
-// ([State]).
+// servers: the tokens kept for each user, server and authorization server
+// ([Token], [Key]), where they are kept ([Store]: by default a
+// [FileStore], or a [MemoryStore]; a service's replicas share one, see
+// package [github.com/mcpgenai/bridge/mcpbridge/store]), and the state
+// of a server's login ([State]).
 //
 // The login itself (OAuth 2.1 discovery, dynamic client registration,
 // authorization code with PKCE, refresh, Google credentials) is run by
@@ -69,14 +71,52 @@ func (t Token) String() string {
 // LogValue logs t as its String.
 func (t Token) LogValue() slog.Value { return slog.StringValue(t.String()) }
 
-// Store keeps one Token per key; the Bridge uses each server's endpoint URL
-// as its key. Implementations must be safe for concurrent use. Load returns
-// (nil, nil) when there is no token for key; a Token given to Save or
-// returned by Load is not modified afterwards by either side.
+// Key names what a [Store] keeps: the credentials of one user for one
+// server at one authorization server. A token or a registered client is
+// used only under the key it was saved with, so a server that moves to
+// another authorization server gets a new login (and keeps the old
+// server's client for when it moves back), and no user's token is ever
+// loaded for another.
+type Key struct {
+	// User is the host's identifier of the person the credentials are
+	// for; "" is the one user of a Bridge that serves one.
+	User string
+	// Server is the MCP server's endpoint URL.
+	Server string
+	// Issuer is the issuer identifier of the authorization server, as
+	// discovered (or the origin of the configured authorization URL).
+	Issuer string
+}
+
+// Store keeps one Token per [Key]: the tokens of a login, and the client
+// they were issued to (a dynamically registered client is kept at once,
+// in a Token without tokens, so that the next login reuses it).
+//
+// Implementations must be safe for concurrent use. Load returns (nil, nil)
+// when there is nothing for key; Delete of a missing key is not an error.
+// A Token given to Save or returned by Load belongs to the caller from
+// then on: neither side modifies it afterwards. Save of a nil Token is an
+// error. A Store shared by several processes should also be a [Locker].
 type Store interface {
-	Load(ctx context.Context, key string) (*Token, error)
-	Save(ctx context.Context, key string, t *Token) error
-	Delete(ctx context.Context, key string) error
+	Load(ctx context.Context, key Key) (*Token, error)
+	Save(ctx context.Context, key Key, t *Token) error
+	Delete(ctx context.Context, key Key) error
+}
+
+// Locker is a [Store] that can hold one key at a time for one holder
+// among every process sharing the store. The login holds a key while it
+// refreshes its token, and reads the store again once it holds it: of two
+// processes whose token expired at once, one sends the refresh request
+// and the other uses the token it got (an authorization server that
+// rotates refresh tokens refuses a refresh token spent twice, and may
+// revoke the tokens of both). Without a Locker, the refreshes of one
+// process share one request, but two processes may each send one.
+type Locker interface {
+	// Lock waits until no other holder holds key, then holds it until
+	// unlock is called (unlock may be called more than once) or the
+	// holding process ends. It returns ctx's error if ctx ends first,
+	// and then holds nothing. A holder must not Lock a key it holds.
+	Lock(ctx context.Context, key Key) (unlock func(), err error)
 }
 
 // State is where the login of one server stands. The zero value,

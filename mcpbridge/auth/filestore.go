@@ -1,21 +1,32 @@
 package auth
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 )
 
-// FileStore is a [Store] in one JSON file, an object from key to Token,
-// written with mode 0600 in a directory of mode 0700. Writes replace the
-// file atomically (a temporary file renamed over it). It is safe for
-// concurrent use within one process; two processes writing the same file
-// may lose each other's last write, never the file.
+// FileStore is a [Store] in one JSON file, a list of entries (a key's
+// user, server and issuer, and its token), written with mode 0600 in a
+// directory of mode 0700. Writes replace the file atomically (a temporary
+// file renamed over it). It is safe for concurrent use within one process;
+// two processes writing the same file may lose each other's last write,
+// never the file. It is no [Locker]: a service whose replicas share tokens
+// needs a store that is (see package
+// [github.com/mcpgenai/bridge/mcpbridge/store]).
+//
+// A file of the earlier format, an object from server URL to token, is
+// read as the entries of user "" with each token's own Issuer, and
+// written in the list format at the next change.
 type FileStore struct {
 	path string
 	mu   sync.Mutex
@@ -51,7 +62,7 @@ func NewFileStore(path string) (*FileStore, error) {
 func (s *FileStore) Path() string { return s.path }
 
 // Load returns the token kept for key, or (nil, nil).
-func (s *FileStore) Load(ctx context.Context, key string) (*Token, error) {
+func (s *FileStore) Load(ctx context.Context, key Key) (*Token, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -65,12 +76,9 @@ func (s *FileStore) Load(ctx context.Context, key string) (*Token, error) {
 }
 
 // Save keeps t for key.
-func (s *FileStore) Save(ctx context.Context, key string, t *Token) error {
-	if err := ctx.Err(); err != nil {
+func (s *FileStore) Save(ctx context.Context, key Key, t *Token) error {
+	if err := checkSave(ctx, t); err != nil {
 		return err
-	}
-	if t == nil {
-		return errors.New("token store: nil token")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -78,13 +86,12 @@ func (s *FileStore) Save(ctx context.Context, key string, t *Token) error {
 	if err != nil {
 		return err
 	}
-	c := *t
-	all[key] = &c
+	all[key] = t.clone()
 	return s.write(all)
 }
 
 // Delete removes the token of key; a missing one is not an error.
-func (s *FileStore) Delete(ctx context.Context, key string) error {
+func (s *FileStore) Delete(ctx context.Context, key Key) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -104,8 +111,16 @@ func (s *FileStore) Delete(ctx context.Context, key string) error {
 // maxFileSize bounds what read accepts.
 const maxFileSize = 16 << 20
 
-func (s *FileStore) read() (map[string]*Token, error) {
-	all := map[string]*Token{}
+// fileEntry is one entry of the file.
+type fileEntry struct {
+	User   string `json:"user,omitempty"`
+	Server string `json:"server"`
+	Issuer string `json:"issuer,omitempty"`
+	Token  *Token `json:"token"`
+}
+
+func (s *FileStore) read() (map[Key]*Token, error) {
+	all := map[Key]*Token{}
 	f, err := os.Open(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return all, nil
@@ -117,20 +132,58 @@ func (s *FileStore) read() (map[string]*Token, error) {
 	if fi, err := f.Stat(); err == nil && fi.Size() > maxFileSize {
 		return nil, fmt.Errorf("token store %s: file larger than %d bytes", s.path, maxFileSize)
 	}
-	if err := json.NewDecoder(f).Decode(&all); err != nil {
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("token store %s: %w", s.path, err)
+	}
+	all, err = decodeFile(data)
+	if err != nil {
 		// The decoder's message quotes no content of the file.
 		return nil, fmt.Errorf("token store %s: %w", s.path, err)
 	}
-	for k, t := range all {
-		if t == nil {
-			delete(all, k)
+	return all, nil
+}
+
+// decodeFile reads the file's entries, in the list format or the earlier
+// object format; entries without a token are left out.
+func decodeFile(data []byte) (map[Key]*Token, error) {
+	all := map[Key]*Token{}
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("file larger than %d bytes", maxFileSize)
+	}
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' {
+		var old map[string]*Token
+		if err := json.Unmarshal(trimmed, &old); err != nil {
+			return nil, err
+		}
+		for server, t := range old {
+			if t != nil {
+				all[Key{Server: server, Issuer: t.Issuer}] = t
+			}
+		}
+		return all, nil
+	}
+	var entries []fileEntry
+	if err := json.Unmarshal(data, &entries); err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.Token != nil {
+			all[Key{User: e.User, Server: e.Server, Issuer: e.Issuer}] = e.Token
 		}
 	}
 	return all, nil
 }
 
-func (s *FileStore) write(all map[string]*Token) error {
-	data, err := json.MarshalIndent(all, "", "  ")
+func (s *FileStore) write(all map[Key]*Token) error {
+	entries := make([]fileEntry, 0, len(all))
+	for k, t := range all {
+		entries = append(entries, fileEntry{User: k.User, Server: k.Server, Issuer: k.Issuer, Token: t})
+	}
+	slices.SortFunc(entries, func(a, b fileEntry) int {
+		return cmp.Or(cmp.Compare(a.User, b.User), cmp.Compare(a.Server, b.Server), cmp.Compare(a.Issuer, b.Issuer))
+	})
+	data, err := json.MarshalIndent(entries, "", "  ")
 	if err != nil {
 		return fmt.Errorf("token store: %w", err)
 	}

@@ -7,41 +7,20 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
+	"github.com/mcpgenai/bridge/mcpbridge/store/storetest"
 )
 
 func TestFileStore(t *testing.T) {
-	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "nested", "tokens.json")
 	s, err := auth.NewFileStore(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := s.Load(ctx, "https://a/mcp"); got != nil || err != nil {
-		t.Fatalf("Load(missing file) = %v, %v, want nil, nil", got, err)
-	}
-	a := &auth.Token{AccessToken: "at-a", RefreshToken: "rt-a", TokenType: "Bearer", Expiry: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC), ClientID: "c"}
-	b := &auth.Token{AccessToken: "at-b"}
-	for key, tok := range map[string]*auth.Token{"https://a/mcp": a, "https://b/sse": b} {
-		if err := s.Save(ctx, key, tok); err != nil {
-			t.Fatalf("Save(%s) = %v", key, err)
-		}
-	}
-	a.AccessToken = "changed after Save"
-	got, err := s.Load(ctx, "https://a/mcp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := &auth.Token{AccessToken: "at-a", RefreshToken: "rt-a", TokenType: "Bearer", Expiry: time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC), ClientID: "c"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Load (-want +got):\n%s", diff)
-	}
+	storetest.Tokens(t, s)
 	for _, p := range []struct {
 		path string
 		mode os.FileMode
@@ -51,37 +30,45 @@ func TestFileStore(t *testing.T) {
 			t.Errorf("%s: %v, mode %v, want %v", p.path, err, fi.Mode().Perm(), p.mode)
 		}
 	}
-	if err := s.Delete(ctx, "https://a/mcp"); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := s.Load(ctx, "https://a/mcp"); got != nil {
-		t.Errorf("Load after Delete = %v, want nil", got)
-	}
-	if got, _ := s.Load(ctx, "https://b/sse"); got == nil || got.AccessToken != "at-b" {
-		t.Errorf("Load(other key) after Delete = %v, want at-b kept", got)
-	}
-	if err := s.Delete(ctx, "never"); err != nil {
-		t.Errorf("Delete(missing) = %v, want nil", err)
-	}
 }
 
-func TestFileStoreConcurrent(t *testing.T) {
+func TestMemoryStore(t *testing.T) {
+	storetest.Tokens(t, auth.NewMemoryStore())
+	storetest.Locker(t, auth.NewMemoryStore())
+}
+
+// TestFileStoreEarlierFormat: a file of the earlier format (an object from
+// server URL to token) is read as user "" with each token's issuer, and
+// written in the list format at the next change, losing nothing.
+func TestFileStoreEarlierFormat(t *testing.T) {
 	ctx := context.Background()
-	s, _ := auth.NewFileStore(filepath.Join(t.TempDir(), "t.json"))
-	var wg sync.WaitGroup
-	for i := range 10 {
-		wg.Go(func() {
-			key := string(rune('a' + i))
-			if err := s.Save(ctx, key, &auth.Token{AccessToken: key}); err != nil {
-				t.Errorf("Save(%s) = %v", key, err)
-			}
-		})
+	path := filepath.Join(t.TempDir(), "t.json")
+	old := `{"https://a/mcp": {"accessToken": "at-a", "issuer": "https://as"}, "https://b/sse": {"accessToken": "at-b"}, "https://c/mcp": null}`
+	if err := os.WriteFile(path, []byte(old), 0o600); err != nil {
+		t.Fatal(err)
 	}
-	wg.Wait()
-	for i := range 10 {
-		key := string(rune('a' + i))
-		if got, err := s.Load(ctx, key); err != nil || got == nil || got.AccessToken != key {
-			t.Errorf("Load(%s) = %v, %v after concurrent saves", key, got, err)
+	s, _ := auth.NewFileStore(path)
+	a := auth.Key{Server: "https://a/mcp", Issuer: "https://as"}
+	b := auth.Key{Server: "https://b/sse"}
+	for key, want := range map[auth.Key]string{a: "at-a", b: "at-b"} {
+		if got, err := s.Load(ctx, key); err != nil || got == nil || got.AccessToken != want {
+			t.Errorf("Load(%+v) = %v, %v; want %s", key, got, err, want)
+		}
+	}
+	if got, _ := s.Load(ctx, auth.Key{Server: "https://a/mcp"}); got != nil {
+		t.Errorf("Load without the issuer = %v; want nil: the token is its issuer's", got)
+	}
+	c := auth.Key{User: "u", Server: "https://c/mcp", Issuer: "https://as"}
+	if err := s.Save(ctx, c, &auth.Token{AccessToken: "at-c"}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || !strings.HasPrefix(string(data), "[") {
+		t.Fatalf("file after Save = %q, %v; want the list format", data, err)
+	}
+	for key, want := range map[auth.Key]string{a: "at-a", b: "at-b", c: "at-c"} {
+		if got, err := s.Load(ctx, key); err != nil || got == nil || got.AccessToken != want {
+			t.Errorf("Load(%+v) after rewriting = %v, %v; want %s", key, got, err, want)
 		}
 	}
 }
@@ -92,7 +79,7 @@ func TestFileStoreCorrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, _ := auth.NewFileStore(path)
-	_, err := s.Load(context.Background(), "k")
+	_, err := s.Load(context.Background(), auth.Key{Server: "k"})
 	if err == nil || !strings.Contains(err.Error(), path) {
 		t.Fatalf("Load(corrupt) = %v, want an error naming the file", err)
 	}

@@ -286,6 +286,6 @@ func TestClientAssertion(t *testing.T) {
 // emptyStore is an auth.Store that holds nothing: every Load finds no token.
 type emptyStore struct{}
 
-func (emptyStore) Load(context.Context, string) (*auth.Token, error) { return nil, nil }
-func (emptyStore) Save(context.Context, string, *auth.Token) error   { return nil }
-func (emptyStore) Delete(context.Context, string) error              { return nil }
+func (emptyStore) Load(context.Context, auth.Key) (*auth.Token, error) { return nil, nil }
+func (emptyStore) Save(context.Context, auth.Key, *auth.Token) error   { return nil }
+func (emptyStore) Delete(context.Context, auth.Key) error              { return nil }

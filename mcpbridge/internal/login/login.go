@@ -34,6 +34,9 @@ import (
 type Config struct {
 	Server    string // the server's name, for the URL callback and errors
 	ServerURL string // the MCP endpoint; the token store's key and the resource
+	// User is whose tokens these are: auth.Key.User ("" for the one user
+	// of a Bridge that serves one).
+	User string
 
 	ClientID, ClientSecret string
 	// AuthorizationURL and TokenURL, when both are set, are used instead of
@@ -57,7 +60,10 @@ type Config struct {
 	// store is consulted only after the server answered 401.
 	Eager bool
 
-	Store   auth.Store
+	Store auth.Store
+	// Lock, when not nil, holds the store's entry while a token is
+	// refreshed, for every process sharing the store (see auth.Locker).
+	Lock    auth.Locker
 	ShowURL func(ctx context.Context, server, authURL string) error
 	// HTTPClient makes the requests to the authorization server; nil means
 	// a client with a 30 s timeout. Its responses are bounded and its
@@ -107,6 +113,7 @@ type Client struct {
 	active    bool        // Eager, or a 401 was seen
 	challenge http.Header // WWW-Authenticate of the last 401 or 403
 	disc      *discovery  // for challenge; nil until needed
+	seek      bool        // a discovery is wanted: the server asked for a token
 	state     auth.State
 	lastErr   error
 	stepUp    []string // the scopes a 403 asked for, until a login gets them
@@ -125,8 +132,8 @@ func New(cfg Config) *Client {
 	if cfg.Learn == nil {
 		cfg.Learn = noLearner{}
 	}
-	c := &Client{cfg: cfg, http: hc, active: cfg.Eager || cfg.Grant != nil}
-	c.store = &tokenStore{store: cfg.Store, key: cfg.ServerURL}
+	c := &Client{cfg: cfg, http: hc, active: cfg.Eager || cfg.Grant != nil, seek: cfg.Grant != nil}
+	c.store = &tokenStore{store: cfg.Store, user: cfg.User, server: cfg.ServerURL, issuer: c.issuer}
 	return c
 }
 
@@ -144,8 +151,8 @@ func (c *Client) setState(s auth.State, err error) {
 }
 
 // current returns the handler for requests: the one of the last login, or
-// one for the stored token and client. A stored token of another
-// authorization server than the one discovered now is forgotten, not sent.
+// one for the stored token and client (of the authorization server
+// discovered now: see tokenStore).
 func (c *Client) current(ctx context.Context) (*transport.OAuthHandler, error) {
 	c.mu.Lock()
 	h := c.handler
@@ -158,23 +165,8 @@ func (c *Client) current(ctx context.Context) (*transport.OAuthHandler, error) {
 		return nil, err
 	}
 	cl := oauthClient{ID: c.cfg.ClientID, Secret: c.cfg.ClientSecret}
-	if t != nil {
-		if t.Issuer != "" && t.AccessToken != "" {
-			// Only an authorization server named by the server can
-			// disown the token: one guessed from the origin (no
-			// protected resource metadata at the well-known URLs, a
-			// server that names it only in its challenge) or a
-			// discovery that failed leaves the judgement to the server.
-			if d, err := c.discovered(ctx); err == nil && d.Named && d.AS.Issuer != t.Issuer {
-				c.cfg.Logger.Warn("mcp server moved to another authorization server; login needed", "server", c.cfg.Server)
-				_ = c.store.store.Delete(ctx, c.store.key)
-				c.store.drop()
-				t = nil
-			}
-		}
-		if t != nil && cl.ID == "" {
-			cl = oauthClient{ID: t.ClientID, Secret: t.ClientSecret, AuthMethod: t.TokenEndpointAuthMethod, Issuer: t.Issuer}
-		}
+	if t != nil && cl.ID == "" {
+		cl = oauthClient{ID: t.ClientID, Secret: t.ClientSecret, AuthMethod: t.TokenEndpointAuthMethod, Issuer: t.Issuer}
 	}
 	var scopes []string
 	if t != nil {
@@ -204,12 +196,16 @@ func (c *Client) Authorization(ctx context.Context) (string, error) {
 	if c.cfg.Grant != nil {
 		return c.grantAuthorization(ctx)
 	}
+	if t, err := c.store.load(ctx); err != nil {
+		return "", fmt.Errorf("token store: %w", err)
+	} else if t == nil {
+		return "", nil // none to send (yet: see issuer)
+	}
 	h, err := c.current(ctx)
 	if err != nil {
 		return "", fmt.Errorf("token store: %w", err)
 	}
-	before, _ := c.store.load(ctx)
-	v, err := h.GetAuthorizationHeader(ctx)
+	v, before, err := c.header(ctx, h)
 	switch {
 	case err == nil:
 		return v, nil
@@ -234,7 +230,7 @@ func (c *Client) Authorization(ctx context.Context) (string, error) {
 func (c *Client) Unauthorized(ctx context.Context, resp *http.Response, sent string) bool {
 	c.noteChallenge(resp.Header)
 	c.mu.Lock()
-	c.active = true
+	c.active, c.seek = true, true
 	c.mu.Unlock()
 	if c.cfg.Grant != nil {
 		return c.grantUnauthorized(ctx, sent)

@@ -2,6 +2,8 @@ package login
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -18,41 +20,73 @@ const refreshEarly = 30 * time.Second
 // token look expired refreshEarly before its expiry, or at once after the
 // server refused it (see refuse), so that mcp-go's handler refreshes it,
 // once for all callers waiting.
+//
+// The entry is the one of the user and server at the authorization server
+// that discovery finds (issuer): a token of another authorization server
+// is never loaded.
 type tokenStore struct {
-	store auth.Store
-	key   string
+	store  auth.Store
+	user   string
+	server string
+	issuer func(ctx context.Context) (string, error)
 
-	mu      sync.Mutex
-	client  oauthClient // the client of the handler
-	scopes  []string    // the scopes it asks for
-	refused string      // an access token the server refused
-	loaded  bool        // cached is what the store holds
-	cached  *auth.Token
+	mu        sync.Mutex
+	client    oauthClient // the client of the handler
+	scopes    []string    // the scopes it asks for
+	refused   string      // an access token the server refused
+	loaded    bool        // cached is what the store holds under cachedKey
+	cachedKey auth.Key
+	cached    *auth.Token
+}
+
+// key returns the store's key of the entry: it needs the discovery.
+func (s *tokenStore) key(ctx context.Context) (auth.Key, error) {
+	iss, err := s.issuer(ctx)
+	if err != nil {
+		return auth.Key{}, fmt.Errorf("finding the authorization server: %w", err)
+	}
+	return auth.Key{User: s.user, Server: s.server, Issuer: iss}, nil
 }
 
 // load returns the stored token (nil when none), read from the store once
-// and then kept: this process is the one that changes it.
+// and then kept until drop: this process changes it, or another one under
+// the lock of a refresh (see sharedHeader).
 func (s *tokenStore) load(ctx context.Context) (*auth.Token, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.loaded {
-		return s.cached, nil
+	k, err := s.key(ctx)
+	if errors.Is(err, errIssuerUnknown) {
+		return nil, nil // none can be sent yet (see Client.issuer)
 	}
-	t, err := s.store.Load(ctx, s.key)
 	if err != nil {
 		return nil, err
 	}
-	s.cached, s.loaded = t, true
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.loaded && s.cachedKey == k {
+		return s.cached, nil
+	}
+	t, err := s.store.Load(ctx, k)
+	if err != nil {
+		return nil, err
+	}
+	s.cached, s.loaded, s.cachedKey = t, true, k
 	return t, nil
 }
 
-// save stores t and keeps it.
+// save stores t, with the issuer of the key when it names none, and keeps
+// it.
 func (s *tokenStore) save(ctx context.Context, t *auth.Token) error {
-	if err := s.store.Save(ctx, s.key, t); err != nil {
+	k, err := s.key(ctx)
+	if err != nil {
+		return err
+	}
+	if t.Issuer == "" {
+		t.Issuer = k.Issuer
+	}
+	if err := s.store.Save(ctx, k, t); err != nil {
 		return err
 	}
 	s.mu.Lock()
-	s.cached, s.loaded = t, true
+	s.cached, s.loaded, s.cachedKey = t, true, k
 	s.mu.Unlock()
 	return nil
 }

@@ -246,6 +246,11 @@ type Spec struct {
 	// exit, lost stream), not after Close. Same goroutine rules as
 	// OnToolsChanged.
 	OnClose func(err error)
+
+	// join, when set, is the Mcp-Session-Id of a streamable-HTTP session
+	// of protocol Era that another connection initialized: the connection
+	// takes it over instead of initializing (see [Conn.ResumeTask]).
+	join string
 }
 
 // asksHost reports whether the server may put a question to the host
@@ -452,22 +457,25 @@ func (c *Conn) connect(dctx context.Context) error {
 		tr = sseTap{t, c.cancelled}
 	case StreamableHTTP:
 		c.web = newWatchTransport(c.lost, s)
-		t, err := transport.NewStreamableHTTP(s.URL,
+		t, err := transport.NewStreamableHTTP(s.URL, append([]transport.StreamableHTTPCOption{
 			transport.WithHTTPHeaders(s.Headers),
 			transport.WithHTTPBasicClient(&http.Client{Transport: &resumeTransport{&sessionIDTransport{base: c.roundTripper()}}}),
-			transport.WithHTTPLogger(c.libLogger()),
-			// The GET stream that carries list_changed outside requests
-			// on a legacy connection; mcp-go opens it only there. On
-			// 2026-07-28, listen does the job.
-			//lint:ignore SA1019 the replacement needs protocol 2026-07-28.
-			transport.WithContinuousListening())
+			transport.WithHTTPLogger(c.libLogger())},
+			s.sessionOptions()...)...)
 		if err != nil {
 			return err
 		}
 		tr = httpTap{t, c.cancelled, c.in, c.log}
+		if s.join != "" {
+			t.SetProtocolVersion(s.Era)
+		}
 	}
 	opts := append(s.clientOptions(), eraOptions(s)...)
-	c.client = client.NewClient(tr, append(opts, s.featureOptions(c)...)...)
+	opts = append(opts, s.featureOptions(c)...)
+	if s.join != "" {
+		opts = append(opts, client.WithSession())
+	}
+	c.client = client.NewClient(tr, opts...)
 	c.client.OnNotification(c.onNotification)
 	c.client.OnConnectionLost(c.lost)
 	if err := c.client.Start(c.life); err != nil {
@@ -476,6 +484,10 @@ func (c *Conn) connect(dctx context.Context) error {
 	if c.proc != nil {
 		c.wg.Add(1)
 		go c.watchProc()
+	}
+	if s.join != "" {
+		c.init = &mcp.InitializeResult{ProtocolVersion: s.Era} // the session's, already initialized
+		return nil
 	}
 	init, err := c.initialize(dctx)
 	if err != nil {

@@ -70,6 +70,14 @@ func (c *Conn) awaitTask(ctx context.Context, w *progressWaiter, raw json.RawMes
 	if !ok {
 		return raw, nil // the server ran the call at once
 	}
+	return c.waitTask(ctx, w, t)
+}
+
+// waitTask waits for the task t of a tools/call, recorded for the
+// TaskRecorder of ctx, if any, while it runs.
+func (c *Conn) waitTask(ctx context.Context, w *progressWaiter, t tasks.Task) (json.RawMessage, error) {
+	modern := IsModern(c.init.ProtocolVersion)
+	defer c.recordTask(ctx, t)()
 	o := tasks.Options{MaxTime: c.spec.maxCallTime(), Extension: modern}
 	if modern {
 		o.Input = taskPeer{c}
@@ -88,7 +96,7 @@ func (c *Conn) awaitTask(ctx context.Context, w *progressWaiter, raw json.RawMes
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer c.calls.Remove(c.calls.Add(cancel))
-	raw, err = tasks.Wait(ctx, taskPeer{c}, t, o)
+	raw, err := tasks.Wait(ctx, taskPeer{c}, t, o)
 	if err != nil {
 		if derr := c.Err(); derr != nil {
 			err = fmt.Errorf("%w (%w)", err, derr)

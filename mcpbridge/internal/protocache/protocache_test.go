@@ -2,13 +2,17 @@ package protocache
 
 import (
 	"bytes"
+	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/store"
+	"github.com/mcpgenai/bridge/mcpbridge/store/storetest"
 )
 
 func TestKey(t *testing.T) {
@@ -112,5 +116,30 @@ func TestNilCache(t *testing.T) {
 	c.Put(Key("a"), "2025-06-18", mcpconn.SSE) // must not panic
 	if p, via := c.Get(Key("a")); p != "" || via != 0 {
 		t.Errorf("nil Cache Get = %q, %v; want nothing", p, via)
+	}
+}
+
+// TestFileContract: the file keeps what store.Cache promises.
+func TestFileContract(t *testing.T) {
+	storetest.Cache(t, &file{path: filepath.Join(t.TempDir(), "p.json"), log: slog.New(slog.DiscardHandler)})
+}
+
+// TestShared: a Cache over a shared store.Cache puts what another Cache
+// over the same store gets.
+func TestShared(t *testing.T) {
+	log := slog.New(slog.DiscardHandler)
+	backend := store.NewMemory()
+	k := Key("http", "https://example.test/mcp")
+	Shared(backend, log).Put(k, "2026-07-28", mcpconn.StreamableHTTP)
+	Shared(backend, log).PutTools(k, []json.RawMessage{json.RawMessage(`{"name":"a"}`)}, time.Now().Add(time.Hour))
+	c := Shared(backend, log)
+	if p, via := c.Get(k); p != "2026-07-28" || via != mcpconn.StreamableHTTP {
+		t.Errorf("Get = %q, %v; want 2026-07-28 over streamable HTTP", p, via)
+	}
+	if l, _ := c.Tools(k, time.Now()); len(l) != 1 {
+		t.Errorf("Tools = %s; want the list", l)
+	}
+	if Shared(nil, log) != nil {
+		t.Error("Shared(nil) is not nil")
 	}
 }

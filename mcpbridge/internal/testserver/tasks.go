@@ -28,6 +28,8 @@ type Tasks struct {
 	Lose bool
 	// OnCancelled is called when a client cancels a task (tasks/cancel).
 	OnCancelled func()
+	// OnCreated is called when a tools/call creates a task.
+	OnCreated func()
 	// ZeroTTL (streamable HTTP and SSE only) sets the ttl every
 	// task-augmented tools/call asks for to 0 before the server reads it,
 	// so each task is created with no time to live, as a server that
@@ -45,9 +47,14 @@ func taskOptions(t Tasks) []server.ServerOption {
 		return nil
 	}
 	opts := []server.ServerOption{server.WithTaskCapabilities(true, true, true)}
-	if t.OnCancelled != nil {
+	if t.OnCancelled != nil || t.OnCreated != nil {
 		th := &server.TaskHooks{}
-		th.AddOnTaskCancelled(func(context.Context, server.TaskMetrics) { t.OnCancelled() })
+		if t.OnCancelled != nil {
+			th.AddOnTaskCancelled(func(context.Context, server.TaskMetrics) { t.OnCancelled() })
+		}
+		if t.OnCreated != nil {
+			th.AddOnTaskCreated(func(context.Context, server.TaskMetrics) { t.OnCreated() })
+		}
 		opts = append(opts, server.WithTaskHooks(th))
 	}
 	if t.Lose {

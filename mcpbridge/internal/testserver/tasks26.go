@@ -69,6 +69,13 @@ type task26 struct {
 	result  string
 }
 
+// Created returns how many tasks the server has created.
+func (s *Tasks26) Created() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n
+}
+
 // NewTasks26 returns a server with no tasks.
 func NewTasks26() *Tasks26 {
 	return &Tasks26{Cancelled: make(chan string, 16), tasks: map[string]*task26{}}

@@ -1,0 +1,93 @@
+package login
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/mcpgenai/bridge/mcpbridge/auth"
+)
+
+// Several processes may share one token store (the replicas of a
+// service). Within one process, mcp-go's handler sends one refresh for
+// every caller that finds the token expired. Across processes, the store's
+// lock (Config.Lock) does: a process whose token must be refreshed holds
+// the entry, reads it again, and refreshes only if no other process did
+// meanwhile; otherwise it uses the token the other one got. The lock is
+// held until the refresh has ended, even when the caller gives up first:
+// the refresh token may be spent by then.
+
+// refreshTimeout bounds a refresh that holds the store's lock; mcp-go
+// bounds its own refreshes by the same time.
+const refreshTimeout = 30 * time.Second
+
+// errIssuerUnknown: no discovery has been made, and none is wanted yet.
+var errIssuerUnknown = errors.New("authorization server not discovered yet")
+
+// issuer returns the issuer of the authorization server the discovery
+// finds: the token store's key. Discovery costs requests, and a server
+// that needs no login may answer them badly (slowly, or with an endless
+// stream), so it is made only when the configuration names the endpoints
+// (no request), or once the server has asked for a token (a 401), a login
+// or a grant needs it: before, there is no token to send, and
+// errIssuerUnknown says so.
+func (c *Client) issuer(ctx context.Context) (string, error) {
+	c.mu.Lock()
+	d, seek := c.disc, c.seek
+	c.mu.Unlock()
+	if d == nil && !seek && (c.cfg.AuthorizationURL == "" || c.cfg.TokenURL == "") {
+		return "", errIssuerUnknown
+	}
+	d, err := c.discovered(ctx)
+	if err != nil {
+		return "", err
+	}
+	return d.AS.Issuer, nil
+}
+
+// header returns h's Authorization value and the token it started from
+// (nil when none). A token that must be refreshed is refreshed under the
+// store's lock, when there is one, after reading the store again.
+func (c *Client) header(ctx context.Context, h *transport.OAuthHandler) (string, *auth.Token, error) {
+	before, _ := c.store.load(ctx)
+	if c.cfg.Lock == nil || before == nil || before.RefreshToken == "" || c.store.usable(before) {
+		v, err := h.GetAuthorizationHeader(ctx)
+		return v, before, err
+	}
+	key, err := c.store.key(ctx)
+	if err != nil {
+		return "", before, err
+	}
+	unlock, err := c.cfg.Lock.Lock(ctx, key)
+	if err != nil {
+		return "", before, err
+	}
+	type header struct {
+		v      string
+		before *auth.Token
+		err    error
+	}
+	done := make(chan header, 1)
+	go func() {
+		defer unlock()
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refreshTimeout)
+		defer cancel()
+		// Another process may have refreshed the token meanwhile.
+		c.store.drop()
+		now, err := c.store.load(rctx)
+		if err != nil {
+			done <- header{before: before, err: err}
+			return
+		}
+		v, err := h.GetAuthorizationHeader(rctx)
+		done <- header{v, now, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.before, r.err
+	case <-ctx.Done():
+		return "", before, ctx.Err()
+	}
+}
