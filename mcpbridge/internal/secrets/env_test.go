@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -237,4 +238,24 @@ func TestHostSecrets(t *testing.T) {
 			t.Errorf("HostSecrets() = %q, want %q left out", got, no)
 		}
 	}
+}
+
+// FuzzHostSecrets: on any environment entry, no panic; every credential
+// found is in the entry's value, at least 4 bytes, and no short flag
+// ("false") or path is taken for one.
+func FuzzHostSecrets(f *testing.F) {
+	for _, kv := range []string{"GEMINI_API_KEY=AIzaSyA-0123456789abcdefghijklmnopqrstuv", "TOKENIZERS_PARALLELISM=false", "DATABASE_URL=postgres://u:pw@h/db", "HOME=/root", "A_TOKEN=/run/secrets/x"} {
+		f.Add(kv)
+	}
+	f.Fuzz(func(t *testing.T, kv string) {
+		_, value, _ := strings.Cut(kv, "=")
+		for _, s := range HostSecrets([]string{kv}) {
+			if s == "" || !strings.Contains(value, s) && !strings.Contains(value, url.QueryEscape(s)) {
+				t.Fatalf("HostSecrets(%q) = %q: not from the value", kv, s)
+			}
+			if s == "false" || s == "true" || strings.HasPrefix(s, "/") && !credentialValue(s) {
+				t.Fatalf("HostSecrets(%q) = %q: a flag or a path", kv, s)
+			}
+		}
+	})
 }
