@@ -96,23 +96,29 @@ func BenchmarkSlowSubscriber(b *testing.B) {
 	b.ReportMetric(perEvent, "B/event")
 }
 
-// BenchmarkHugeQuestion: a server's elicitation/create of 32 MiB, refused
-// before anything decodes it, over stdio (the server runs in a process
-// of its own, so what it allocates is not counted). Before protocol
-// 2026-07-28 it is the server's own request; on 2026-07-28 it comes in a
-// tools/call result.
+// BenchmarkHugeQuestion: a server's elicitation/create, and its
+// sampling/createMessage, of 32 MiB, refused before anything decodes
+// them, over stdio (the server runs in a process of its own, so what it
+// allocates is not counted). Before protocol 2026-07-28 it is the
+// server's own request; on 2026-07-28 it comes in a tools/call result.
 func BenchmarkHugeQuestion(b *testing.B) {
 	const size = 32 << 20
-	for _, era := range []string{"legacy", "modern"} {
-		b.Run(era, func(b *testing.B) {
-			srv := stdioServer("s", "-hostile", "-era="+era)
+	for _, tc := range []struct{ kind, era string }{{"form", "legacy"}, {"form", "modern"}, {"sampling", "legacy"}, {"sampling", "modern"}} {
+		b.Run(tc.kind+"-"+tc.era, func(b *testing.B) {
+			srv := stdioServer("s", "-hostile", "-sample", "-era="+tc.era)
 			srv.Trust = true
 			asked := false
-			br := benchBridgeWith(b, &Options{Client: &ClientFeatures{Elicit: func(context.Context, Elicitation) (ElicitResponse, error) {
-				asked = true
-				return ElicitResponse{}, nil
-			}}}, srv)
+			br := benchBridgeWith(b, &Options{Client: &ClientFeatures{
+				Elicit: func(context.Context, Elicitation) (ElicitResponse, error) {
+					asked = true
+					return ElicitResponse{}, nil
+				},
+				Sampling: &Sampling{Sampler: answering{"never"}},
+			}}, srv)
 			call := &genai.FunctionCall{Name: "bad_form", Args: map[string]any{"which": "huge_message", "bytes": size}}
+			if tc.kind == "sampling" {
+				call = &genai.FunctionCall{Name: "sample", Args: map[string]any{"prompt": "big", "pad": size}}
+			}
 			var ratio float64
 			for b.Loop() {
 				n := allocated(func() {

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/clienttasks"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/handoff"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/lossy"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
@@ -237,10 +238,10 @@ type Bridge struct {
 
 	mu                      sync.Mutex
 	closed                  bool
-	discovering, discovered bool             // see Status
-	tools                   map[string]*Tool // by registered name
-	sorted                  []*Tool          // by registered name
-	subs                    map[*subscriber]struct{}
+	discovering, discovered bool                            // see Status
+	tools                   map[string]*Tool                // by registered name
+	sorted                  []*Tool                         // by registered name
+	subs                    map[*lossy.Chan[Event]]struct{} // each fed from a bounded queue (see Subscribe)
 	closeOnce               sync.Once
 	rejected                map[rejectKey]DroppedTool // tools the API refused (see heal.go)
 }
@@ -318,7 +319,7 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 		interval:      o.ReconnectInterval,
 		byName:        make(map[string]*server, len(cfg.Servers)),
 		tools:         map[string]*Tool{},
-		subs:          map[*subscriber]struct{}{},
+		subs:          map[*lossy.Chan[Event]]struct{}{},
 		hooks:         hooks,
 	}
 	order := make([]string, len(b.cfg.Servers))
@@ -568,7 +569,7 @@ func (b *Bridge) shutdown() {
 		}
 	}
 	subs := b.subs
-	b.subs = map[*subscriber]struct{}{}
+	b.subs = map[*lossy.Chan[Event]]struct{}{}
 	b.mu.Unlock()
 
 	var wg sync.WaitGroup

@@ -83,10 +83,6 @@ type Event struct {
 // the oldest are dropped (see [Bridge.Subscribe]).
 const SubscribeQueue = 1024
 
-// subscriber is one Subscribe channel, fed from a bounded queue so that
-// emitting never waits for a reader.
-type subscriber = lossy.Chan[Event]
-
 // Subscribe returns a channel that receives every later [Event], in the
 // order the changes happened, and a function that unsubscribes.
 //

@@ -38,11 +38,15 @@ func hostRedactor(environ, extra []string) *secrets.Redactor {
 // mcpconn.Spec.Outgoing): the Bridge's own credentials, and the host's,
 // replaced wherever they appear. The keyring learns credentials as they
 // come, so the function asks it each time.
-func (r redactor) outgoing(s string) string {
+func (r redactor) outgoing(b []byte) []byte {
 	if !r.HasConfigured() {
-		return s
+		return b
 	}
-	return r.ReplaceConfigured(s)
+	s := string(b)
+	if out := r.ReplaceConfigured(s); out != s {
+		return []byte(out)
+	}
+	return b
 }
 
 // redactorFor returns the redactor that knows the secrets of cfg: its env,

@@ -20,16 +20,14 @@ import (
 // outgoingWriter is a stdio server's stdin, each write passing f.
 type outgoingWriter struct {
 	w io.WriteCloser
-	f func(string) string
+	f func([]byte) []byte
 }
 
 func (o outgoingWriter) Write(p []byte) (int, error) {
-	s := string(p)
-	if out := o.f(s); out != s {
-		_, err := io.WriteString(o.w, out)
-		return len(p), err
+	if _, err := o.w.Write(o.f(p)); err != nil {
+		return 0, err
 	}
-	return o.w.Write(p)
+	return len(p), nil
 }
 
 func (o outgoingWriter) Close() error { return o.w.Close() }
@@ -46,7 +44,7 @@ func (s *Spec) stdinFor(w io.WriteCloser) io.WriteCloser {
 // outgoingRequest returns req with its body and Mcp-Param-* header values
 // passed through f: req itself when nothing changed, else a copy. A body
 // that cannot be read is left as it is, for the transport to report.
-func outgoingRequest(req *http.Request, f func(string) string) *http.Request {
+func outgoingRequest(req *http.Request, f func([]byte) []byte) *http.Request {
 	if f == nil {
 		return req
 	}
@@ -60,8 +58,8 @@ func outgoingRequest(req *http.Request, f func(string) string) *http.Request {
 			return req
 		}
 		body = b
-		if out := f(string(b)); out != string(b) {
-			body, changed = []byte(out), true
+		if out := f(b); !bytes.Equal(out, b) {
+			body, changed = out, true
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body)) // read again below or by the transport
 	}
@@ -71,11 +69,11 @@ func outgoingRequest(req *http.Request, f func(string) string) *http.Request {
 			continue
 		}
 		for i, v := range vs {
-			if out := f(v); out != v {
+			if out := f([]byte(v)); string(out) != v {
 				if header == nil {
 					header = req.Header.Clone()
 				}
-				header[k][i] = out
+				header[k][i] = string(out)
 			}
 		}
 	}
