@@ -71,7 +71,32 @@ func TestSlowSubscriber(t *testing.T) {
 			defer func() { _ = unsubscribe() }()
 			events, stop := b.Subscribe()
 			defer stop()
+			// A second subscriber reads all the while: once it has
+			// accounted for every event, all were pushed, and the first,
+			// which read nothing yet, holds what its queue could.
+			all := make(chan struct{})
+			watch, stopWatch := b.Subscribe()
+			defer stopWatch()
+			go func() {
+				seen := 0
+				for e := range watch {
+					switch e.Kind {
+					case EventLost:
+						seen += e.Lost
+					case EventResourceUpdated:
+						seen++
+					}
+					if seen == n {
+						close(all)
+					}
+				}
+			}()
 			execText(t, b, srv.Name, "notify_updated", map[string]any{"uri": "test://watched", "n": n})
+			select {
+			case <-all:
+			case <-ctx.Done():
+				t.Fatal("the events of notify_updated never all arrived")
+			}
 			received, lost := 0, 0
 			for received+lost < n {
 				select {

@@ -16,9 +16,10 @@ import (
 )
 
 // hostileServers are the hostile test server over stdio and streamable
-// HTTP, in both protocol eras (with task tools before 2026-07-28).
+// HTTP, in both protocol eras, with the sampling tools (and task tools
+// before 2026-07-28).
 func hostileServers(t *testing.T) []ServerConfig {
-	return eachWay(t, testserver.Options{Hostile: true, Tasks: testserver.Tasks{On: true}}, "-hostile", "-tasks")
+	return eachWay(t, testserver.Options{Hostile: true, Sample: true, Tasks: testserver.Tasks{On: true}}, "-hostile", "-sample", "-tasks")
 }
 
 // eachWay is the test server with o over stdio (flags) and streamable
@@ -336,6 +337,38 @@ func TestShownTextCleaned(t *testing.T) {
 			if !saw {
 				t.Errorf("progress messages %q, want the cleaned text among them", notes)
 			}
+		})
+	}
+}
+
+// TestHugeQuestionsRefused: a server's form or sampling request past its
+// size bound is refused before it is decoded, whichever era and
+// transport; the host is not asked, the call fails saying so, and the
+// connection stays usable.
+func TestHugeQuestionsRefused(t *testing.T) {
+	for _, srv := range hostileServers(t) {
+		t.Run(srv.Name, func(t *testing.T) {
+			var a askCounter
+			b := newBridge(t, &Options{Client: a.features(QuestionLimits{})}, srv)
+			discover(t, b)
+			for _, tc := range []struct {
+				tool string
+				args map[string]any
+			}{
+				{"bad_form", map[string]any{"which": "huge_message", "bytes": 1 << 20}},
+				{"sample", map[string]any{"prompt": "big", "pad": 5 << 20}},
+			} {
+				r := runTool(t, b, srv.Name, tc.tool, tc.args)
+				// Past the bound of its own method, or on 2026-07-28 within
+				// the bound of a whole result but past a form's.
+				if r.Err == nil || !strings.Contains(r.Err.Error(), "bytes") || !strings.Contains(r.Err.Error(), "limit of") && !strings.Contains(r.Err.Error(), "at most") {
+					t.Errorf("%s = %q, %v; want a refusal naming the size and the limit", tc.tool, r.ReturnDisplay, r.Err)
+				}
+			}
+			if n := a.forms.Load() + a.samples.Load(); n != 0 {
+				t.Errorf("the host was asked %d times, want never", n)
+			}
+			stillUsable(t, b, srv.Name)
 		})
 	}
 }
