@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/login"
 )
 
 // OAuthConfig is the oauth entry of a server in a Gemini CLI settings.json.
@@ -60,12 +62,15 @@ type OAuthConfig struct {
 	// GrantType ("grantType", mcpbridge's own key) is how tokens are got:
 	// "" or "authorization_code" (a person logs in, [Bridge.Login]);
 	// "client_credentials" (the client-credentials grant, for agents that
-	// run as services; ClientID with ClientSecret or PrivateKey); or
+	// run as services; ClientID with ClientSecret or PrivateKey);
 	// "enterprise" (enterprise-managed authorization: IDToken is
 	// exchanged at IDPTokenURL for an identity assertion, which the
-	// authorization server takes as a JWT bearer grant from ClientID).
-	// Tokens of the last two are got, and got again when they expire or
-	// are refused, without any login.
+	// authorization server takes as a JWT bearer grant from ClientID); or
+	// "jwt_bearer" (workload identity federation: Assertion, a token the
+	// platform issued to this workload, is the JWT bearer grant, with no
+	// person and no client secret; ClientID, when set, names the client).
+	// Tokens of the last three are got, and got again when they expire
+	// or are refused, without any login.
 	GrantType string
 	// PrivateKey ("privateKey") is a PEM private key, EC P-256 or RSA,
 	// that signs the client's assertions instead of sending ClientSecret
@@ -82,6 +87,27 @@ type OAuthConfig struct {
 	IDPClientID     string
 	IDPClientSecret string
 	IDToken         string
+	// Assertion ("assertion", a secret) is the workload's signed token
+	// for GrantType "jwt_bearer", such as "${WORKLOAD_TOKEN}";
+	// AssertionFile ("assertionFile") names a file that holds it instead,
+	// read at every grant, as platforms rotate the token there.
+	Assertion     string
+	AssertionFile string
+
+	// DPoP ("dpop") binds the tokens to a key of the client's (RFC 9449,
+	// SEP-1932), so that a stolen token is of no use without the key:
+	// every token request and every request to the server carries a
+	// fresh proof signed with it, and the token goes as "DPoP", not
+	// "Bearer". "" or "auto" uses it when the server asks for it (a DPoP
+	// challenge, or dpop_bound_access_tokens_required in its protected
+	// resource metadata) and the authorization server offers ES256
+	// proofs; "always" uses it with every authorization server; "never"
+	// never does.
+	DPoP string
+	// DPoPKey ("dpopKey", a secret) is the PEM private key (EC P-256) the
+	// tokens are bound to. Empty means a key made at each login and kept
+	// in the token store beside the token it binds.
+	DPoPKey string
 }
 
 // AuthProviderType is the authProviderType of a server: how its requests
@@ -151,8 +177,22 @@ func (s ServerConfig) validateAuth() error {
 		if o.IDPTokenURL == "" || o.IDToken == "" {
 			return bad("oauth.grantType", "enterprise needs idpTokenUrl and idToken")
 		}
+	case "jwt_bearer":
+		if (o.Assertion == "") == (o.AssertionFile == "") {
+			return bad("oauth.grantType", "jwt_bearer needs assertion or assertionFile (one of them)")
+		}
 	default:
-		return bad("oauth.grantType", `must be "authorization_code", "client_credentials" or "enterprise", got %q`, o.GrantType)
+		return bad("oauth.grantType", `must be "authorization_code", "client_credentials", "enterprise" or "jwt_bearer", got %q`, o.GrantType)
+	}
+	switch o.DPoP {
+	case "", "auto", "always", "never":
+	default:
+		return bad("oauth.dpop", `must be "auto", "always" or "never", got %q`, o.DPoP)
+	}
+	if o.DPoPKey != "" {
+		if err := login.CheckDPoPKey(o.DPoPKey); err != nil {
+			return bad("oauth.dpopKey", "%w", err)
+		}
 	}
 	if (o.GrantType == "client_credentials" || o.GrantType == "enterprise") && o.ClientID == "" {
 		return bad("oauth.clientId", "required with grantType %s", o.GrantType)

@@ -67,7 +67,7 @@ func BenchmarkHugeArguments(b *testing.B) {
 
 // BenchmarkSlowSubscriber: 100,000 events for a subscriber that never
 // reads. It reports the live heap they leave behind per event ("B/event");
-// the queue holds at most SubscribeQueue of them, so it falls as the
+// the queue holds at most subscribeQueue of them, so it falls as the
 // events grow in number.
 func BenchmarkSlowSubscriber(b *testing.B) {
 	const n = 100_000

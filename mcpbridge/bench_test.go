@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"runtime"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -18,6 +17,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/benchpair"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
@@ -156,58 +156,11 @@ func benchBridge(b *testing.B, ctx context.Context, cfg ServerConfig) *Bridge {
 	return br
 }
 
-// runCallPair runs the sub-benchmarks baseline and bridge, each on its own,
-// then paired: both alternately in one loop (which goes first alternates
-// too), reporting the ratio of their median call times as "ratio", their
-// medians as "base-ns" and "bridge-ns", and the median difference as
-// "overhead-ns". The paired ratio is the figure to read: load on the
-// machine hits both sides alike.
-func runCallPair(b *testing.B, base, bridge caller) {
-	b.Run("baseline", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			base(b)
-		}
-	})
-	b.Run("bridge", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			bridge(b)
-		}
-	})
-	b.Run("paired", func(b *testing.B) {
-		var tb, tr []time.Duration
-		i := 0
-		for b.Loop() {
-			first, second, d1, d2 := base, bridge, &tb, &tr
-			if i%2 == 1 {
-				first, second, d1, d2 = bridge, base, &tr, &tb
-			}
-			t0 := time.Now()
-			first(b)
-			t1 := time.Now()
-			second(b)
-			t2 := time.Now()
-			*d1 = append(*d1, t1.Sub(t0))
-			*d2 = append(*d2, t2.Sub(t1))
-			i++
-		}
-		mb, mr := median(tb), median(tr)
-		b.ReportMetric(float64(mr)/float64(mb), "ratio")
-		b.ReportMetric(float64(mb), "base-ns")
-		b.ReportMetric(float64(mr), "bridge-ns")
-		b.ReportMetric(float64(mr-mb), "overhead-ns")
-	})
-}
+// runCallPair runs base and bridge alone and paired (see benchpair.Run).
+func runCallPair(b *testing.B, base, bridge caller) { benchpair.Run(b, base, bridge) }
 
 // median returns the median of ds (which it sorts), 0 when empty.
-func median(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	slices.Sort(ds)
-	return ds[len(ds)/2]
-}
+func median(ds []time.Duration) time.Duration { return benchpair.Median(ds) }
 
 // BenchmarkCallOverhead compares the Bridge executing a model's function
 // call (lookup, confirmation with a trusted server, argument restoring,

@@ -16,7 +16,6 @@ import (
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/clienttasks"
-	"github.com/mcpgenai/bridge/mcpbridge/internal/handoff"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lossy"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
@@ -29,18 +28,18 @@ import (
 
 // The values of the [Options] fields left zero.
 const (
-	// DefaultReconnectInterval is the minimum time between two reconnects
+	// defaultReconnectInterval is the minimum time between two reconnects
 	// of one server on use when [Options.ReconnectInterval] is zero.
-	DefaultReconnectInterval = 5 * time.Second
-	// DefaultMaxMessageBytes bounds one message from a server when
+	defaultReconnectInterval = 5 * time.Second
+	// defaultMaxMessageBytes bounds one message from a server when
 	// [Options.MaxMessageBytes] is zero: 64 MiB.
-	DefaultMaxMessageBytes = 64 << 20
-	// DefaultTextLimit is how many characters (Unicode code points) of one
+	defaultMaxMessageBytes = 64 << 20
+	// defaultTextLimit is how many characters (Unicode code points) of one
 	// call's text the model reads when [Options.TextLimit] is zero:
 	// 100,000, about 25,000 tokens, enough for a long file or a big JSON
 	// document while several calls of one turn stay a small share of the
 	// context.
-	DefaultTextLimit = 100_000
+	defaultTextLimit = 100_000
 )
 
 // Options configure a [Bridge]. The zero value is ready to use.
@@ -72,7 +71,7 @@ type Options struct {
 	Logger *slog.Logger
 	// ReconnectInterval is the minimum time between two reconnects of one
 	// dead server on use; a call within it fails at once with
-	// [ErrNotConnected]. Zero means [DefaultReconnectInterval]; a negative
+	// [ErrNotConnected]. Zero means 5 seconds; a negative
 	// value means no limit.
 	ReconnectInterval time.Duration
 	// Policy decides which calls run ([Bridge.Execute]). nil means a zero
@@ -91,18 +90,18 @@ type Options struct {
 	PassUntrustedOutput bool
 	// BinaryLimit bounds the inline data (images, audio, blobs) of one
 	// call's result that goes to the model, in bytes; content past it is
-	// replaced by a note. Zero means [DefaultBinaryLimit]; a negative value
+	// replaced by a note. Zero means 20 MiB; a negative value
 	// means no limit. [CallResult.ReturnDisplay] is always cut at
 	// 1 MiB.
 	BinaryLimit int
 	// MaxMessageBytes bounds one message from a server: a stdio line, an
 	// SSE event, an HTTP response body. A server that sends a longer one
 	// loses its connection with an error saying so, and memory stays
-	// bounded. Zero means [DefaultMaxMessageBytes].
+	// bounded. Zero means 64 MiB.
 	MaxMessageBytes int
 	// TextLimit is how many characters (Unicode code points) of one call's
 	// text the model reads; longer text keeps its head and tail with a
-	// note saying how much was cut. Zero means [DefaultTextLimit]; a
+	// note saying how much was cut. Zero means 100,000 (about 25,000 tokens); a
 	// negative value means no limit.
 	TextLimit int
 	// LoginURL is given the authorization URL when [Bridge.Login] logs in
@@ -142,22 +141,24 @@ type Options struct {
 	// memory only, for the Bridge's own reconnects. With Store set, they
 	// are kept there instead, and ProtocolCache is not used.
 	ProtocolCache string
-	// ResourceTools, when true, registers two built-in tools that let the
-	// model list the resources and resource templates of the connected
-	// servers (list_mcp_resources) and read one (read_mcp_resource).
-	// They run under Policy like any tool, as tools of the server
+	// ResourceTools, when true, registers three built-in tools that let
+	// the model list the resources and resource templates of the connected
+	// servers (list_mcp_resources), read one (read_mcp_resource), and
+	// list, load and read the servers' skills (read_mcp_skill, through
+	// [Bridge.Skills] and [Bridge.ReadSkill]). They run under Policy like
+	// any tool, as tools of the server
 	// "mcp-resources" annotated read-only, and their text is cut to
 	// TextLimit. The zero value registers none.
 	ResourceTools bool
 	// ServerSideMCP, when true, lets the Gemini API call the servers it
 	// can reach and use as this Bridge would (streamable HTTP, static
 	// headers, trusted, no OAuth or credentials provider, no tool
-	// filters, the Developer API): [Bridge.Run], [Bridge.RunStream] and
-	// [Bridge.GenAITools] then declare them as genai.Tool.MCPServers
-	// instead of declaring their tools, and the API sends them their
-	// headers. Every other server stays client-side; the status says
-	// which path each one takes and why ([ServerStatus.ServerSide]). Live
-	// sessions bridge every server. false bridges every server.
+	// filters, the Developer API): [Bridge.Declare] then lists them as
+	// genai.Tool.MCPServers instead of declaring their tools (unless
+	// [DeclareOptions.ClientSide], as for Live sessions), and the API
+	// sends them their headers. Every other server stays client-side; the
+	// status says which path each one takes and why
+	// ([ServerStatus.ServerSide]). false bridges every server.
 	ServerSideMCP bool
 	// TracerProvider, if not nil, gives the tracer of the Bridge's
 	// OpenTelemetry spans: one per Discover, per connection attempt, per
@@ -177,8 +178,8 @@ type Options struct {
 	// every exit. Values shorter than 4 bytes are ignored. nil adds none.
 	Secrets []string
 	// OnProgress, if not nil, receives the progress servers report on
-	// tool calls (see [Progress]); [RunOptions.OnProgress] replaces it for
-	// one Run. It is called on the goroutine reading the server's
+	// tool calls (see [Progress]); [WithProgress] replaces it for the
+	// calls of a context. It is called on the goroutine reading the server's
 	// messages, so it must return quickly. nil means calls ask for no
 	// progress.
 	OnProgress func(Progress)
@@ -222,7 +223,6 @@ type Bridge struct {
 	life     context.Context // ends at Close
 	stopLife context.CancelFunc
 	inLife   *lifespan.Set // calls in flight, ended with life
-	handoff  *handoff.Pool // goroutines that run RunStream's calls
 
 	onProgress func(Progress) // Options.OnProgress
 	builtins   *server        // the built-in resource tools; nil without them
@@ -289,7 +289,7 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 	}
 	switch {
 	case o.ReconnectInterval == 0:
-		o.ReconnectInterval = DefaultReconnectInterval
+		o.ReconnectInterval = defaultReconnectInterval
 	case o.ReconnectInterval < 0:
 		o.ReconnectInterval = 0
 	}
@@ -309,7 +309,7 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 		protos:        protos,
 		shared:        o.Store,
 		maxMsg:        o.MaxMessageBytes,
-		binaryLimit:   cmp.Or(o.BinaryLimit, DefaultBinaryLimit),
+		binaryLimit:   cmp.Or(o.BinaryLimit, defaultBinaryLimit),
 		passUntrusted: o.PassUntrustedOutput,
 		serverSide:    o.ServerSideMCP,
 		cfg:           copyConfig(cfg),
@@ -363,7 +363,6 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 	}
 	b.life, b.stopLife = context.WithCancel(context.Background())
 	b.inLife = lifespan.New(b.life)
-	b.handoff = handoff.New(handoffIdle)
 	return b, nil
 }
 
@@ -552,7 +551,6 @@ func (b *Bridge) shutdown() {
 	b.closed = true
 	b.mu.Unlock()
 	b.stopLife()
-	b.handoff.Close()
 	defer b.closeTasks()
 	b.discoverMu.Lock() // the running Discover has returned
 	defer b.discoverMu.Unlock()

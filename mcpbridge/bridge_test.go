@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"go.uber.org/goleak"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
@@ -29,19 +28,7 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(replicaEnv); spec != "" {
 		os.Exit(replicaMain(spec)) // a replica of replica_test.go
 	}
-	dir, err := os.MkdirTemp("", "mcpbridge-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if mcptest, err = testserver.BuildStdio(dir); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		_ = os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	goleak.VerifyTestMain(m,
-		goleak.IgnoreTopFunction("go.opencensus.io/stats/view.(*worker).start"), // started by genai's imports
-		goleak.Cleanup(func(int) { _ = os.RemoveAll(dir) }))
+	testserver.Main(m, &mcptest)
 }
 
 // quiet is the logger of test bridges; set MCPBRIDGE_TEST_LOG=1 to see it.
@@ -55,6 +42,13 @@ func quiet() *slog.Logger {
 // stdioServer configures the test server program with flags.
 func stdioServer(name string, flags ...string) ServerConfig {
 	return ServerConfig{Name: name, Command: mcptest, Args: flags, Timeout: 10 * time.Second}
+}
+
+// mcptestExec is the trusted stdio test server with the exec tools.
+func mcptestExec(name string) ServerConfig {
+	c := stdioServer(name, "-name="+name, "-exec")
+	c.Trust = true
+	return c
 }
 
 // httpServer runs the test server in-process behind SSE or streamable HTTP
@@ -443,23 +437,23 @@ func TestDiscoverCancelled(t *testing.T) {
 // TestDefaults checks that each exported default is what its option's zero
 // value means.
 func TestDefaults(t *testing.T) {
-	if got := result.TextLimit(0); got != DefaultTextLimit {
-		t.Errorf("result.TextLimit(0) = %d, want DefaultTextLimit %d", got, DefaultTextLimit)
+	if got := result.TextLimit(0); got != defaultTextLimit {
+		t.Errorf("result.TextLimit(0) = %d, want defaultTextLimit %d", got, defaultTextLimit)
 	}
 	// A zero Options.MaxMessageBytes reaches the connection as zero, where
 	// mcpconn's own default applies.
-	if mcpconn.DefaultMaxMessageBytes != DefaultMaxMessageBytes {
-		t.Errorf("mcpconn.DefaultMaxMessageBytes = %d, want DefaultMaxMessageBytes %d", mcpconn.DefaultMaxMessageBytes, DefaultMaxMessageBytes)
+	if mcpconn.DefaultMaxMessageBytes != defaultMaxMessageBytes {
+		t.Errorf("mcpconn.DefaultMaxMessageBytes = %d, want defaultMaxMessageBytes %d", mcpconn.DefaultMaxMessageBytes, defaultMaxMessageBytes)
 	}
-	if got := (ServerConfig{}).effectiveTimeout(); got != DefaultTimeout {
-		t.Errorf("effectiveTimeout() of a zero Timeout = %v, want DefaultTimeout %v", got, DefaultTimeout)
+	if got := (ServerConfig{}).effectiveTimeout(); got != defaultTimeout {
+		t.Errorf("effectiveTimeout() of a zero Timeout = %v, want defaultTimeout %v", got, defaultTimeout)
 	}
 	b, err := New(&Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if b.interval != DefaultReconnectInterval || b.binaryLimit != DefaultBinaryLimit {
-		t.Errorf("New(nil options) reconnect interval %v, binary limit %d; want %v, %d", b.interval, b.binaryLimit, DefaultReconnectInterval, DefaultBinaryLimit)
+	if b.interval != defaultReconnectInterval || b.binaryLimit != defaultBinaryLimit {
+		t.Errorf("New(nil options) reconnect interval %v, binary limit %d; want %v, %d", b.interval, b.binaryLimit, defaultReconnectInterval, defaultBinaryLimit)
 	}
 }

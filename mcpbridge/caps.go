@@ -4,10 +4,10 @@ import "github.com/mcpgenai/bridge/mcpbridge/internal/result"
 
 // Default caps of one call's result beside [Options.TextLimit].
 const (
-	// DefaultBinaryLimit bounds the inline data (images, audio, blobs) of
+	// defaultBinaryLimit bounds the inline data (images, audio, blobs) of
 	// one result that goes to the model when [Options.BinaryLimit] is zero:
 	// 20 MiB, the Gemini API's limit for inline data in a request.
-	DefaultBinaryLimit = 20 << 20
+	defaultBinaryLimit = 20 << 20
 	// displayLimit bounds [CallResult.ReturnDisplay], in bytes; longer
 	// displays keep their head and say how much was cut (at the exit,
 	// see [shown]).

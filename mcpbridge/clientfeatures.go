@@ -62,21 +62,20 @@ type QuestionLimits struct {
 	// PerCall is how many questions of each kind one tool call may bring
 	// (a server refusing a call until pages are visited, with
 	// URLElicitationRequired, names at most that many).
-	// 0 means [DefaultQuestionsPerCall]. Before protocol 2026-07-28 over
+	// 0 means 10. Before protocol 2026-07-28 over
 	// stdio nothing ties a question to its call: it counts for every call
 	// of that server in flight.
 	PerCall int
 	// PerMinute is how many questions of each kind one server may ask in
-	// any minute, during calls or not. 0 means
-	// [DefaultQuestionsPerMinute]. Sampling requests are bounded by
-	// [Sampling.PerMinute] instead.
+	// any minute, during calls or not. 0 means 30. Sampling requests are
+	// bounded by [Sampling.PerMinute] instead.
 	PerMinute int
 }
 
 // The values of the [QuestionLimits] fields left zero.
 const (
-	DefaultQuestionsPerCall   = 10
-	DefaultQuestionsPerMinute = 30
+	defaultQuestionsPerCall   = 10
+	defaultQuestionsPerMinute = 30
 )
 
 // questions returns the bounds of one server's questions under f's
@@ -90,8 +89,8 @@ func (f *ClientFeatures) questions() *mcpconn.Questions {
 			samples = limitOr(f.Sampling.PerMinute, sampling.DefaultPerMinute)
 		}
 	}
-	call := limitOr(l.PerCall, DefaultQuestionsPerCall)
-	minute := limitOr(l.PerMinute, DefaultQuestionsPerMinute)
+	call := limitOr(l.PerCall, defaultQuestionsPerCall)
+	minute := limitOr(l.PerMinute, defaultQuestionsPerMinute)
 	return mcpconn.NewQuestions(map[mcpconn.Ask]mcpconn.Limit{
 		mcpconn.AskForm:     {PerCall: call, PerMinute: minute},
 		mcpconn.AskURL:      {PerCall: call, PerMinute: minute},

@@ -11,7 +11,7 @@ import (
 	"github.com/mcpgenai/bridge/geminitest"
 )
 
-// TestEditedDeclarationsStayLocal edits what GenAITools returns and what
+// TestEditedDeclarationsStayLocal edits what Declare returns and what
 // one request carried; the next request is unchanged.
 func TestEditedDeclarationsStayLocal(t *testing.T) {
 	main := mcptestExec("main")
@@ -20,11 +20,11 @@ func TestEditedDeclarationsStayLocal(t *testing.T) {
 	discover(t, b)
 	ctx := context.Background()
 
-	tools, err := b.GenAITools()
+	decl, err := b.Declare(ctx, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := tools[0].FunctionDeclarations[0]
+	d := decl.Tools[0].FunctionDeclarations[0]
 	d.Description = "edited by the host"
 	d.Parameters.Properties["name"].Description = "edited too"
 	d.Parameters.Required = append(d.Parameters.Required[:0], "nobody")
@@ -46,7 +46,7 @@ func TestEditedDeclarationsStayLocal(t *testing.T) {
 		}
 		return models.GenerateContent(ctx, model, contents, cfg)
 	})
-	if _, err := b.Run(ctx, gen, e2eModel, prompt(), nil, nil); err != nil {
+	if _, err := hostLoop(ctx, b, gen, prompt(), nil, nil, false); err != nil {
 		t.Fatal(err)
 	}
 	reqs := srv.Requests()
@@ -63,8 +63,8 @@ func TestEditedDeclarationsStayLocal(t *testing.T) {
 		t.Errorf("second request's declaration = %q %v %v, want the tool's own", second.Description,
 			second.Parameters.Properties["name"].Type, second.Parameters.Required)
 	}
-	if again, _ := b.GenAITools(); again[0].FunctionDeclarations[0].Description != want.Description {
-		t.Errorf("GenAITools() after edits = %q, want %q", again[0].FunctionDeclarations[0].Description, want.Description)
+	if again, _ := b.Declare(ctx, nil, nil); again.Tools[0].FunctionDeclarations[0].Description != want.Description {
+		t.Errorf("Declare() after edits = %q, want %q", again.Tools[0].FunctionDeclarations[0].Description, want.Description)
 	}
 }
 

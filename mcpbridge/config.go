@@ -15,13 +15,13 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
 )
 
-// DefaultTimeout is the request timeout of a server whose Timeout is zero:
+// defaultTimeout is the request timeout of a server whose Timeout is zero:
 // 600000 ms, as in Gemini CLI.
-const DefaultTimeout = 10 * time.Minute
+const defaultTimeout = 10 * time.Minute
 
-// DefaultMaxCallTime bounds a task or a call kept alive by progress when
+// defaultMaxCallTime bounds a task or a call kept alive by progress when
 // [ServerConfig.MaxCallTime] is zero: one hour.
-const DefaultMaxCallTime = time.Hour
+const defaultMaxCallTime = time.Hour
 
 // ServerConfig describes one MCP server: how to reach it and how far to trust
 // it. It mirrors one entry of the mcpServers object of a Gemini CLI
@@ -60,24 +60,29 @@ type ServerConfig struct {
 	// how the MCP protocol revision is chosen. "" or "auto" detects it
 	// (2026-07-28 where the server answers server/discover, the initialize
 	// handshake otherwise); "legacy" uses only the handshake; "modern" only
-	// 2026-07-28. For the rare server that misbehaves under detection.
+	// 2026-07-28: server/discover, without a bound on its first answer, and
+	// never the handshake (a server that refuses server/discover stays
+	// disconnected with the server's error). For the rare server that
+	// misbehaves under detection. In every mode, a server that refuses the
+	// offered version (-32022) while listing it as supported is asked once
+	// more.
 	Protocol string
 
 	// Timeout bounds each request to the server. Zero means
-	// [DefaultTimeout].
+	// 10 minutes (600000 ms, as Gemini CLI).
 	Timeout time.Duration
 	// MaxCallTime bounds a tool call that may run longer than Timeout:
 	// a call of a tool that runs as an MCP task (each of the task's
 	// requests is still bounded by Timeout; on protocol 2026-07-28, where
 	// the server may turn any call into a task, any call once its
 	// tools/call is answered with a task), or a call that asks for
-	// progress ([Options.OnProgress] or [RunOptions.OnProgress]), for
+	// progress ([Options.OnProgress] or [WithProgress]), for
 	// which Timeout counts from the server's last progress report instead
 	// of from the start. While the host answers a question of the server
 	// during a call ([ClientFeatures.Elicit], [ClientFeatures.Sampling]),
 	// which may be put to a person, Timeout is held for the server's calls
 	// and starts again once the answer is given; MaxCallTime bounds the
-	// answer. Zero means [DefaultMaxCallTime].
+	// answer. Zero means one hour.
 	MaxCallTime time.Duration
 	// Trust skips every confirmation for this server's tools.
 	Trust bool
@@ -168,19 +173,19 @@ func (s ServerConfig) endpoint() string {
 	return s.URL
 }
 
-// effectiveTimeout returns Timeout, or [DefaultTimeout] when it is zero or
+// effectiveTimeout returns Timeout, or 10 minutes (600000 ms, as Gemini CLI) when it is zero or
 // negative.
 func (s ServerConfig) effectiveTimeout() time.Duration {
 	if s.Timeout <= 0 {
-		return DefaultTimeout
+		return defaultTimeout
 	}
 	return s.Timeout
 }
 
-// effectiveMaxCallTime is MaxCallTime, or DefaultMaxCallTime when zero.
+// effectiveMaxCallTime is MaxCallTime, or defaultMaxCallTime when zero.
 func (s ServerConfig) effectiveMaxCallTime() time.Duration {
 	if s.MaxCallTime <= 0 {
-		return DefaultMaxCallTime
+		return defaultMaxCallTime
 	}
 	return s.MaxCallTime
 }

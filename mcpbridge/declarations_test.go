@@ -2,10 +2,8 @@ package mcpbridge
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"google.golang.org/genai"
@@ -17,7 +15,10 @@ import (
 // numbered ones.
 var defaultToolNames = []string{"add_tool", "crash", "echo", "env", "raw", "sleep", "weird"}
 
-func TestGenAITools(t *testing.T) {
+// TestDeclare: Declare without a conversation gives every tool, sorted by
+// name, in one genai.Tool, up to the limit (more are selected, not an
+// error), nothing for no tools, and the strict fake accepts what it gives.
+func TestDeclare(t *testing.T) {
 	numbered := func(n int) ServerConfig {
 		c := stdioServer("many", fmt.Sprintf("-tools=%d", n))
 		c.ExcludeTools = defaultToolNames
@@ -31,44 +32,45 @@ func TestGenAITools(t *testing.T) {
 	tests := []struct {
 		name    string
 		servers []ServerConfig
-		want    int    // declarations; -1 = error
-		wantErr string // substring of the error
+		want    int // declarations
+		omitted int
 	}{
-		{"no servers", nil, 0, ""},
-		{"one tool", []ServerConfig{only("echo")}, 1, ""},
-		{"sorted across servers", []ServerConfig{only("sleep", "echo"), numbered(2)}, 4, ""},
-		{"512 tools", []ServerConfig{numbered(512)}, 512, ""},
-		{"513 tools", []ServerConfig{numbered(513)}, -1, "513 tools are registered, at most 512 fit in one request; narrow the servers' tools with includeTools or excludeTools"},
+		{"no servers", nil, 0, 0},
+		{"one tool", []ServerConfig{only("echo")}, 1, 0},
+		{"sorted across servers", []ServerConfig{only("sleep", "echo"), numbered(2)}, 4, 0},
+		{"512 tools", []ServerConfig{numbered(512)}, 512, 0},
+		{"513 tools", []ServerConfig{numbered(513)}, 512, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBridge(t, nil, tc.servers...)
 			discover(t, b)
-			tools, err := b.GenAITools()
-			if tc.want < 0 {
-				if !errors.Is(err, ErrTooManyTools) || !strings.Contains(err.Error(), tc.wantErr) || tools != nil {
-					t.Fatalf("GenAITools() = %v, %v, want nil and an error containing %q", tools, err, tc.wantErr)
-				}
-				return
-			}
+			d, err := b.Declare(context.Background(), nil, nil)
 			if err != nil {
-				t.Fatalf("GenAITools() = %v, want nil error", err)
+				t.Fatalf("Declare() = %v, want nil error", err)
+			}
+			tools := d.Tools
+			if d.Report.Declared != tc.want || len(d.Report.Omitted) != tc.omitted || d.Report.Size == 0 && tc.want > 0 {
+				t.Errorf("Declare().Report = %+v, want %d declared and %d omitted", d.Report, tc.want, tc.omitted)
 			}
 			if tc.want == 0 {
-				if tools != nil {
-					t.Errorf("GenAITools() = %v, want nil", tools)
+				if tools != nil || d.SystemInstruction != nil {
+					t.Errorf("Declare() = %v, %v, want nil", tools, d.SystemInstruction)
 				}
 				return
 			}
+			if d.SystemInstruction == nil {
+				t.Error("Declare().SystemInstruction = nil, want the server's")
+			}
 			if len(tools) != 1 || len(tools[0].FunctionDeclarations) != tc.want {
-				t.Fatalf("GenAITools() = %d tools, want one holding %d declarations", len(tools), tc.want)
+				t.Fatalf("Declare() = %d tools, want one holding %d declarations", len(tools), tc.want)
 			}
 			var names []string
 			for _, d := range tools[0].FunctionDeclarations {
 				names = append(names, d.Name)
 			}
 			if !slices.IsSorted(names) {
-				t.Errorf("GenAITools() names = %v, want sorted", names)
+				t.Errorf("Declare() names = %v, want sorted", names)
 			}
 			// The strict fake accepts the request.
 			srv := geminitest.New(t, nil, geminitest.Text("ok"))
@@ -76,7 +78,7 @@ func TestGenAITools(t *testing.T) {
 			_, err = srv.Client(ctx).Models.GenerateContent(ctx, "gemini-2.5-flash",
 				[]*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)}, &genai.GenerateContentConfig{Tools: tools})
 			if err != nil {
-				t.Errorf("GenerateContent with GenAITools() = %v, want accepted", err)
+				t.Errorf("GenerateContent with Declare()'s tools = %v, want accepted", err)
 			}
 		})
 	}

@@ -165,7 +165,7 @@ func TestSelectionMaxSize(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := geminitest.New(t, nil, geminitest.Text("ok"))
-			res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, weather, nil, &RunOptions{Selection: tc.sel})
+			res, err := hostLoop(ctx, b, srv.Client(ctx).Models, weather, nil, &DeclareOptions{Selection: tc.sel}, false)
 			if err != nil {
 				t.Fatal(err)
 			}

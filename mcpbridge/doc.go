@@ -82,28 +82,42 @@
 // tools of servers with trust: true run; give a [confirm.Policy] with a
 // Confirmer to ask a person.
 //
-// [Bridge.Run] is the multi-turn loop: it sends the history with the
-// Bridge's tools and the host's own functions ([HostFunction]) in one
-// genai.Tool, runs the model's calls concurrently, results in call order,
-// appends the model's turn and the function responses, and repeats until
-// the model answers in text or [RunOptions.MaxTurns] is reached. With more
-// tools than a request may carry, each request carries those that a
-// [Ranker] (a lexical one by default) finds closest to the conversation
-// ([Selection], [RequestReport]); a declaration the API rejects with a 400
-// is dropped and the request sent again ([DroppedTool]).
+// [Bridge.Declare] gives the tools of one request of any loop (the host's
+// own, ADK's, Genkit's): the host's declarations and functions
+// ([HostFunction]) first, then the Bridge's tools, chosen for the
+// conversation so far when there are more than a request may carry (a
+// [Ranker], lexical by default: [Selection], [RequestReport]). The
+// [Declarations] it returns run the model's calls ([Declarations.Execute],
+// [Declarations.ExecuteAll]) and heal a declaration the API rejected with
+// a 400 ([Declarations.Heal], [DroppedTool]):
 //
-//	client, err := genai.NewClient(ctx, nil)
-//	if err != nil {
-//		return err
+//	for {
+//		d, err := b.Declare(ctx, history, nil)
+//		if err != nil {
+//			return err
+//		}
+//		resp, err := client.Models.GenerateContent(ctx, model, history, &genai.GenerateContentConfig{Tools: d.Tools})
+//		if d.Heal(err) != nil {
+//			continue // the blamed tools are dropped: declare again
+//		}
+//		if err != nil {
+//			return err
+//		}
+//		calls := resp.FunctionCalls()
+//		if len(calls) == 0 {
+//			return nil // the answer: resp.Text()
+//		}
+//		history = append(history, resp.Candidates[0].Content)
+//		var parts []*genai.Part
+//		for _, r := range d.ExecuteAll(ctx, calls) {
+//			parts = append(parts, r.Part())
+//		}
+//		history = append(history, &genai.Content{Role: genai.RoleUser, Parts: parts})
 //	}
-//	history := []*genai.Content{genai.NewContentFromText("What changed today?", genai.RoleUser)}
-//	res, err := b.Run(ctx, client.Models, "gemini-2.5-flash", history, nil, &mcpbridge.RunOptions{
-//		OnResult: func(r *mcpbridge.CallResult) { fmt.Println(r.ReturnDisplay) },
-//	})
-//	if err != nil {
-//		return err
-//	}
-//	fmt.Println(res.Response.Text())
+//
+// Package [github.com/mcpgenai/bridge/mcpbridge/agent] is that loop, ready
+// made: multi-turn Run, streaming RunStream, the Live API, background
+// calls.
 //
 // Package [github.com/mcpgenai/bridge/geminitest] is a strict fake
 // of the Gemini API for the tests of programs built on the Bridge.

@@ -68,18 +68,11 @@ var (
 	// attempt was less than [Options.ReconnectInterval] ago. The error also
 	// wraps the server's last error.
 	ErrNotConnected = errors.New("server not connected")
-	// ErrTooManyTools is wrapped by the error of [Bridge.GenAITools] when
-	// more tools are registered than one request may declare.
+	// ErrTooManyTools is wrapped by the error of [Bridge.Declare] when the
+	// host's own declarations are more than one request may carry.
 	ErrTooManyTools = errors.New("too many tools for one request")
-	// ErrTurnLimit is returned by [Bridge.Run] when the model still called
-	// functions after the last request it may make.
-	ErrTurnLimit = errors.New("turn limit reached")
-	// ErrNoAnswer is wrapped by the error of [Bridge.Run] when a response
-	// has no usable candidate: the prompt was blocked, or the candidate has
-	// no content (a safety stop, for example).
-	ErrNoAnswer = errors.New("no answer from the model")
-	// ErrNotDiscovered is wrapped by the error of [Bridge.Run] and
-	// [Bridge.GenAITools], and by a call's error, when the Bridge has
+	// ErrNotDiscovered is wrapped by the error of [Bridge.Declare], and
+	// by a call's error, when the Bridge has
 	// servers configured but [Bridge.Discover] was never called: the model
 	// would get none of their tools. A Bridge without servers needs no
 	// discovery.

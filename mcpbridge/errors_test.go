@@ -63,8 +63,7 @@ func TestSentinelWording(t *testing.T) {
 		"ErrTimeout": ErrTimeout, "ErrToolError": ErrToolError, "ErrTransport": ErrTransport,
 		"errOutputSchema": errOutputSchema, "ErrClosed": ErrClosed, "ErrInvalidConfig": ErrInvalidConfig,
 		"ErrUnknownServer": ErrUnknownServer, "ErrNotConnected": ErrNotConnected, "errNoTools": errNoTools,
-		"errNoLogin": errNoLogin, "ErrTooManyTools": ErrTooManyTools, "ErrTurnLimit": ErrTurnLimit,
-		"ErrNoAnswer": ErrNoAnswer, "ErrUnknownPrompt": ErrUnknownPrompt,
+		"errNoLogin": errNoLogin, "ErrTooManyTools": ErrTooManyTools, "ErrUnknownPrompt": ErrUnknownPrompt,
 	}
 	for name, err := range sentinels {
 		msg := err.Error()

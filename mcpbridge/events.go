@@ -79,16 +79,15 @@ type Event struct {
 	Lost       int             // EventLost: how many events were dropped
 }
 
-// SubscribeQueue is how many events wait for one slow subscriber before
-// the oldest are dropped (see [Bridge.Subscribe]).
-const SubscribeQueue = 1024
+// subscribeQueue is how many events wait for one slow subscriber before
+// the oldest are dropped (see Bridge.Subscribe).
+const subscribeQueue = 1024
 
 // Subscribe returns a channel that receives every later [Event], in the
 // order the changes happened, and a function that unsubscribes.
 //
 // Emitting never waits for the reader: each subscriber has its own queue,
-// so a slow reader delays only itself. At most [SubscribeQueue] events
-// wait for it; past that the oldest are dropped, and the reader receives
+// so a slow reader delays only itself. At most 1,024 events wait for it; past that the oldest are dropped, and the reader receives
 // in their place one [EventLost] saying how many, so its memory stays
 // bounded and it knows to read the state again ([Bridge.Status]). The
 // channel is closed after cancel is called or the Bridge is closed;
@@ -96,7 +95,7 @@ const SubscribeQueue = 1024
 // more than once and from any goroutine. Subscribing to a closed Bridge
 // returns a closed channel.
 func (b *Bridge) Subscribe() (<-chan Event, func()) {
-	s := lossy.New(SubscribeQueue, func(n int) Event { return Event{Kind: EventLost, Lost: n} })
+	s := lossy.New(subscribeQueue, func(n int) Event { return Event{Kind: EventLost, Lost: n} })
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()

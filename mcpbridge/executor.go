@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"google.golang.org/genai"
 
@@ -20,8 +19,8 @@ import (
 // lists.
 const knownNamesShown = 10
 
-// maxParallelCalls bounds how many calls of one [Bridge.ExecuteAll] run at
-// the same time.
+// maxParallelCalls bounds how many calls of one [Declarations.ExecuteAll]
+// run at the same time.
 const maxParallelCalls = 16
 
 // Execute runs one function call the model made and returns its result,
@@ -114,7 +113,16 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 		return fail(&invalidArgumentsError{name: call.Name, detail: "not JSON: " + err.Error()})
 	}
 	if err := tool.def.args.Validate(decoded); err != nil {
-		return fail(&invalidArgumentsError{name: call.Name, detail: args.Detail(err)})
+		// A null for a property the tool does not require, where its
+		// schema takes no null, means "not given" (internal/args, nulls.go).
+		stripped, ok := tool.def.args.WithoutOptionalNulls(decoded)
+		if !ok || tool.def.args.Validate(stripped) != nil {
+			return fail(&invalidArgumentsError{name: call.Name, detail: args.Detail(err)})
+		}
+		if raw, decoded, err = args.Encode(stripped); err != nil {
+			return fail(&invalidArgumentsError{name: call.Name, detail: "not JSON: " + err.Error()})
+		}
+		restored = decoded
 	}
 
 	reqArgs, _ := restored.(map[string]any)
@@ -252,41 +260,4 @@ func (b *Bridge) callError(ctx context.Context, tool *Tool, name string, timedOu
 		return fmt.Errorf("function %q: %w: %w", name, ErrToolError, err)
 	}
 	return fmt.Errorf("function %q: %w: %w", name, ErrTransport, err)
-}
-
-// ExecuteAll runs the function calls of one model turn concurrently (at most
-// 16 at a time) and returns their results in the order of calls, one per
-// call. Confirmations are still asked one at a time. It returns when every
-// call has ended. See [Bridge.Execute].
-func (b *Bridge) ExecuteAll(ctx context.Context, calls []*genai.FunctionCall) []*CallResult {
-	return runAll(calls, func(c *genai.FunctionCall) *CallResult { return b.Execute(ctx, c) }, nil)
-}
-
-// runAll runs run on every call concurrently, at most maxParallelCalls at a
-// time (a single call on the caller's goroutine), and returns the results
-// in the order of calls once every run has returned. ended, if not nil, is
-// called with the index and result of each call as it ends, on the goroutine
-// that ran it (concurrently for different calls); it must not block.
-func runAll(calls []*genai.FunctionCall, run func(*genai.FunctionCall) *CallResult, ended func(i int, r *CallResult)) []*CallResult {
-	results := make([]*CallResult, len(calls))
-	if ended == nil {
-		ended = func(int, *CallResult) {}
-	}
-	if len(calls) == 1 {
-		results[0] = run(calls[0])
-		ended(0, results[0])
-		return results
-	}
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, maxParallelCalls)
-	for i, c := range calls {
-		slots <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-slots }()
-			results[i] = run(c)
-			ended(i, results[i])
-		})
-	}
-	wg.Wait()
-	return results
 }

@@ -72,7 +72,11 @@ func ExampleBridge_Execute() {
 		{ID: "3", Name: "order", Args: map[string]any{"item": "apples", "count": "7"}},
 		{ID: "4", Name: "refund"},
 	}
-	for _, r := range b.ExecuteAll(ctx, calls) {
+	var results []*mcpbridge.CallResult
+	for _, c := range calls {
+		results = append(results, b.Execute(ctx, c))
+	}
+	for _, r := range results {
 		resp, _ := json.Marshal(r.FunctionResponse().Response)
 		fmt.Printf("%s %s: %s\n", r.ID, r.Name, resp)
 	}

@@ -228,7 +228,7 @@ func TestExecuteAllRunsConcurrently(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	for i, r := range b.ExecuteAll(ctx, calls) {
+	for i, r := range mustDeclare(t, b).ExecuteAll(ctx, calls) {
 		if r.Err != nil || r.ID != fmt.Sprint(i) || responseOf(r)["output"] != "gathered 5" {
 			t.Errorf("ExecuteAll result %d = %s, %v, %v, want id %d and gathered 5 (all calls in flight at once)", i, r.ID, responseOf(r), r.Err, i)
 		}
@@ -336,7 +336,7 @@ func TestExecuteAllConcurrent(t *testing.T) {
 			want = append(want, map[string]any{"output": "size=3 (float64)"})
 		}
 	}
-	results := b.ExecuteAll(context.Background(), calls)
+	results := mustDeclare(t, b).ExecuteAll(context.Background(), calls)
 	var got []map[string]any
 	for i, r := range results {
 		if r.ID != calls[i].ID || r.Name != calls[i].Name {
@@ -350,7 +350,7 @@ func TestExecuteAllConcurrent(t *testing.T) {
 	if m := maxInConfirm.Load(); m != 1 {
 		t.Errorf("confirmers overlapping at most %d, want 1", m)
 	}
-	if got := b.ExecuteAll(context.Background(), nil); len(got) != 0 {
+	if got := mustDeclare(t, b).ExecuteAll(context.Background(), nil); len(got) != 0 {
 		t.Errorf("ExecuteAll(nil) = %v, want empty", got)
 	}
 }

@@ -55,7 +55,7 @@ func redactorFor(cfg ServerConfig) *secrets.Redactor {
 	c := secrets.Config{Env: cfg.Env, Headers: cfg.Headers, URLs: []string{cfg.URL, cfg.HTTPURL}, Command: cfg.Command, Args: cfg.Args, Secrets: cfg.Secrets}
 	if o := cfg.OAuth; o != nil {
 		c.ClientSecret = o.ClientSecret
-		for _, v := range []string{o.PrivateKey, o.IDPClientSecret, o.IDToken} {
+		for _, v := range []string{o.PrivateKey, o.IDPClientSecret, o.IDToken, o.Assertion, o.DPoPKey} {
 			if v != "" {
 				c.Secrets = append(slices.Clip(c.Secrets), v)
 			}

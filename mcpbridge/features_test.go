@@ -212,9 +212,13 @@ func TestClientFeaturesBridge(t *testing.T) {
 			if err != nil || !hasIcons(res, func(r Resource) (string, []Icon) { return r.URI, r.Icons }, "test://watched", want) {
 				t.Errorf("ListResources() = %+v, %v; want test://watched with its icon", res, err)
 			}
-			tmpl, err := b.ListResourceTemplates(ctx, sc.Name)
-			if err != nil || !hasIcons(tmpl, func(r ResourceTemplate) (string, []Icon) { return r.URITemplate, r.Icons }, "test://files/{name}", want) {
-				t.Errorf("ListResourceTemplates() = %+v, %v; want the files template with its icon", tmpl, err)
+			if !hasIcons(res, func(r Resource) (string, []Icon) { return r.URITemplate, r.Icons }, "test://files/{name}", want) {
+				t.Errorf("ListResources() = %+v; want the files template with its icon", res)
+			}
+			for _, r := range res {
+				if (r.URI == "") == (r.URITemplate == "") {
+					t.Errorf("ListResources() entry %+v: want exactly one of URI and URITemplate", r)
+				}
 			}
 
 			// An accepted form takes the schema's defaults for what was left out.

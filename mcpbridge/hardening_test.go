@@ -13,16 +13,15 @@ import (
 	"github.com/mcpgenai/bridge/confirm"
 )
 
-// TestClosedBridge: after Close every method reports ErrClosed, and Run
-// stops before calling the model.
+// TestClosedBridge: after Close every method reports ErrClosed.
 func TestClosedBridge(t *testing.T) {
 	cfg := stdioServer("s")
 	cfg.Trust = true
 	b := newBridge(t, nil, cfg)
 	discover(t, b)
 	_ = b.Close()
-	if tools, err := b.GenAITools(); !errors.Is(err, ErrClosed) || tools != nil {
-		t.Errorf("GenAITools() after Close = %d tools, %v; want ErrClosed", len(tools), err)
+	if d, err := b.Declare(context.Background(), nil, nil); !errors.Is(err, ErrClosed) || d != nil {
+		t.Errorf("Declare() after Close = %v, %v; want ErrClosed", d, err)
 	}
 	r := b.Execute(context.Background(), &genai.FunctionCall{Name: "echo", Args: map[string]any{"text": "x"}})
 	if !errors.Is(r.Err, ErrClosed) || !errors.Is(r.Err, ErrTransport) {
@@ -36,13 +35,6 @@ func TestClosedBridge(t *testing.T) {
 	}
 	if _, err := b.ReadResource(context.Background(), "s", "test://hello"); !errors.Is(err, ErrClosed) {
 		t.Errorf("ReadResource() after Close = %v, want ErrClosed", err)
-	}
-	gen := generatorFunc(func(context.Context, string, []*genai.Content, *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
-		t.Errorf("Run() after Close called the model")
-		return nil, errors.New("not expected")
-	})
-	if _, err := b.Run(context.Background(), gen, "m", []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)}, nil, nil); !errors.Is(err, ErrClosed) {
-		t.Errorf("Run() after Close = %v, want ErrClosed", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -25,7 +26,11 @@ func tooComplex(name string) geminitest.DeclarationRule {
 	}
 }
 
-func TestRunHealsRejectedDeclaration(t *testing.T) {
+// TestHealRejectedDeclaration: a host's loop on Declare sends a request
+// that the API refuses for one Bridge tool's declaration; Heal drops that
+// tool, the next Declare leaves it out, and the request sent again
+// succeeds; the drop lasts for the Bridge's lifetime.
+func TestHealRejectedDeclaration(t *testing.T) {
 	main := mcptestExec("main")
 	main.IncludeTools = []string{"lookup", "echo", "profile"}
 	b := newBridge(t, nil, main)
@@ -39,12 +44,12 @@ func TestRunHealsRejectedDeclaration(t *testing.T) {
 		geminitest.Text("again"),
 	)
 	models := srv.Client(ctx).Models
-	res, err := b.Run(ctx, models, e2eModel, prompt(), nil, nil)
+	res, err := hostLoop(ctx, b, models, prompt(), nil, nil, false)
 	if err != nil {
-		t.Fatalf("Run() = %v, want the turn to complete without echo", err)
+		t.Fatalf("hostLoop() = %v, want the turn to complete without echo", err)
 	}
 	if res.Response.Text() != "found" || res.Turns != 2 {
-		t.Errorf("Run() = %q after %d turns, want \"found\" after 2", res.Response.Text(), res.Turns)
+		t.Errorf("hostLoop() = %q after %d turns, want \"found\" after 2", res.Response.Text(), res.Turns)
 	}
 	const wantMsg = "* GenerateContentRequest.tools[0].function_declarations[0].parameters: schema produces a constraint that has too many states for serving\n"
 	want := []DroppedTool{{Server: "main", ServerTool: "echo", Name: "echo", Reason: wantMsg}}
@@ -72,21 +77,27 @@ func TestRunHealsRejectedDeclaration(t *testing.T) {
 	if s := b.Status().String(); !strings.Contains(s, "Rejected by the API: echo: * GenerateContentRequest") {
 		t.Errorf("status text does not show the rejection:\n%s", s)
 	}
-	tools, err := b.GenAITools()
-	if err != nil || len(tools) != 1 || len(tools[0].FunctionDeclarations) != 2 {
-		t.Errorf("GenAITools() = %v, want lookup and profile only", err)
+	d, err := b.Declare(ctx, nil, nil)
+	if err != nil || len(d.Tools) != 1 || len(d.Tools[0].FunctionDeclarations) != 2 || len(d.Report.Rejected) != 0 {
+		t.Errorf("Declare() = %v, want lookup and profile only", err)
+	}
+	if again := d.Heal(genai.APIError{Code: 400, Message: "Invalid function declaration 'echo'"}); again != nil {
+		t.Errorf("Heal(the same 400) for a request without echo = %v, want nil", again)
 	}
 
-	// For the rest of the session: the next Run never sends echo.
-	if _, err := b.Run(ctx, models, e2eModel, prompt(), nil, nil); err != nil {
-		t.Fatalf("second Run() = %v", err)
+	// For the rest of the session: the next request never sends echo.
+	if _, err := hostLoop(ctx, b, models, prompt(), nil, nil, false); err != nil {
+		t.Fatalf("second hostLoop() = %v", err)
 	}
 	if reqs := srv.Requests(); len(reqs) != 4 || reqs[3].Rejection != "" || reqs[3].Declaration("echo") != nil {
-		t.Errorf("second Run() sent echo again or was rejected")
+		t.Errorf("second hostLoop() sent echo again or was rejected")
 	}
 }
 
-func TestRunUnhealable400(t *testing.T) {
+// TestHealNothing: a 400 that blames no Bridge tool (none named, or only
+// the host's declaration), and errors that are no 400, heal nothing: Heal
+// returns nil and drops no tool.
+func TestHealNothing(t *testing.T) {
 	main := mcptestExec("main")
 	main.IncludeTools = []string{"lookup", "echo"}
 	ctx := context.Background()
@@ -107,16 +118,34 @@ func TestRunUnhealable400(t *testing.T) {
 			b := newBridge(t, nil, main)
 			discover(t, b)
 			srv := geminitest.New(t, &tc.opts, geminitest.Text("never"))
-			res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, &RunOptions{HostFunctions: []HostFunction{host}})
+			res, err := hostLoop(ctx, b, srv.Client(ctx).Models, prompt(), nil, &DeclareOptions{Functions: []HostFunction{host}}, false)
 			if _, ok := blame.BadRequest(err); !ok || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("Run(%s) = %v, want the API's 400 containing %q", tc.name, err, tc.want)
+				t.Fatalf("hostLoop(%s) = %v, want the API's 400 containing %q", tc.name, err, tc.want)
 			}
 			if n := len(srv.Requests()); n != 1 || res.Turns != 1 {
-				t.Errorf("Run(%s) sent %d requests in %d turns, want 1 (no retry)", tc.name, n, res.Turns)
+				t.Errorf("hostLoop(%s) sent %d requests in %d turns, want 1 (no retry)", tc.name, n, res.Turns)
 			}
 			if st := b.Status().Servers[0]; len(st.Rejected) != 0 {
-				t.Errorf("Run(%s) rejected %v, want nothing dropped", tc.name, st.Rejected)
+				t.Errorf("hostLoop(%s) rejected %v, want nothing dropped", tc.name, st.Rejected)
 			}
 		})
+	}
+	b := newBridge(t, nil, main)
+	discover(t, b)
+	d, err := b.Declare(ctx, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range []error{nil, errors.New("400 bad request"), genai.APIError{Code: 429, Message: "function declaration 'echo'"},
+		fmt.Errorf("wrapped: %w", genai.APIError{Code: 400, Message: "function declaration 'nope' is bad"})} {
+		if got := d.Heal(err); got != nil {
+			t.Errorf("Heal(%v) = %v, want nil", err, got)
+		}
+	}
+	if got := d.Heal(&genai.APIError{Code: 400, Message: "function declaration 'echo' is bad"}); len(got) != 1 || got[0].ServerTool != "echo" {
+		t.Errorf("Heal(a *APIError naming echo) = %v, want echo dropped", got)
+	}
+	if got := d.Heal(genai.APIError{Code: 400, Message: "function declaration 'echo' is bad"}); got != nil {
+		t.Errorf("Heal(echo) again = %v, want nil: dropped already", got)
 	}
 }

@@ -10,27 +10,28 @@ import (
 	"github.com/mcpgenai/bridge/registry"
 )
 
-// HostFunction is one of the host program's own functions, offered to the
-// model by [Bridge.Run] beside the Bridge's tools and run in the same turn,
-// concurrently with them, its result in call order.
+// HostFunction is one of the host program's own functions, declared
+// beside the Bridge's tools ([DeclareOptions.Functions]) and run by
+// [Declarations.Execute] as the Bridge's tools are, concurrently with them
+// in [Declarations.ExecuteAll], its result in call order.
 type HostFunction struct {
 	// Declaration is the function's declaration. Its Name must be a valid
 	// Gemini function name ([registry.ValidName]) and unique among the
 	// host's functions; it is never renamed, and a Bridge tool registered
 	// under the same name is declared as "server__tool" instead for the
-	// request. Run sends a copy and never modifies Declaration.
+	// request. A request carries a copy; Declaration is never modified.
 	Declaration *genai.FunctionDeclaration
 	// Handler runs one call with the model's arguments (an empty map when
 	// the model sent none). A string result reaches the model as text; any
 	// other value is encoded as JSON and sent as structured output. A
-	// non-nil error reaches the model as the call's error. A panic becomes
-	// an error result. nil sends the call to [RunOptions.Fallback].
+	// non-nil error reaches the model as the call's error (see
+	// [NewResult]). A panic becomes an error result. nil sends the call
+	// to [DeclareOptions.Fallback].
 	Handler func(ctx context.Context, args map[string]any) (any, error)
 }
 
-// hostSet is the host's functions of one Run: those of
-// RunOptions.HostFunctions and the function declarations of the caller's
-// GenerateContentConfig.Tools.
+// hostSet is the host's functions of one request: the function
+// declarations of DeclareOptions.Tools and DeclareOptions.Functions.
 type hostSet struct {
 	decls    []*genai.FunctionDeclaration // in declaration order
 	names    map[string]bool              // the names of decls
@@ -38,9 +39,9 @@ type hostSet struct {
 	fallback func(context.Context, *genai.FunctionCall) *CallResult
 }
 
-// newHostSet collects the host's declarations: config's first, then fns.
-// Every name must be valid and appear once.
-func newHostSet(config *genai.GenerateContentConfig, fns []HostFunction, fallback func(context.Context, *genai.FunctionCall) *CallResult) (*hostSet, error) {
+// newHostSet collects the host's declarations: those of tools first, then
+// fns. Every name must be valid and appear once.
+func newHostSet(tools []*genai.Tool, fns []HostFunction, fallback func(context.Context, *genai.FunctionCall) *CallResult) (*hostSet, error) {
 	h := &hostSet{names: map[string]bool{}, handlers: map[string]*HostFunction{}, fallback: fallback}
 	seen := h.names
 	add := func(d *genai.FunctionDeclaration, fn *HostFunction) error {
@@ -60,15 +61,13 @@ func newHostSet(config *genai.GenerateContentConfig, fns []HostFunction, fallbac
 		}
 		return nil
 	}
-	if config != nil {
-		for _, t := range config.Tools {
-			if t == nil {
-				continue
-			}
-			for _, d := range t.FunctionDeclarations {
-				if err := add(d, nil); err != nil {
-					return nil, err
-				}
+	for _, t := range tools {
+		if t == nil {
+			continue
+		}
+		for _, d := range t.FunctionDeclarations {
+			if err := add(d, nil); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -87,11 +86,11 @@ func (h *hostSet) has(name string) bool { return h.names[name] }
 
 // dispatch runs one call of a model turn. A call goes, by name, to the
 // host function that declares it (its Handler, or the fallback when it has
-// none), to the MCP tool declared under that name in req (aliases
-// included), to a registered Bridge tool (even one the request did not
-// carry), and otherwise to the fallback; with no fallback it is an unknown
-// function.
-func (b *Bridge) dispatch(ctx context.Context, h *hostSet, req *request, call *genai.FunctionCall) *CallResult {
+// none), to the MCP tool declared under that name in the request (mcp,
+// aliases included), to a registered Bridge tool (even one the request
+// did not carry), and otherwise to the fallback; with no fallback it is
+// an unknown function.
+func (b *Bridge) dispatch(ctx context.Context, h *hostSet, mcp map[string]*Tool, call *genai.FunctionCall) *CallResult {
 	if call == nil {
 		return b.Execute(ctx, nil)
 	}
@@ -101,7 +100,7 @@ func (b *Bridge) dispatch(ctx context.Context, h *hostSet, req *request, call *g
 		}
 		return h.runFallback(ctx, call)
 	}
-	if t := req.mcp[call.Name]; t != nil && t.Name != call.Name {
+	if t := mcp[call.Name]; t != nil && t.Name != call.Name {
 		// An alias: the tool is registered under a name a host function took.
 		c := *call
 		c.Name = t.Name
@@ -130,10 +129,8 @@ func (h *hostSet) runFallback(ctx context.Context, call *genai.FunctionCall) *Ca
 	return &out
 }
 
-// runHost runs a host function's handler and converts what it returned the
-// way a tool's result is converted, so the model and a person see host and
-// MCP results alike: a string as text, another value as structured JSON,
-// an error as an error.
+// runHost runs a host function's handler and converts what it returned
+// as [NewResult] does, with the text limit limit.
 func runHost(ctx context.Context, fn *HostFunction, call *genai.FunctionCall, limit int) (r *CallResult) {
 	name, id := call.Name, call.ID
 	if err := ctx.Err(); err != nil {
@@ -149,6 +146,30 @@ func runHost(ctx context.Context, fn *HostFunction, call *genai.FunctionCall, li
 		}
 	}()
 	v, err := fn.Handler(ctx, args)
+	return hostResult(name, id, v, err, limit)
+}
+
+// NewResult returns the result of call that the host made itself, as a
+// [HostFunction]'s Handler returning v and err makes it: with err not
+// nil, an error result whose Err wraps err and names the function;
+// otherwise a string v as text and any other value encoded as JSON and
+// sent as structured output (a value that does not encode is an error
+// result), the model's text cut to 100,000 characters. Name and ID are
+// call's (empty for a nil call). A loop uses it for calls it answers
+// itself: a background call's "started", a call it refused.
+func NewResult(call *genai.FunctionCall, v any, err error) *CallResult {
+	var name, id string
+	if call != nil {
+		name, id = call.Name, call.ID
+	}
+	return hostResult(name, id, v, err, defaultTextLimit)
+}
+
+// hostResult converts what a host function returned the way a tool's
+// result is converted, so the model and a person see host and MCP results
+// alike: a string as text, another value as structured JSON, an error as
+// an error.
+func hostResult(name, id string, v any, err error, limit int) *CallResult {
 	if err != nil {
 		return errorResult(name, id, fmt.Errorf("function %q: %w", name, err))
 	}

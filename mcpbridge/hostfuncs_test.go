@@ -2,8 +2,11 @@ package mcpbridge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,21 +17,12 @@ import (
 	"github.com/mcpgenai/bridge/geminitest"
 )
 
-// declNames returns the names of the function declarations of every tool
-// of req, and how many tools held any.
-func declNames(req *geminitest.Request) (names []string, toolsWithDecls int) {
-	for _, t := range req.Config.Tools {
-		if len(t.FunctionDeclarations) > 0 {
-			toolsWithDecls++
-		}
-		for _, d := range t.FunctionDeclarations {
-			names = append(names, d.Name)
-		}
-	}
-	return names, toolsWithDecls
-}
-
-func TestRunHostFunctions(t *testing.T) {
+// TestDeclareHostFunctions: the host's declarations come first, in
+// order, a Bridge tool whose name a host function took is declared under
+// an alias, the host's other tools stay apart; ExecuteAll sends each call
+// to its owner (host handler, Bridge tool, alias, fallback), results in
+// call order, and the strict fake accepts the request.
+func TestDeclareHostFunctions(t *testing.T) {
 	main := mcptestExec("main")
 	main.IncludeTools = []string{"lookup", "echo", "sleep"}
 	b := newBridge(t, nil, main)
@@ -66,73 +60,112 @@ func TestRunHostFunctions(t *testing.T) {
 	local := &genai.Tool{FunctionDeclarations: []*genai.FunctionDeclaration{{Name: "local", Description: "declared in the config"}}}
 	search := &genai.Tool{GoogleSearch: &genai.GoogleSearch{}}
 	config := &genai.GenerateContentConfig{Tools: []*genai.Tool{local, search}}
+	var mu sync.Mutex
 	var fallbackNames []string
 	fallback := func(_ context.Context, c *genai.FunctionCall) *CallResult {
-		fallbackNames = append(fallbackNames, c.Name) // calls of one turn run concurrently, but only one goes here per test turn
+		mu.Lock()
+		fallbackNames = append(fallbackNames, c.Name)
+		mu.Unlock()
 		return &CallResult{LLMContent: []*genai.Part{{Text: "fallback ran " + c.Name}}, ReturnDisplay: "ok"}
 	}
 
-	srv := geminitest.New(t, nil,
-		func(req *geminitest.Request) geminitest.Response {
-			names, n := declNames(req)
-			want := []string{"local", "lookup", "clock", "broken", "panicky", "delegated", "echo", "main__lookup", "sleep"}
-			if diff := cmp.Diff(want, names); diff != "" || n != 1 {
-				t.Errorf("declarations in %d tools, mismatch (-want +got):\n%s", n, diff)
-			}
-			if len(req.Config.Tools) != 2 || req.Config.Tools[0].GoogleSearch == nil {
-				t.Errorf("request tools = %d, want Google Search kept apart, then one tool of declarations", len(req.Config.Tools))
-			}
-			return geminitest.Response{Parts: []*genai.Part{
-				{FunctionCall: &genai.FunctionCall{Name: "lookup", Args: map[string]any{"q": "ann"}}},
-				{FunctionCall: &genai.FunctionCall{Name: "main__lookup", Args: map[string]any{"name": "ann"}}},
-				{FunctionCall: &genai.FunctionCall{Name: "clock"}},
-				{FunctionCall: &genai.FunctionCall{Name: "echo", Args: map[string]any{"text": "hi"}}},
-				{FunctionCall: &genai.FunctionCall{Name: "broken"}},
-				{FunctionCall: &genai.FunctionCall{Name: "panicky"}},
-			}}
-		},
-		geminitest.Calls(geminitest.Call{Name: "delegated"}),
-		geminitest.Calls(geminitest.Call{Name: "local"}),
-		geminitest.Text("done"),
-	)
-	res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), config, &RunOptions{HostFunctions: hosts, Fallback: fallback})
+	d, err := b.Declare(ctx, prompt(), &DeclareOptions{Tools: config.Tools, Functions: hosts, Fallback: fallback})
 	if err != nil {
-		t.Fatalf("Run() = %v", err)
+		t.Fatalf("Declare() = %v", err)
 	}
+	var names []string
+	for _, tool := range d.Tools {
+		for _, fd := range tool.FunctionDeclarations {
+			names = append(names, fd.Name)
+		}
+	}
+	want := []string{"local", "lookup", "clock", "broken", "panicky", "delegated", "echo", "main__lookup", "sleep"}
+	if diff := cmp.Diff(want, names); diff != "" || len(d.Tools) != 2 || d.Tools[0].GoogleSearch == nil || d.Tools[0] != search {
+		t.Errorf("Declare() = %d tools, want Google Search kept apart, then one tool of declarations (-want +got):\n%s", len(d.Tools), diff)
+	}
+	if tool, ok := d.Tool("main__lookup"); !ok || tool.Server != "main" || tool.ServerTool != "lookup" {
+		t.Errorf("Tool(main__lookup) = %v, %v, want main's lookup", tool, ok)
+	}
+	if tool, ok := d.Tool("lookup"); ok {
+		t.Errorf("Tool(lookup) = %v, want none: the host's function owns the name", tool)
+	}
+	if tool, ok := d.Tool("profile"); ok {
+		t.Errorf("Tool(profile) = %v, want none: not included", tool)
+	}
+	if tool, ok := d.Tool("echo"); !ok || tool.Name != "echo" {
+		t.Errorf("Tool(echo) = %v, %v, want the registered echo", tool, ok)
+	}
+	// The strict fake accepts the declarations.
+	srv := geminitest.New(t, nil, geminitest.Text("ok"))
+	if _, err := srv.Client(ctx).Models.GenerateContent(ctx, e2eModel, prompt(), &genai.GenerateContentConfig{Tools: d.Tools}); err != nil {
+		t.Errorf("GenerateContent(Declare's tools) = %v", err)
+	}
+
+	calls := []*genai.FunctionCall{
+		{ID: "call-1", Name: "lookup", Args: map[string]any{"q": "ann"}},
+		{ID: "call-2", Name: "main__lookup", Args: map[string]any{"name": "ann"}},
+		{ID: "call-3", Name: "clock"},
+		{ID: "call-4", Name: "echo", Args: map[string]any{"text": "hi"}},
+		{ID: "call-5", Name: "broken"},
+		{ID: "call-6", Name: "panicky"},
+		{ID: "call-7", Name: "delegated"},
+		{ID: "call-8", Name: "local"},
+	}
+	results := d.ExecuteAll(ctx, calls)
 	if !slowStarted.Load() {
 		t.Fatal("the host's lookup never ran")
 	}
-	reqs := srv.Requests()
-	got := sentResponses(reqs, nil)
-	want := [][]*genai.FunctionResponse{{
-		fr("call-1", "lookup", output(map[string]any{"found": "ann", "n": float64(2)})),
-		fr("call-2", "main__lookup", output(`{"id":"u-3"}`)),
-		fr("call-3", "clock", output("noon")),
-		fr("call-4", "echo", output(`{"text":"hi"}`)),
-		fr("call-5", "broken", errorOf(`function "broken": printer on fire`)),
-		fr("call-6", "panicky", errorOf(`host function "panicky" panicked: boom`)),
-	}, {
-		fr("call-7", "delegated", output("fallback ran delegated")),
-	}, {
-		fr("call-8", "local", output("fallback ran local")),
-	}}
-	if diff := cmp.Diff(want, got); diff != "" {
+	got := make([]*genai.FunctionResponse, len(results))
+	for i, r := range results {
+		got[i] = r.FunctionResponse()
+	}
+	resp := func(id, name string, response map[string]any) *genai.FunctionResponse {
+		return &genai.FunctionResponse{ID: id, Name: name, Response: response}
+	}
+	output := func(v any) map[string]any { return map[string]any{"output": v} }
+	errorOf := func(s string) map[string]any { return map[string]any{"error": s} }
+	wantResp := []*genai.FunctionResponse{
+		resp("call-1", "lookup", output(map[string]any{"found": "ann", "n": json.Number("2")})),
+		resp("call-2", "main__lookup", output(`{"id":"u-3"}`)),
+		resp("call-3", "clock", output("noon")),
+		resp("call-4", "echo", output(`{"text":"hi"}`)),
+		resp("call-5", "broken", errorOf(`function "broken": printer on fire`)),
+		resp("call-6", "panicky", errorOf(`host function "panicky" panicked: boom`)),
+		resp("call-7", "delegated", output("fallback ran delegated")),
+		resp("call-8", "local", output("fallback ran local")),
+	}
+	if diff := cmp.Diff(wantResp, got); diff != "" {
 		t.Errorf("function responses mismatch (-want +got):\n%s", diff)
 	}
-	if r := res.Results[1]; r.Server != "main" || r.ServerTool != "lookup" || r.Name != "main__lookup" {
+	if r := results[1]; r.Server != "main" || r.ServerTool != "lookup" || r.Name != "main__lookup" {
 		t.Errorf("aliased result = %s on %s/%s, want main__lookup on main/lookup", r.Name, r.Server, r.ServerTool)
 	}
-	if diff := cmp.Diff(map[string]any{"found": "ann", "n": "2"}, jsonNumbersAsStrings(res.Results[0].StructuredContent())); diff != "" {
+	if diff := cmp.Diff(map[string]any{"found": "ann", "n": "2"}, jsonNumbersAsStrings(results[0].StructuredContent())); diff != "" {
 		t.Errorf("host result StructuredContent() mismatch (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(map[string]string{"main__lookup": "lookup"}, res.Requests[0].Renamed); diff != "" {
-		t.Errorf("Requests[0].Renamed mismatch (-want +got):\n%s", diff)
+	if diff := cmp.Diff(map[string]string{"main__lookup": "lookup"}, d.Report.Renamed); diff != "" {
+		t.Errorf("Report.Renamed mismatch (-want +got):\n%s", diff)
 	}
+	slices.Sort(fallbackNames)
 	if diff := cmp.Diff([]string{"delegated", "local"}, fallbackNames); diff != "" {
 		t.Errorf("fallback calls mismatch (-want +got):\n%s", diff)
 	}
 	if len(config.Tools) != 2 || config.Tools[0] != local || len(local.FunctionDeclarations) != 1 {
-		t.Errorf("Run() modified config.Tools")
+		t.Errorf("Declare() modified the host's tools")
+	}
+	if unknown := d.Execute(ctx, &genai.FunctionCall{ID: "x", Name: "nowhere"}); unknown.Name != "nowhere" || unknown.ID != "x" ||
+		unknown.Err != nil || unknown.LLMContent[0].Text != "fallback ran nowhere" {
+		t.Errorf("Execute(unknown name) = %+v, want the fallback's result", unknown)
+	}
+	bare, err := b.Declare(ctx, nil, &DeclareOptions{Tools: config.Tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := bare.Execute(ctx, &genai.FunctionCall{Name: "local"}); !errors.Is(r.Err, ErrUnknownTool) || !strings.Contains(r.Err.Error(), "no handler and no fallback") {
+		t.Errorf("Execute(local) without a fallback = %v, want ErrUnknownTool", r.Err)
+	}
+	if r := bare.Execute(ctx, nil); !errors.Is(r.Err, ErrUnknownTool) {
+		t.Errorf("Execute(nil) = %v, want ErrUnknownTool", r.Err)
 	}
 }
 
@@ -157,7 +190,9 @@ func jsonNumbersAsStrings(v any) any {
 	return v
 }
 
-func TestRunHostFunctionErrors(t *testing.T) {
+// TestDeclareHostFunctionErrors: an invalid host function, or more host
+// declarations than the limit, fail Declare.
+func TestDeclareHostFunctionErrors(t *testing.T) {
 	b := newBridge(t, nil)
 	ctx := context.Background()
 	fn := func(name string) HostFunction {
@@ -180,14 +215,9 @@ func TestRunHostFunctionErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := geminitest.New(t, nil)
-			_, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil,
-				&RunOptions{HostFunctions: tc.fns, Selection: &Selection{Limit: tc.limit}})
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("Run(%s) = %v, want an error containing %q", tc.name, err, tc.want)
-			}
-			if n := len(srv.Requests()); n != 0 {
-				t.Errorf("Run(%s) sent %d requests, want 0", tc.name, n)
+			d, err := b.Declare(ctx, prompt(), &DeclareOptions{Functions: tc.fns, Selection: &Selection{Limit: tc.limit}})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || d != nil {
+				t.Errorf("Declare(%s) = %v, want an error containing %q", tc.name, err, tc.want)
 			}
 		})
 	}

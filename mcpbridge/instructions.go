@@ -35,14 +35,12 @@ func (b *Bridge) instructions() []serverInstructions {
 	return out
 }
 
-// SystemInstruction returns the instructions of every server that gave
-// some (see [ServerStatus.Instructions]), in configuration order, as one
-// text part for a request's system instruction, as Gemini CLI adds them to
-// its system prompt: each server's text in a block that names the server
-// and marks where the text begins and ends. A server's instructions are
-// those of its last connection; they stay when it disconnects. It returns
+// systemInstruction returns the instructions of every server that gave
+// some, in configuration order, as one text part (see
+// [Declarations.SystemInstruction]): each server's text in a block that
+// names the server and marks where the text begins and ends. It returns
 // nil when no server gave instructions.
-func (b *Bridge) SystemInstruction() *genai.Part {
+func (b *Bridge) systemInstruction() *genai.Part {
 	ins := b.instructions()
 	if len(ins) == 0 {
 		return nil
@@ -58,29 +56,6 @@ func (b *Bridge) SystemInstruction() *genai.Part {
 		sb.WriteString("\n</server-instructions>")
 	}
 	return genai.NewPartFromText(sb.String())
-}
-
-// withSystemInstruction returns cfg (not modified) with the servers'
-// instructions appended to its system instruction as one more part; cfg
-// itself when there are none. cfg may be nil.
-func (b *Bridge) withSystemInstruction(cfg *genai.GenerateContentConfig) *genai.GenerateContentConfig {
-	part := b.SystemInstruction()
-	if part == nil {
-		return cfg
-	}
-	out := &genai.GenerateContentConfig{}
-	if cfg != nil {
-		*out = *cfg
-	}
-	si := &genai.Content{Role: genai.RoleUser}
-	if out.SystemInstruction != nil {
-		*si = *out.SystemInstruction
-		si.Parts = append(si.Parts[:len(si.Parts):len(si.Parts)], part)
-	} else {
-		si.Parts = []*genai.Part{part}
-	}
-	out.SystemInstruction = si
-	return out
 }
 
 // keepsWithoutTools reports whether a server that offers no tools stays

@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	mcpserver "github.com/mark3labs/mcp-go/server"
-	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
@@ -54,40 +53,29 @@ func TestInstructions(t *testing.T) {
 		t.Errorf("offers-only server has tools %v, want none", tools)
 	}
 
-	part := b.SystemInstruction()
+	d, err := b.Declare(t.Context(), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := d.SystemInstruction
 	if part == nil {
-		t.Fatal("SystemInstruction() = nil, want the servers' instructions")
+		t.Fatal("Declare().SystemInstruction = nil, want the servers' instructions")
 	}
 	for _, w := range want {
 		block := "\"" + w.Server + "\" gave these instructions for using its tools, prompts and resources:\n<server-instructions>\n" + w.Text + "\n</server-instructions>"
 		if !strings.Contains(part.Text, block) {
-			t.Errorf("SystemInstruction() lacks %q:\n%s", block, part.Text)
+			t.Errorf("SystemInstruction lacks %q:\n%s", block, part.Text)
 		}
 	}
-
-	// Appended after the host's own system instruction, which is untouched.
-	own := genai.NewContentFromText("Be brief.", genai.RoleUser)
-	cfg := &genai.GenerateContentConfig{SystemInstruction: own}
-	got := b.withSystemInstruction(cfg)
-	if len(own.Parts) != 1 || cfg.SystemInstruction != own {
-		t.Errorf("withSystemInstruction modified its input: %d parts", len(own.Parts))
-	}
-	if n := len(got.SystemInstruction.Parts); n != 2 || got.SystemInstruction.Parts[0].Text != "Be brief." || got.SystemInstruction.Parts[1].Text != part.Text {
-		t.Errorf("withSystemInstruction() system instruction = %+v, want the host's part then the servers'", got.SystemInstruction.Parts)
-	}
-	if got := b.withSystemInstruction(nil); got == nil || got.SystemInstruction.Role != genai.RoleUser {
-		t.Errorf("withSystemInstruction(nil) = %+v, want a user content", got)
+	if again := mustDeclare(t, b).SystemInstruction; again == part || again.Text != part.Text {
+		t.Errorf("a second Declare's SystemInstruction = %p %q, want a new part with the same text", again, again.Text)
 	}
 }
 
 func TestSystemInstructionNone(t *testing.T) {
 	b := newBridge(t, nil)
 	discover(t, b)
-	if p := b.SystemInstruction(); p != nil {
-		t.Errorf("SystemInstruction() with no servers = %v, want nil", p)
-	}
-	cfg := &genai.GenerateContentConfig{}
-	if got := b.withSystemInstruction(cfg); got != cfg {
-		t.Errorf("withSystemInstruction() without instructions = %p, want its input %p", got, cfg)
+	if p := mustDeclare(t, b).SystemInstruction; p != nil {
+		t.Errorf("SystemInstruction with no servers = %v, want nil", p)
 	}
 }

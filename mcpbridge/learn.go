@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
@@ -61,7 +62,7 @@ func (s learningStore) Save(ctx context.Context, key auth.Key, t *auth.Token) er
 // token learns the credentials in t; nil is none.
 func (s learningStore) token(t *auth.Token) {
 	if t != nil {
-		s.learn.Learn(t.AccessToken, t.RefreshToken)
+		s.learn.Learn(t.AccessToken, t.RefreshToken, t.DPoPKey)
 		s.learn.LearnClient(t.ClientID, t.ClientSecret)
 	}
 }
@@ -100,6 +101,24 @@ func (a learningAuth) State() auth.State {
 		return st.State()
 	}
 	return auth.StateNone
+}
+
+// DPoPProof passes on the DPoP proof of the Authorizer it wraps (see
+// [mcpconn.Prover]); "" when that binds no token.
+func (a learningAuth) DPoPProof(method string, u *url.URL, authorization string) (string, error) {
+	if p, ok := a.Authorizer.(mcpconn.Prover); ok {
+		return p.DPoPProof(method, u, authorization)
+	}
+	return "", nil
+}
+
+// DPoPNonce passes a response on to the Authorizer it wraps when that
+// binds its tokens (see [mcpconn.Prover]).
+func (a learningAuth) DPoPNonce(u *url.URL, resp *http.Response) bool {
+	if p, ok := a.Authorizer.(mcpconn.Prover); ok {
+		return p.DPoPNonce(u, resp)
+	}
+	return false
 }
 
 // Forbidden tells the Authorizer it wraps of a 403 when it wants to know

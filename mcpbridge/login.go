@@ -57,12 +57,17 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options, learn keyrings) (mcpc
 		lc.AuthorizationURL, lc.TokenURL, lc.RegistrationURL = oc.AuthorizationURL, oc.TokenURL, oc.RegistrationURL
 		lc.Scopes, lc.Audiences, lc.RedirectURI = oc.Scopes, oc.Audiences, oc.RedirectURI
 		lc.ClientMetadataURL = oc.ClientMetadataURL
+		lc.DPoP, lc.DPoPKey = login.DPoPMode(oc.DPoP), oc.DPoPKey
 		switch oc.GrantType {
-		case "client_credentials", "enterprise":
+		case "client_credentials", "enterprise", "jwt_bearer":
 			g := &login.Grant{Type: login.GrantClientCredentials, PrivateKey: oc.PrivateKey, SigningAlgorithm: oc.SigningAlgorithm}
-			if oc.GrantType == "enterprise" {
+			switch oc.GrantType {
+			case "enterprise":
 				g.Type = login.GrantEnterprise
 				g.IDPTokenURL, g.IDPClientID, g.IDPClientSecret, g.IDToken = oc.IDPTokenURL, oc.IDPClientID, oc.IDPClientSecret, oc.IDToken
+			case "jwt_bearer":
+				g.Type = login.GrantJWTBearer
+				g.Assertion, g.AssertionFile = oc.Assertion, oc.AssertionFile
 			}
 			lc.Grant = g
 		}

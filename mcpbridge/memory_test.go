@@ -54,10 +54,10 @@ func TestUnsubscribedUpdatesDropped(t *testing.T) {
 }
 
 // TestSlowSubscriber: a subscriber that does not read holds at most
-// SubscribeQueue events; then it learns how many it lost, and gets the
+// subscribeQueue events; then it learns how many it lost, and gets the
 // newest, so that every event is received or counted.
 func TestSlowSubscriber(t *testing.T) {
-	const n = SubscribeQueue + 500
+	const n = subscribeQueue + 500
 	for _, srv := range watchingServers(t) {
 		t.Run(srv.Name, func(t *testing.T) {
 			b := newBridge(t, nil, srv)
@@ -111,8 +111,8 @@ func TestSlowSubscriber(t *testing.T) {
 					t.Fatalf("%d events received and %d counted lost of %d, then none", received, lost, n)
 				}
 			}
-			if lost == 0 || received > SubscribeQueue+1 {
-				t.Errorf("received %d, lost %d of %d events; want at most %d received and the rest counted", received, lost, n, SubscribeQueue+1)
+			if lost == 0 || received > subscribeQueue+1 {
+				t.Errorf("received %d, lost %d of %d events; want at most %d received and the rest counted", received, lost, n, subscribeQueue+1)
 			}
 			stillWorks := execText(t, b, srv.Name, "shout", map[string]any{"text": "ok"})
 			if stillWorks != "ok" {

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 	"github.com/mcpgenai/bridge/registry"
 )
 
@@ -32,7 +33,7 @@ func modernServer(t *testing.T, name string, flags ...string) ServerConfig {
 	}
 	sdk := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server", "package.json")
 	if _, err := os.Stat(sdk); err != nil {
-		msg := fmt.Sprintf("@modelcontextprotocol/server not installed (%v); install with: %s", err, npmInstall)
+		msg := fmt.Sprintf("@modelcontextprotocol/server not installed (%v); install with: %s", err, testserver.NPMInstall)
 		if os.Getenv("CI") == "true" || os.Getenv("MCPBRIDGE_REQUIRE_NPM") == "1" {
 			t.Fatal(msg)
 		}

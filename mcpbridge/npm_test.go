@@ -12,32 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 	"github.com/mcpgenai/bridge/schema"
 )
 
-// npmInstall is how the third-party servers are installed.
-const npmInstall = "cd mcpbridge/testdata/npm && npm ci --no-audit --no-fund"
-
-// npmBin returns the absolute path of an installed npm server program. When
-// it is missing the test is skipped, or fails when CI is "true" or
-// MCPBRIDGE_REQUIRE_NPM is "1".
+// npmBin returns the absolute path of an installed npm server program
+// (see testserver.NPMBin).
 func npmBin(t *testing.T, name string) string {
 	t.Helper()
-	p, err := filepath.Abs(filepath.Join("testdata", "npm", "node_modules", ".bin", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(p); err != nil {
-		msg := fmt.Sprintf("npm server %s not installed (%v); install with: %s", name, err, npmInstall)
-		if os.Getenv("CI") == "true" || os.Getenv("MCPBRIDGE_REQUIRE_NPM") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatalf("node not found for %s: %v", name, err)
-	}
-	return p
+	return testserver.NPMBin(t, filepath.Join("testdata", "npm"), name)
 }
 
 // startHTTPServer runs an npm server that listens on the port in $PORT and

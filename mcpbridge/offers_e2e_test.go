@@ -13,14 +13,15 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
 
-// TestRunWithOffers drives a real genai.Client against geminitest: a
-// prompt fills the history, the servers' instructions reach the system
-// instruction, and the progress of a call reaches RunOptions.OnProgress in
-// order.
-func TestRunWithOffers(t *testing.T) {
+// TestLoopWithOffers drives a host's loop on Declare with a real
+// genai.Client against geminitest: a prompt fills the history, the
+// servers' instructions (Declarations.SystemInstruction) reach the system
+// instruction, and the progress of a call reaches WithProgress's callback
+// in order.
+func TestLoopWithOffers(t *testing.T) {
 	cfg := serverFor(t, "p", TransportStdio, testserver.Options{Offers: true})
 	cfg.Trust = true
-	b := newBridge(t, &Options{OnProgress: func(Progress) { t.Error("Options.OnProgress called, want RunOptions.OnProgress") }}, cfg)
+	b := newBridge(t, &Options{OnProgress: func(Progress) { t.Error("Options.OnProgress called, want WithProgress's callback") }}, cfg)
 	discover(t, b)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -44,15 +45,12 @@ func TestRunWithOffers(t *testing.T) {
 	)
 	var log progressLog
 	config := &genai.GenerateContentConfig{SystemInstruction: genai.NewContentFromText("Be brief.", genai.RoleUser)}
-	res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, history, config, &RunOptions{
-		ServerInstructions: true,
-		OnProgress:         log.add,
-	})
+	res, err := hostLoop(WithProgress(ctx, log.add), b, srv.Client(ctx).Models, history, config, nil, true)
 	if err != nil {
-		t.Fatalf("Run() = %v", err)
+		t.Fatalf("hostLoop() = %v", err)
 	}
 	if res.Response.Text() != "Done." {
-		t.Errorf("Run() answer = %q, want Done.", res.Response.Text())
+		t.Errorf("hostLoop() answer = %q, want Done.", res.Response.Text())
 	}
 	if want := "user: Greet Ada, casual."; sawPrompt != want {
 		t.Errorf("first content sent = %q, want %q", sawPrompt, want)
@@ -64,6 +62,6 @@ func TestRunWithOffers(t *testing.T) {
 		t.Errorf("progress reports (-want +got):\n%s", diff)
 	}
 	if len(config.SystemInstruction.Parts) != 1 {
-		t.Errorf("Run() modified config's system instruction: %d parts", len(config.SystemInstruction.Parts))
+		t.Errorf("the loop modified config's system instruction: %d parts", len(config.SystemInstruction.Parts))
 	}
 }

@@ -126,11 +126,10 @@ func TestOutputCheck(t *testing.T) {
 	}
 }
 
-// TestRunOutputSchema runs the JSON-schema target end to end: the strict
+// TestLoopOutputSchema runs the JSON-schema target end to end: the strict
 // fake accepts the declarations with responseJsonSchema, and a result that
-// breaks its schema reaches OnResult with OutputErr while the model still
-// reads it.
-func TestRunOutputSchema(t *testing.T) {
+// breaks its schema has OutputErr while the model still reads it.
+func TestLoopOutputSchema(t *testing.T) {
 	cfg := serverFor(t, "p", TransportStdio, testserver.Options{Offers: true})
 	cfg.Trust = true
 	b := newBridge(t, &Options{Target: schema.JSONSchema}, cfg)
@@ -153,17 +152,19 @@ func TestRunOutputSchema(t *testing.T) {
 			return geminitest.Response{Parts: []*genai.Part{{Text: "ok"}}}
 		},
 	)
-	var reported []error
-	_, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, []*genai.Content{genai.NewContentFromText("weather?", genai.RoleUser)}, nil,
-		&RunOptions{OnResult: func(r *CallResult) { reported = append(reported, r.OutputErr) }})
+	res, err := hostLoop(ctx, b, srv.Client(ctx).Models, []*genai.Content{genai.NewContentFromText("weather?", genai.RoleUser)}, nil, nil, false)
 	if err != nil {
-		t.Fatalf("Run() = %v", err)
+		t.Fatalf("hostLoop() = %v", err)
+	}
+	var reported []error
+	for _, r := range res.Results {
+		reported = append(reported, r.OutputErr)
 	}
 	if declared == nil {
 		t.Error("the request declared misfit without responseJsonSchema")
 	}
 	if len(reported) != 1 || !errors.Is(reported[0], errOutputSchema) {
-		t.Errorf("OnResult OutputErr = %v, want one errOutputSchema", reported)
+		t.Errorf("results' OutputErr = %v, want one errOutputSchema", reported)
 	}
 	if diff := cmp.Diff(map[string]any{"city": "Oslo", "celsius": "warm"}, output); diff != "" {
 		t.Errorf("output the model read (-want +got):\n%s", diff)

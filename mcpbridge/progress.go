@@ -8,7 +8,7 @@ import (
 
 // Progress is one progress report of a server about a tool call that is
 // still running (MCP's notifications/progress). When a progress callback
-// is set ([Options.OnProgress] or [RunOptions.OnProgress]), every tool call
+// is set ([Options.OnProgress], or [WithProgress] for some calls), every tool call
 // carries a progress token, and the reports of that call reach the
 // callback in the order they arrive, until the call returns. Progress
 // grows from one report to the next: a report that arrives after a later
@@ -40,9 +40,13 @@ type Progress struct {
 
 type progressFuncKey struct{}
 
-// withProgressFunc returns ctx whose calls report progress to fn, in place
-// of the Bridge's [Options.OnProgress].
-func withProgressFunc(ctx context.Context, fn func(Progress)) context.Context {
+// WithProgress returns a copy of ctx whose tool calls ([Bridge.Execute],
+// [Declarations.Execute] and what calls them) report their servers'
+// progress to fn instead of [Options.OnProgress], as
+// Options.OnProgress would: on the goroutine reading the server's
+// messages, so fn must return quickly. A nil fn gives ctx's calls no
+// callback of their own: they report to Options.OnProgress.
+func WithProgress(ctx context.Context, fn func(Progress)) context.Context {
 	return context.WithValue(ctx, progressFuncKey{}, fn)
 }
 

@@ -44,7 +44,14 @@ type PromptArgument struct {
 // as for a tool call (see [Bridge]). A server that declared no prompts has
 // none (no request is sent). Entries that are not objects or have no name
 // are skipped. The slice and its Prompts are the caller's.
+//
+// With server "", it lists the prompts of every connected server, in
+// configuration order: a server that fails does not hide the others, whose
+// prompts are returned with the failures joined in the error.
 func (b *Bridge) ListPrompts(ctx context.Context, server string) ([]Prompt, error) {
+	if server == "" {
+		return b.allPrompts(ctx)
+	}
 	b.mu.Lock()
 	s := b.byName[server]
 	b.mu.Unlock()
@@ -118,11 +125,9 @@ func (b *Bridge) promptsChanged(s *server, l *link) {
 	b.log.Info("mcp server prompts changed", "server", s.cfg.Name, "prompts", len(ps))
 }
 
-// Prompts lists the prompts of every connected server, in configuration
-// order (see [Bridge.ListPrompts]). A server that fails does not hide the
-// others: their prompts are returned with the failures joined in the
-// error.
-func (b *Bridge) Prompts(ctx context.Context) ([]Prompt, error) {
+// allPrompts lists the prompts of every connected server (see
+// [Bridge.ListPrompts]).
+func (b *Bridge) allPrompts(ctx context.Context) ([]Prompt, error) {
 	b.mu.Lock()
 	var names []string
 	for _, s := range b.servers {

@@ -90,16 +90,16 @@ func TestPromptsAllServers(t *testing.T) {
 	discover(t, b)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	got, err := b.Prompts(ctx)
+	got, err := b.ListPrompts(ctx, "")
 	if err != nil {
-		t.Fatalf("Prompts() = %v", err)
+		t.Fatalf("ListPrompts(\"\") = %v", err)
 	}
 	var names []string
 	for _, p := range got {
 		names = append(names, p.Server+"/"+p.Name)
 	}
 	if diff := cmp.Diff([]string{"only/greeting", "only/plain", "p/greeting", "p/plain"}, names); diff != "" {
-		t.Errorf("Prompts() (-want +got):\n%s", diff)
+		t.Errorf("ListPrompts(\"\") (-want +got):\n%s", diff)
 	}
 }
 
@@ -146,8 +146,8 @@ func TestPromptsListChanged(t *testing.T) {
 				if got, err := b.ListPrompts(ctx, "p"); err != nil || len(got) != 2 {
 					t.Fatalf("ListPrompts(p) = %v, %v; want 2 prompts", got, err)
 				}
-				if _, err := b.Prompts(ctx); err != nil {
-					t.Fatalf("Prompts() = %v", err)
+				if _, err := b.ListPrompts(ctx, ""); err != nil {
+					t.Fatalf("ListPrompts(\"\") = %v", err)
 				}
 				if _, err := b.GetPrompt(ctx, "p", "plain", nil); err != nil {
 					t.Fatalf("GetPrompt(plain) = %v", err)
@@ -176,15 +176,15 @@ func TestPromptsListChanged(t *testing.T) {
 				case <-time.After(10 * time.Millisecond):
 				}
 			}
-			all, err := b.Prompts(ctx)
+			all, err := b.ListPrompts(ctx, "")
 			if err != nil {
-				t.Fatalf("Prompts() = %v", err)
+				t.Fatalf("ListPrompts(\"\") = %v", err)
 			}
 			want := append(slices.Clone(wantPrompts), Prompt{Server: "p", Name: "fresh", Description: "added at run time",
 				Arguments: []PromptArgument{{Name: "topic"}}})
 			sortPrompts := cmpopts.SortSlices(func(a, b Prompt) bool { return a.Name < b.Name })
 			if diff := cmp.Diff(want, all, sortPrompts); diff != "" {
-				t.Errorf("Prompts() after add_prompt (-want +got):\n%s", diff)
+				t.Errorf("ListPrompts(\"\") after add_prompt (-want +got):\n%s", diff)
 			}
 			if _, err := b.GetPrompt(ctx, "p", "fresh", map[string]string{"bogus": "1"}); !errors.Is(err, ErrInvalidArguments) {
 				t.Errorf("GetPrompt(fresh, bogus) = %v, want an error wrapping ErrInvalidArguments", err)

@@ -83,3 +83,47 @@ func TestProtocolRemembered(t *testing.T) {
 		t.Errorf("the reconnect probed again; stderr %q", stderr())
 	}
 }
+
+// TestProtocolRetryRefusedVersion: a 2026-07-28 server that refuses the
+// version of the first server/discover (-32022) while listing that same
+// version as supported is asked once more, and connects in 2026-07-28,
+// whether the era is detected or pinned with "modern"; it is never sent
+// the initialize handshake.
+func TestProtocolRetryRefusedVersion(t *testing.T) {
+	for _, protocol := range []string{"auto", "modern"} {
+		t.Run(protocol, func(t *testing.T) {
+			srv := testserver.ServeHTTP(t, testserver.Options{Era: testserver.EraModernRefuseFirst}, false)
+			b := newBridge(t, nil, ServerConfig{Name: "web", HTTPURL: srv.URL, Protocol: protocol, Timeout: 10 * time.Second})
+			discover(t, b)
+			st := b.Status().Servers[0]
+			if st.State != Connected || st.Protocol != "2026-07-28" {
+				t.Fatalf("status = %v %q (%s), want CONNECTED 2026-07-28", st.State, st.Protocol, st.Error)
+			}
+			if got := srv.Header("Mcp-Method"); len(got) < 2 || got[0] != "server/discover" || got[1] != "server/discover" {
+				t.Errorf("Mcp-Method of the first requests = %q, want server/discover twice", got)
+			}
+			for _, v := range srv.Header("Mcp-Protocol-Version") {
+				if v != "2026-07-28" {
+					t.Errorf("a request carried MCP-Protocol-Version %q, want 2026-07-28 on every one", v)
+				}
+			}
+		})
+	}
+}
+
+// TestProtocolModernNoHandshake: with "protocol": "modern", a server that
+// answers server/discover with an error is never sent the initialize
+// handshake, and the status says why it did not connect.
+func TestProtocolModernNoHandshake(t *testing.T) {
+	srv := testserver.ServeHTTP(t, testserver.Options{Era: testserver.EraLegacy}, false)
+	b := newBridge(t, nil, ServerConfig{Name: "old", HTTPURL: srv.URL, Protocol: "modern", Timeout: 10 * time.Second})
+	discover(t, b)
+	st := b.Status().Servers[0]
+	if st.State != Disconnected || !strings.Contains(st.Error, "server/discover") {
+		t.Errorf("status = %v %q, want DISCONNECTED naming server/discover", st.State, st.Error)
+	}
+	// One POST: the server/discover. The handshake would be a second.
+	if got := srv.Header("Content-Type"); len(got) != 1 {
+		t.Errorf("the server was sent %d requests, want 1 (server/discover, no initialize)", len(got))
+	}
+}

@@ -40,6 +40,11 @@ var resourceToolSpecs = []struct{ name, description, schema string }{
 		"Reads one resource of an MCP server by its URI, as listed by " + listResourcesTool +
 			" (a template's URI with its placeholders filled in).",
 		`{"type":"object","properties":{"server":{"type":"string","description":"The server that lists the resource."},"uri":{"type":"string","description":"The resource's URI."}},"required":["server","uri"]}`},
+	{readSkillTool,
+		"Skills are instructions for a task, offered by the connected MCP servers. Without a skill, lists them (server, name, description). " +
+			"With a skill (its name, or its URI), loads its SKILL.md: follow it when it fits the task. With a skill and a file (a path " +
+			"relative to the skill's directory, as its SKILL.md names it), reads that file of a loaded skill.",
+		`{"type":"object","properties":{"server":{"type":"string","description":"Only this server's skills; needed when two servers offer a skill of the same name."},"skill":{"type":"string","description":"The skill's name or URI."},"file":{"type":"string","description":"A file of the skill, by its path relative to the skill's directory."}}}`},
 }
 
 // resourceTools returns the pseudo-server holding the built-in resource
@@ -80,6 +85,8 @@ func (b *Bridge) resourceToolCall(ctx context.Context, tool *Tool, raw json.RawM
 	var args struct {
 		Server string `json:"server"`
 		URI    string `json:"uri"`
+		Skill  string `json:"skill"`
+		File   string `json:"file"`
 	}
 	if err := json.Unmarshal(raw, &args); err != nil {
 		return result.ToolError("arguments: " + err.Error()), false, nil
@@ -91,6 +98,8 @@ func (b *Bridge) resourceToolCall(ctx context.Context, tool *Tool, raw json.RawM
 		out, err = b.listResourcesResult(ctx, args.Server)
 	case readResourceTool:
 		out, err = b.readResourceResult(ctx, args.Server, args.URI)
+	case readSkillTool:
+		out, err = b.readSkillResult(ctx, args.Server, args.Skill, args.File)
 	default:
 		err = fmt.Errorf("no built-in tool %q", tool.ServerTool)
 	}
@@ -129,14 +138,6 @@ func (b *Bridge) listResourcesResult(ctx context.Context, name string) (json.Raw
 	}{Resources: []listedResource{}, Templates: []listedResource{}}
 	for _, n := range names {
 		rs, err := b.ListResources(ctx, n)
-		if err == nil {
-			var ts []ResourceTemplate
-			ts, err = b.ListResourceTemplates(ctx, n)
-			for _, t := range ts {
-				out.Templates = append(out.Templates, listedResource{Server: n, URITemplate: t.URITemplate, Name: t.Name,
-					Title: t.Title, Description: t.Description, MIMEType: t.MIMEType})
-			}
-		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -145,8 +146,13 @@ func (b *Bridge) listResourcesResult(ctx context.Context, name string) (json.Raw
 			continue
 		}
 		for _, r := range rs {
-			out.Resources = append(out.Resources, listedResource{Server: n, URI: r.URI, Name: r.Name,
-				Title: r.Title, Description: r.Description, MIMEType: r.MIMEType})
+			l := listedResource{Server: n, URI: r.URI, URITemplate: r.URITemplate, Name: r.Name,
+				Title: r.Title, Description: r.Description, MIMEType: r.MIMEType}
+			if r.URITemplate != "" {
+				out.Templates = append(out.Templates, l)
+			} else {
+				out.Resources = append(out.Resources, l)
+			}
 		}
 	}
 	text, err := json.Marshal(out)
@@ -221,52 +227,6 @@ func (b *Bridge) readResourceResult(ctx context.Context, name, uri string) (json
 		blocks = append(blocks, map[string]any{"type": "resource", "resource": c})
 	}
 	return json.Marshal(map[string]any{"content": blocks})
-}
-
-// ResourceTemplate is one resource template a server lists: resources
-// whose URIs follow URITemplate (RFC 6570).
-type ResourceTemplate struct {
-	URITemplate string `json:"uriTemplate"`
-	Name        string `json:"name"`
-	Title       string `json:"title,omitempty"`
-	Description string `json:"description,omitempty"`
-	MIMEType    string `json:"mimeType,omitempty"`
-	// Icons are the template's icons a host may show (see [Icon]).
-	Icons []Icon `json:"icons,omitempty"`
-}
-
-// ListResourceTemplates lists the resource templates of the named server,
-// page by page until the last cursor. A disconnected server is reconnected
-// as for a tool call; a server that declared no resources has none (no
-// request is sent). Entries that are not objects or have no URI template
-// are skipped.
-func (b *Bridge) ListResourceTemplates(ctx context.Context, server string) ([]ResourceTemplate, error) {
-	var raws []json.RawMessage
-	err := b.onServer(ctx, server, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
-		if !conn.Offers().Resources {
-			return nil
-		}
-		raws, err = conn.ListResourceTemplates(ctx)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ResourceTemplate, 0, len(raws))
-	for _, raw := range raws {
-		var w struct {
-			ResourceTemplate
-			Icons json.RawMessage `json:"icons"` // read apart: bad icons drop only themselves
-		}
-		if json.Unmarshal(raw, &w) != nil || w.URITemplate == "" {
-			b.log.Warn("mcp server listed a resource template in a bad shape; skipped", "server", server)
-			continue
-		}
-		t := w.ResourceTemplate
-		t.Icons = redactIcons(b.redact, iconsOf(w.Icons))
-		out = append(out, t)
-	}
-	return out, nil
 }
 
 // checkResourceToolsName reports a configured server that has the name of

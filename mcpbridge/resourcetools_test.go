@@ -158,9 +158,9 @@ func TestResourceToolsOff(t *testing.T) {
 	}
 }
 
-// TestRunResourceTools: the model lists the resources, then reads one,
+// TestLoopResourceTools: the model lists the resources, then reads one,
 // through a real genai.Client against the strict fake.
-func TestRunResourceTools(t *testing.T) {
+func TestLoopResourceTools(t *testing.T) {
 	b := resourceBridge(t, &confirm.Policy{AutoAllowReadOnly: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -185,11 +185,11 @@ func TestRunResourceTools(t *testing.T) {
 			return geminitest.Response{Parts: []*genai.Part{{Text: "It says " + read + "."}}}
 		},
 	)
-	res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, []*genai.Content{genai.NewContentFromText("What does hello say?", genai.RoleUser)}, nil, nil)
+	res, err := hostLoop(ctx, b, srv.Client(ctx).Models, []*genai.Content{genai.NewContentFromText("What does hello say?", genai.RoleUser)}, nil, nil, false)
 	if err != nil {
-		t.Fatalf("Run() = %v", err)
+		t.Fatalf("hostLoop() = %v", err)
 	}
 	if listed != "test://hello" || res.Response.Text() != "It says hello world." {
-		t.Errorf("Run(): listed %q, answered %q; want test://hello, then its text", listed, res.Response.Text())
+		t.Errorf("hostLoop(): listed %q, answered %q; want test://hello, then its text", listed, res.Response.Text())
 	}
 }

@@ -15,8 +15,8 @@ import (
 	"github.com/mcpgenai/bridge/schema"
 )
 
-// Selection chooses which of the Bridge's tools each request of
-// [Bridge.Run] carries. The zero value carries every tool, up to the
+// Selection chooses which of the Bridge's tools each request carries
+// (see [Bridge.Declare]). The zero value carries every tool, up to the
 // limit.
 //
 // A tool is a candidate when it passes every criterion that is set:
@@ -34,8 +34,8 @@ type Selection struct {
 	// names.
 	Names []string
 	// Filter, if not nil, keeps only the tools for which it returns true.
-	// It is called once per tool and request, from the goroutine running
-	// Run; it must not modify the Tool.
+	// It is called once per tool and request, from the goroutine calling
+	// Declare; it must not modify the Tool.
 	Filter func(t *Tool) bool
 	// Limit is the most function declarations one request carries, the
 	// host's own included. Zero or a negative value means the API's
@@ -68,15 +68,14 @@ type Selection struct {
 type Ranker interface {
 	// Rank returns one score per tool, in the order of tools: higher
 	// means more useful for the conversation's next step. conversation
-	// and tools must not be modified. An error makes Run fall back to
-	// the built-in lexical ranker for that request (the error is logged).
+	// and tools must not be modified. An error makes Declare fall back
+	// to the built-in lexical ranker for that request (the error is
+	// logged).
 	Rank(ctx context.Context, conversation []*genai.Content, tools []*Tool) ([]float64, error)
 }
 
-// RequestReport says what one request of [Bridge.Run] carried.
+// RequestReport says what one request carried ([Declarations.Report]).
 type RequestReport struct {
-	// Turn is the request's number, from 1.
-	Turn int
 	// Declared is how many function declarations it carried, the host's
 	// included.
 	Declared int
@@ -90,18 +89,14 @@ type RequestReport struct {
 	// tool that a host function's name displaced for this request.
 	Renamed map[string]string
 	// Rejected are the tools that the API refused in this request; the
-	// request was sent again without them (see [DroppedTool]).
+	// request was sent again without them (see [DroppedTool]). Declare
+	// leaves it empty: the loop that healed the request (see
+	// [Declarations.Heal]) fills it in the report of the request it sent
+	// again, as the agent package does.
 	Rejected []DroppedTool
 	// ServerSide are the servers the request let the Gemini API call
 	// itself (see [Options.ServerSideMCP]), in configuration order.
 	ServerSide []string
-}
-
-// request is what one model request declares.
-type request struct {
-	tools  []*genai.Tool    // the caller's non-function tools, then one Tool with every declaration
-	mcp    map[string]*Tool // declared name -> Bridge tool
-	report RequestReport
 }
 
 // limit returns the effective declaration limit of sel for the Bridge.
@@ -113,20 +108,15 @@ func (b *Bridge) limit(sel *Selection) int {
 	return sel.Limit
 }
 
-// buildRequest chooses and declares the tools of one request: the host's
-// declarations first, in their order, then the chosen Bridge tools sorted
-// by name, all in one genai.Tool after the caller's other tools. Every
-// declaration is a copy. It fails when the host's own declarations are
-// more than the limit.
-func (b *Bridge) buildRequest(ctx context.Context, history []*genai.Content, config *genai.GenerateContentConfig,
-	h *hostSet, sel *Selection) (*request, error) {
-	return b.declare(ctx, history, config, h, sel, true)
-}
-
-// declare is buildRequest; serverSide false bridges every server, whatever
-// Options.ServerSideMCP says (for Live sessions).
-func (b *Bridge) declare(ctx context.Context, history []*genai.Content, config *genai.GenerateContentConfig,
-	h *hostSet, sel *Selection, serverSide bool) (*request, error) {
+// declare chooses and declares the tools of one request (see
+// [Bridge.Declare]): the host's declarations first, in their order, then
+// the chosen Bridge tools sorted by name, all in one genai.Tool after the
+// host's other tools. Every declaration is a copy. serverSide false
+// bridges every server, whatever Options.ServerSideMCP says (for Live
+// sessions). It fails when the host's own declarations are more than the
+// limit.
+func (b *Bridge) declare(ctx context.Context, history []*genai.Content, tools []*genai.Tool,
+	h *hostSet, sel *Selection, serverSide bool) (*Declarations, error) {
 	limit := b.limit(sel)
 	if len(h.decls) > limit {
 		return nil, fmt.Errorf("%w: the host declares %d functions, at most %d fit in one request", ErrTooManyTools, len(h.decls), limit)
@@ -145,16 +135,16 @@ func (b *Bridge) declare(ctx context.Context, history []*genai.Content, config *
 	for _, d := range h.decls {
 		hostSize += declarationSize(d)
 	}
-	req := &request{mcp: make(map[string]*Tool, min(len(cands), room))}
+	req := &Declarations{b: b, hosts: h, mcp: make(map[string]*Tool, min(len(cands), room))}
 	if len(cands) > room || overSize(sel, hostSize, cands) {
 		chosen, omitted := b.rank(ctx, history, cands, room, max(sel.maxSize()-hostSize, 0), sel)
 		cands = chosen
-		req.report.Omitted = omitted
+		req.Report.Omitted = omitted
 		slices.SortFunc(cands, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
 	}
-	req.report.Size = hostSize
+	req.Report.Size = hostSize
 	for _, t := range cands {
-		req.report.Size += t.Size
+		req.Report.Size += t.Size
 	}
 
 	decls := make([]*genai.FunctionDeclaration, 0, len(h.decls)+len(cands))
@@ -170,42 +160,40 @@ func (b *Bridge) declare(ctx context.Context, history []*genai.Content, config *
 			}
 			name = aliasFor(t, taken)
 			taken[name] = true
-			if req.report.Renamed == nil {
-				req.report.Renamed = map[string]string{}
+			if req.Report.Renamed == nil {
+				req.Report.Renamed = map[string]string{}
 			}
-			req.report.Renamed[name] = t.Name
+			req.Report.Renamed[name] = t.Name
 		}
 		d := clone.Declaration(t.Declaration)
 		d.Name = name
 		decls = append(decls, d)
 		req.mcp[name] = t
 	}
-	if config != nil {
-		for _, t := range config.Tools {
-			if t == nil {
-				continue
-			}
-			if len(t.FunctionDeclarations) == 0 {
-				req.tools = append(req.tools, t)
-				continue
-			}
-			if !genaitool.OnlyFunctions(t) {
-				rest := *t
-				rest.FunctionDeclarations = nil
-				req.tools = append(req.tools, &rest)
-			}
+	for _, t := range tools {
+		if t == nil {
+			continue
+		}
+		if len(t.FunctionDeclarations) == 0 {
+			req.Tools = append(req.Tools, t)
+			continue
+		}
+		if !genaitool.OnlyFunctions(t) {
+			rest := *t
+			rest.FunctionDeclarations = nil
+			req.Tools = append(req.Tools, &rest)
 		}
 	}
 	if len(decls) > 0 {
-		req.tools = append(req.tools, &genai.Tool{FunctionDeclarations: decls})
+		req.Tools = append(req.Tools, &genai.Tool{FunctionDeclarations: decls})
 	}
 	if remoteTool != nil {
-		req.tools = append(req.tools, remoteTool)
+		req.Tools = append(req.Tools, remoteTool)
 		for _, m := range remoteTool.MCPServers {
-			req.report.ServerSide = append(req.report.ServerSide, m.Name)
+			req.Report.ServerSide = append(req.Report.ServerSide, m.Name)
 		}
 	}
-	req.report.Declared = len(decls)
+	req.Report.Declared = len(decls)
 	return req, nil
 }
 

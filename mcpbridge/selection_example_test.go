@@ -8,12 +8,11 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/confirm"
-	"github.com/mcpgenai/bridge/geminitest"
 	"github.com/mcpgenai/bridge/mcpbridge"
 	"github.com/mcpgenai/bridge/mcpbridge/rank"
 )
 
-func ExampleRunOptions_hostFunctions() {
+func ExampleHostFunction() {
 	ts, stop := shopServer()
 	defer stop()
 	policy := &confirm.Policy{}
@@ -28,32 +27,30 @@ func ExampleRunOptions_hostFunctions() {
 			return map[string]any{"euros": 20}, nil
 		},
 	}
-	fake := geminitest.New(nil, nil,
-		geminitest.Calls(
-			geminitest.Call{Name: "budget"},
-			geminitest.Call{Name: "stock", Args: map[string]any{"item": "pears"}},
-		),
-		geminitest.Text("You can afford the 12 pears in stock."),
-	)
-	defer fake.Close()
 	ctx := context.Background()
 	history := []*genai.Content{genai.NewContentFromText("Can I buy all the pears?", genai.RoleUser)}
-	res, err := b.Run(ctx, fake.Client(ctx).Models, "gemini-2.5-flash", history, nil, &mcpbridge.RunOptions{
-		HostFunctions: []mcpbridge.HostFunction{budget},
-		OnResult:      func(r *mcpbridge.CallResult) { fmt.Printf("[%s] %s\n", r.Name, r.ReturnDisplay) },
-	})
+	d, err := b.Declare(ctx, history, &mcpbridge.DeclareOptions{Functions: []mcpbridge.HostFunction{budget}})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(res.Response.Text())
+	for _, fd := range d.Tools[0].FunctionDeclarations {
+		fmt.Println("declared:", fd.Name)
+	}
+	// The model's answer to the request calls both.
+	calls := []*genai.FunctionCall{{Name: "budget"}, {Name: "stock", Args: map[string]any{"item": "pears"}}}
+	for _, r := range d.ExecuteAll(ctx, calls) {
+		fmt.Printf("[%s] %s\n", r.Name, r.ReturnDisplay)
+	}
 	// Output:
+	// declared: budget
+	// declared: order
+	// declared: stock
 	// [budget] ```json
 	// {
 	//   "euros": 20
 	// }
 	// ```
 	// [stock] 12 pears
-	// You can afford the 12 pears in stock.
 }
 
 func ExampleSelection() {
@@ -62,11 +59,9 @@ func ExampleSelection() {
 	b := openShop(ts.URL, nil)
 	defer b.Close()
 
-	fake := geminitest.New(nil, nil, geminitest.Text("Pears are in stock."))
-	defer fake.Close()
 	ctx := context.Background()
 	history := []*genai.Content{genai.NewContentFromText("Are pears in stock?", genai.RoleUser)}
-	res, err := b.Run(ctx, fake.Client(ctx).Models, "gemini-2.5-flash", history, nil, &mcpbridge.RunOptions{
+	d, err := b.Declare(ctx, history, &mcpbridge.DeclareOptions{
 		// At most one declaration per request: the tools are ranked
 		// against the conversation and the best one is sent.
 		Selection: &mcpbridge.Selection{Servers: []string{"shop"}, Limit: 1},
@@ -74,10 +69,10 @@ func ExampleSelection() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	r := res.Requests[0]
-	fmt.Println(r.Declared, "declared; left out:", r.Omitted)
+	r := d.Report
+	fmt.Println(r.Declared, "declared:", d.Tools[0].FunctionDeclarations[0].Name, "left out:", r.Omitted)
 	// Output:
-	// 1 declared; left out: [order]
+	// 1 declared: stock left out: [order]
 }
 
 // rankRanker makes a ranker of the rank package (its Embedding, say) the
@@ -92,7 +87,7 @@ func (r rankRanker) Rank(ctx context.Context, conversation []*genai.Content, too
 	}
 	ranking, err := r.r.Rank(ctx, rank.ConversationQuery(conversation), docs)
 	if err != nil {
-		return nil, err // Run falls back to the lexical ranker
+		return nil, err // Declare falls back to the lexical ranker
 	}
 	return ranking.Scores(), nil
 }
@@ -106,7 +101,7 @@ func ExampleRanker() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_ = &mcpbridge.RunOptions{Selection: &mcpbridge.Selection{
+	_ = &mcpbridge.DeclareOptions{Selection: &mcpbridge.Selection{
 		Limit:  128,
 		Ranker: rankRanker{rank.NewEmbedding(client.Models, nil)},
 	}}

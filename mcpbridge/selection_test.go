@@ -2,7 +2,6 @@ package mcpbridge
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"slices"
@@ -79,7 +78,10 @@ func manyServers(n, perServer int) []ServerConfig {
 	return servers
 }
 
-func TestRunSelectsAmongThousands(t *testing.T) {
+// TestSelectsAmongThousands: 2,000 tools of 20 servers, a request of at
+// most 128: each request of a host's loop on Declare carries the host's
+// function first and the tool the conversation needs, which then runs.
+func TestSelectsAmongThousands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts 20 servers")
 	}
@@ -116,10 +118,10 @@ func TestRunSelectsAmongThousands(t *testing.T) {
 		},
 		geminitest.Text("About 230 euros."),
 	)
-	res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, task, nil,
-		&RunOptions{HostFunctions: []HostFunction{host}, Selection: &Selection{Limit: 128}})
+	res, err := hostLoop(ctx, b, srv.Client(ctx).Models, task, nil,
+		&DeclareOptions{Functions: []HostFunction{host}, Selection: &Selection{Limit: 128}}, false)
 	if err != nil {
-		t.Fatalf("Run() = %v", err)
+		t.Fatalf("hostLoop() = %v", err)
 	}
 	for i, r := range res.Requests {
 		if r.Declared > 128 || r.Declared+len(r.Omitted) != 2001 {
@@ -158,16 +160,18 @@ func TestSelectionFilters(t *testing.T) {
 	weather := []*genai.Content{genai.NewContentFromText("Search the open issues about the weather", genai.RoleUser)}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := geminitest.New(t, nil, geminitest.Text("ok"))
-			res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, weather, nil, &RunOptions{Selection: tc.sel})
+			d, err := b.Declare(ctx, weather, &DeclareOptions{Selection: tc.sel})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _ := declNames(srv.Requests()[0])
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("declared (-want +got):\n%s", diff)
+			var got []string
+			for _, fd := range d.Tools[0].FunctionDeclarations {
+				got = append(got, fd.Name)
 			}
-			omitted := slices.Sorted(slices.Values(res.Requests[0].Omitted))
+			if diff := cmp.Diff(tc.want, got); diff != "" || d.Report.Declared != len(tc.want) {
+				t.Errorf("declared %d (-want +got):\n%s", d.Report.Declared, diff)
+			}
+			omitted := slices.Sorted(slices.Values(d.Report.Omitted))
 			wantOmitted := []string(nil)
 			if tc.name == "limit ranks" {
 				wantOmitted = []string{"echo", "lookup", "profile"}
@@ -179,7 +183,9 @@ func TestSelectionFilters(t *testing.T) {
 	}
 }
 
-func TestRunCallsToolNotSent(t *testing.T) {
+// TestCallsToolNotSent: a registered tool that the request did not carry
+// still runs when the model calls it.
+func TestCallsToolNotSent(t *testing.T) {
 	b := newBridge(t, nil, mcptestExec("main"))
 	discover(t, b)
 	ctx := context.Background()
@@ -203,7 +209,7 @@ func TestRunCallsToolNotSent(t *testing.T) {
 		}
 		return &genai.GenerateContentResponse{Candidates: []*genai.Candidate{{Content: &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{part}}}}}, nil
 	})
-	res, err := b.Run(ctx, gen, e2eModel, prompt(), nil, &RunOptions{Selection: &Selection{Names: []string{"echo"}}})
+	res, err := hostLoop(ctx, b, gen, prompt(), nil, &DeclareOptions{Selection: &Selection{Names: []string{"echo"}}}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +243,7 @@ func TestSelectionLimit(t *testing.T) {
 	}
 }
 
-// BenchmarkSelection measures what Run does for each request when the
+// BenchmarkSelection measures what Declare does for each request when the
 // tools exceed the limit: choosing 512 of 5,000 tools with lexicalRanker,
 // sorting them and copying their declarations. The baseline, run
 // alternately in the same loop so that both see the same load, is a
@@ -265,9 +271,9 @@ func BenchmarkSelection(b *testing.B) {
 	ctx := context.Background()
 	build := func(br *Bridge) time.Duration {
 		start := time.Now()
-		req, err := br.buildRequest(ctx, conv, nil, h, nil)
-		if err != nil || req.report.Declared != schema.Gemini.MaxDeclarations() {
-			b.Fatalf("buildRequest() = %v", err)
+		req, err := br.declare(ctx, conv, nil, h, nil, true)
+		if err != nil || req.Report.Declared != schema.Gemini.MaxDeclarations() {
+			b.Fatalf("declare() = %v", err)
 		}
 		return time.Since(start)
 	}
@@ -283,15 +289,17 @@ func BenchmarkSelection(b *testing.B) {
 	b.ReportMetric(float64(ms)/float64(mb), "ratio")
 }
 
-func TestRunVertexLimit(t *testing.T) {
+// TestVertexLimit: for Vertex AI a request carries at most 128 of 200
+// tools, which the API's checks accept.
+func TestVertexLimit(t *testing.T) {
 	many := stdioServer("many", "-tools=200")
 	many.ExcludeTools = defaultToolNames
 	b := newBridge(t, &Options{Target: schema.Vertex}, many)
 	discover(t, b)
-	if _, err := b.GenAITools(); !errors.Is(err, ErrTooManyTools) || !strings.Contains(err.Error(), "200 tools are registered, at most 128") {
-		t.Errorf("GenAITools(Vertex, 200 tools) = %v, want ErrTooManyTools at 128", err)
-	}
 	ctx := context.Background()
+	if d, err := b.Declare(ctx, nil, nil); err != nil || d.Report.Declared != 128 || len(d.Report.Omitted) != 72 {
+		t.Errorf("Declare(Vertex, 200 tools) = %v, want 128 declared and 72 omitted", err)
+	}
 	srv := geminitest.New(t, nil, geminitest.Text("ok"))
 	models := srv.Client(ctx).Models
 	var sent []*genai.Tool
@@ -299,13 +307,13 @@ func TestRunVertexLimit(t *testing.T) {
 		sent = cfg.Tools
 		return models.GenerateContent(ctx, model, contents, cfg)
 	})
-	res, err := b.Run(ctx, gen, e2eModel, prompt(), nil, nil)
+	res, err := hostLoop(ctx, b, gen, prompt(), nil, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	names, _ := declNames(srv.Requests()[0])
 	if len(names) != 128 || res.Requests[0].Declared != 128 || len(res.Requests[0].Omitted) != 72 {
-		t.Errorf("Run(Vertex, 200 tools) declared %d (report %d, omitted %d), want 128 and 72", len(names), res.Requests[0].Declared, len(res.Requests[0].Omitted))
+		t.Errorf("hostLoop(Vertex, 200 tools) declared %d (report %d, omitted %d), want 128 and 72", len(names), res.Requests[0].Declared, len(res.Requests[0].Omitted))
 	}
 	if vs := schema.CheckTools(sent, schema.Vertex); len(vs) > 0 {
 		t.Errorf("schema.CheckTools(sent, Vertex) = %v", vs)

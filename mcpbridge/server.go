@@ -16,6 +16,7 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/login"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/skills"
 )
 
 // server is one configured server and its connection. Fields after dialMu
@@ -55,6 +56,11 @@ type server struct {
 	// the OAuth login among them. Both nil when the server needs neither.
 	creds mcpconn.Authorizer
 	login *login.Client
+	// skills are the server's skills as last listed, and loadedSkills
+	// those read (by SKILL.md URI), with the entry each was loaded with
+	// (see skills.go).
+	skills       []skills.Entry
+	loadedSkills map[string]skills.Entry
 	// instructions are what the last connection's server said in
 	// initialize; they stay after the server dies.
 	instructions string

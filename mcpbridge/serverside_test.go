@@ -26,11 +26,11 @@ func TestServerSideMCP(t *testing.T) {
 	srv := geminitest.New(t, nil, func(req *geminitest.Request) geminitest.Response {
 		return geminitest.Text("ok")(req)
 	})
-	var report RequestReport
-	res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, &RunOptions{OnRequest: func(r RequestReport) { report = r }})
+	res, err := hostLoop(ctx, b, srv.Client(ctx).Models, prompt(), nil, nil, false)
 	if err != nil || res.Response.Text() != "ok" {
-		t.Fatalf("Run() = %v", err)
+		t.Fatalf("hostLoop() = %v", err)
 	}
+	report := res.Requests[0]
 	req := srv.Requests()[0]
 	var servers []*genai.MCPServer
 	for _, tool := range req.Config.Tools {
@@ -62,20 +62,22 @@ func TestServerSideMCP(t *testing.T) {
 			t.Errorf("status text lacks %q:\n%s", want, text)
 		}
 	}
-	tools, err := b.GenAITools()
-	if err != nil || len(tools) != 2 || len(tools[1].MCPServers) != 1 {
-		t.Errorf("GenAITools() = %d tools, %v; want the declarations then the MCP servers", len(tools), err)
+	d, err := b.Declare(ctx, nil, nil)
+	if err != nil || len(d.Tools) != 2 || len(d.Tools[1].MCPServers) != 1 {
+		t.Errorf("Declare() = %d tools, %v; want the declarations then the MCP servers", len(d.Tools), err)
 	}
-	// A Live session bridges every server.
-	lt, err := b.Live(ctx, nil, nil)
+	// ClientSide (a Live session) bridges every server.
+	client, err := b.Declare(ctx, nil, &DeclareOptions{ClientSide: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer lt.Close()
-	for _, tool := range lt.Config().Tools {
+	for _, tool := range client.Tools {
 		if len(tool.MCPServers) > 0 {
-			t.Error("a Live configuration lists MCP servers")
+			t.Error("Declare(ClientSide) lists MCP servers")
 		}
+	}
+	if len(client.Report.ServerSide) != 0 || client.Report.Declared != d.Report.Declared+len(b.Status().Servers[0].Tools) {
+		t.Errorf("Declare(ClientSide) report = %+v, want every server's tools declared", client.Report)
 	}
 }
 
@@ -88,17 +90,17 @@ func TestServerSideMCPVertex(t *testing.T) {
 	if st.ServerSide || !strings.Contains(st.ClientSide, "Vertex AI") {
 		t.Errorf("on Vertex AI: ServerSide %v, ClientSide %q; want bridged, saying why", st.ServerSide, st.ClientSide)
 	}
-	tools, err := b.GenAITools()
-	if err != nil || len(tools) != 1 || len(tools[0].MCPServers) != 0 || len(tools[0].FunctionDeclarations) == 0 {
-		t.Errorf("GenAITools() on Vertex AI = %+v, %v; want declarations only", tools, err)
-	}
-	// Against a Vertex AI endpoint, which refuses MCP servers, the run
-	// bridges the server's tools.
 	ctx := context.Background()
+	d, err := b.Declare(ctx, nil, nil)
+	if err != nil || len(d.Tools) != 1 || len(d.Tools[0].MCPServers) != 0 || len(d.Tools[0].FunctionDeclarations) == 0 {
+		t.Errorf("Declare() on Vertex AI = %+v, %v; want declarations only", d, err)
+	}
+	// Against a Vertex AI endpoint, which refuses MCP servers, the loop
+	// bridges the server's tools.
 	srv := geminitest.New(t, &geminitest.Options{VertexAI: true}, geminitest.Calls(geminitest.Call{Name: "echo", Args: map[string]any{"text": "hi"}}), geminitest.Text("ok"))
-	res, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil, nil)
+	res, err := hostLoop(ctx, b, srv.Client(ctx).Models, prompt(), nil, nil, false)
 	if err != nil || res.Response.Text() != "ok" || len(res.Results) != 1 || res.Results[0].Err != nil {
-		t.Fatalf("Run() on Vertex AI = %v, want the bridged echo call and the answer", err)
+		t.Fatalf("hostLoop() on Vertex AI = %v, want the bridged echo call and the answer", err)
 	}
 	if rep := res.Requests[0]; len(rep.ServerSide) != 0 {
 		t.Errorf("RequestReport.ServerSide = %v on Vertex AI", rep.ServerSide)

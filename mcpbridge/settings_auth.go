@@ -28,6 +28,8 @@ func (p *settingsParser) oauth(s *ServerConfig, v any, off int) bool {
 		"privateKey": &o.PrivateKey, "signingAlgorithm": &o.SigningAlgorithm,
 		"idpTokenUrl": &o.IDPTokenURL, "idpClientId": &o.IDPClientID,
 		"idpClientSecret": &o.IDPClientSecret, "idToken": &o.IDToken,
+		"assertion": &o.Assertion, "assertionFile": &o.AssertionFile,
+		"dpop": &o.DPoP, "dpopKey": &o.DPoPKey,
 	}
 	lists := map[string]*[]string{"scopes": &o.Scopes, "audiences": &o.Audiences}
 	for _, key := range slices.Sorted(maps.Keys(m)) {

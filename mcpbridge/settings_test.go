@@ -497,13 +497,11 @@ func TestServerConfigTransport(t *testing.T) {
 }
 
 func TestEffectiveTimeout(t *testing.T) {
-	for in, want := range map[time.Duration]time.Duration{0: mcpbridge.DefaultTimeout, -1: mcpbridge.DefaultTimeout, time.Second: time.Second} {
+	const def = 600000 * time.Millisecond // Gemini CLI's default, 10 minutes
+	for in, want := range map[time.Duration]time.Duration{0: def, -1: def, time.Second: time.Second} {
 		if got := (mcpbridge.ServerConfig{Timeout: in}).EffectiveTimeout(); got != want {
 			t.Errorf("EffectiveTimeout(%v) = %v, want %v", in, got, want)
 		}
-	}
-	if mcpbridge.DefaultTimeout != 600000*time.Millisecond {
-		t.Errorf("DefaultTimeout = %v, want 600000ms", mcpbridge.DefaultTimeout)
 	}
 }
 

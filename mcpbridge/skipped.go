@@ -17,9 +17,9 @@ import (
 //     name was listed twice;
 //   - rejected by the Gemini API ([ServerStatus.Rejected],
 //     [RequestReport.Rejected]): a 400 answer blamed its declaration, so
-//     [Bridge.Run] leaves it out of every later request of the Bridge (and
-//     [Bridge.GenAITools] leaves it out) and sends the request once more
-//     without it.
+//     [Declarations.Heal] dropped it and [Bridge.Declare] leaves it out of
+//     every later request of the Bridge (the request is sent once more
+//     without it).
 //
 // Either way an [EventToolDropped] reports it when it is first dropped.
 type DroppedTool struct {

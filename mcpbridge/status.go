@@ -67,7 +67,7 @@ type ServerStatus struct {
 	Command     string        `json:"command,omitempty"` // command line, stdio only
 	URL         string        `json:"url,omitempty"`     // endpoint, SSE and HTTP only
 	Cwd         string        `json:"cwd,omitempty"`
-	Timeout     time.Duration `json:"-"` // as configured; 0 means DefaultTimeout
+	Timeout     time.Duration `json:"-"` // as configured; 0 means the default, 10 minutes
 	Description string        `json:"description,omitempty"`
 	Trust       bool          `json:"trust,omitempty"`
 	// Protocol is the protocol version of the live connection: 2026-07-28

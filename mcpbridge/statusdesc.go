@@ -24,15 +24,15 @@ type TextOptions struct {
 	Descriptions bool
 	// DescriptionLimit is the most characters (Unicode code points) of a
 	// description shown, "…" included. Zero means
-	// [DefaultDescriptionLimit]; a negative value means no limit.
+	// 100; a negative value means no limit.
 	// [ServerStatus.ToolDescriptions] and the JSON form are never cut.
 	DescriptionLimit int
 }
 
-// DefaultDescriptionLimit is the description limit when
+// defaultDescriptionLimit is the description limit when
 // [TextOptions.DescriptionLimit] is zero: 100 characters, so that a
 // description and its tool's name fit on a line of a wide terminal.
-const DefaultDescriptionLimit = 100
+const defaultDescriptionLimit = 100
 
 // writeToolList writes the "Tools:" block of s with one tool per line.
 func writeToolList(b *strings.Builder, s ServerStatus, limit int) {
@@ -41,7 +41,7 @@ func writeToolList(b *strings.Builder, s ServerStatus, limit int) {
 	}
 	switch {
 	case limit == 0:
-		limit = DefaultDescriptionLimit
+		limit = defaultDescriptionLimit
 	case limit < 0:
 		limit = -1
 	}

@@ -26,11 +26,7 @@ func TestQualifiedToolNames(t *testing.T) {
 	if want := []string{"mcp_one_echo", "mcp_two_echo"}; !slices.Equal(got, want) {
 		t.Fatalf("tools = %q, want %q", got, want)
 	}
-	tools, err := b.GenAITools()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range tools[0].FunctionDeclarations {
+	for _, d := range mustDeclare(t, b).Tools[0].FunctionDeclarations {
 		if !strings.HasPrefix(d.Name, "mcp_") {
 			t.Errorf("declaration %q is not qualified", d.Name)
 		}

@@ -78,8 +78,13 @@ type Tool struct {
 	// Trust is the server's trust setting: true skips confirmation.
 	Trust bool
 	// Timeout bounds each call of the tool: the server's
-	// [ServerConfig.Timeout], or [DefaultTimeout].
+	// [ServerConfig.Timeout], or 10 minutes (600000 ms, as Gemini CLI).
 	Timeout time.Duration
+	// TaskSupport is the tool's execution.taskSupport: "required" when
+	// it runs only as an MCP task (its server says it takes long),
+	// "optional" when it may, "" when it never does. A loop may treat a
+	// required one as a background call.
+	TaskSupport string
 
 	def     *toolDef
 	maxCall time.Duration // the server's MaxCallTime, or the default
@@ -208,6 +213,7 @@ func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 		BudgetCuts:  def.conv.BudgetCuts,
 		Trust:       cfg.Trust,
 		Timeout:     cfg.effectiveTimeout(),
+		TaskSupport: def.raw.TaskSupport,
 		maxCall:     cfg.effectiveMaxCallTime(),
 		def:         def,
 		lex:         &lexicalCache{},

@@ -65,7 +65,7 @@ func TestNewTool(t *testing.T) {
 		Changes:     defs[0].conv.Changes,
 		// {"description":"fetches a URL","name":"web__fetch","parameters":{...}}
 		Size:  schema.Size(len(`{"description":"fetches a URL","name":"web__fetch","parameters":{"properties":{"n":{"enum":["1","2"],"type":"STRING"}},"type":"OBJECT"}}`)),
-		Trust: true, Timeout: 3 * time.Second, maxCall: DefaultMaxCallTime,
+		Trust: true, Timeout: 3 * time.Second, maxCall: defaultMaxCallTime,
 	}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(Tool{}), cmp.FilterPath(func(p cmp.Path) bool {
 		return p.Last().String() == ".def" || p.Last().String() == ".lex"

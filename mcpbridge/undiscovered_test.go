@@ -11,7 +11,7 @@ import (
 )
 
 // TestNotDiscovered: a Bridge with servers that never discovered says so
-// from Run, GenAITools and Execute, instead of offering the model no tools;
+// from Declare (a host's loop on it) and Execute, instead of offering the model no tools;
 // no request reaches the model. After Discover the same calls work, and a
 // Bridge without servers needs no discovery.
 func TestNotDiscovered(t *testing.T) {
@@ -20,31 +20,29 @@ func TestNotDiscovered(t *testing.T) {
 	srv := geminitest.New(t, nil, geminitest.Text("unused"))
 	history := []*genai.Content{genai.NewContentFromText("hi", genai.RoleUser)}
 
-	if _, err := b.Run(ctx, srv.Client(ctx).Models, e2eModel, history, nil, nil); !errors.Is(err, ErrNotDiscovered) {
-		t.Errorf("Run before Discover = %v, want ErrNotDiscovered", err)
+	if _, err := hostLoop(ctx, b, srv.Client(ctx).Models, history, nil, nil, false); !errors.Is(err, ErrNotDiscovered) {
+		t.Errorf("a loop before Discover = %v, want ErrNotDiscovered", err)
 	}
 	if got := len(srv.Requests()); got != 0 {
-		t.Errorf("Run before Discover sent %d requests, want 0", got)
+		t.Errorf("a loop before Discover sent %d requests, want 0", got)
 	}
-	if tools, err := b.GenAITools(); !errors.Is(err, ErrNotDiscovered) || tools != nil {
-		t.Errorf("GenAITools before Discover = %v, %v, want nil, ErrNotDiscovered", tools, err)
+	if d, err := b.Declare(ctx, history, nil); !errors.Is(err, ErrNotDiscovered) || d != nil {
+		t.Errorf("Declare before Discover = %v, %v, want nil, ErrNotDiscovered", d, err)
 	}
-	for _, r := range b.ExecuteAll(ctx, []*genai.FunctionCall{{Name: "echo", Args: map[string]any{"text": "x"}}}) {
-		if !errors.Is(r.Err, ErrNotDiscovered) || !errors.Is(r.Err, ErrUnknownTool) {
-			t.Errorf("ExecuteAll before Discover: Err = %v, want ErrUnknownTool and ErrNotDiscovered", r.Err)
-		}
+	if r := b.Execute(ctx, &genai.FunctionCall{Name: "echo", Args: map[string]any{"text": "x"}}); !errors.Is(r.Err, ErrNotDiscovered) || !errors.Is(r.Err, ErrUnknownTool) {
+		t.Errorf("Execute before Discover: Err = %v, want ErrUnknownTool and ErrNotDiscovered", r.Err)
 	}
 
 	discover(t, b)
-	if tools, err := b.GenAITools(); err != nil || len(tools) == 0 {
-		t.Errorf("GenAITools after Discover = %v, %v, want the tools", tools, err)
+	if d, err := b.Declare(ctx, history, nil); err != nil || len(d.Tools) == 0 {
+		t.Errorf("Declare after Discover = %v, %v, want the tools", d, err)
 	}
 	if r := b.Execute(ctx, &genai.FunctionCall{Name: "nope"}); errors.Is(r.Err, ErrNotDiscovered) {
 		t.Errorf("Execute(unknown) after Discover: Err = %v, want no ErrNotDiscovered", r.Err)
 	}
 
 	empty := newBridge(t, nil)
-	if _, err := empty.GenAITools(); err != nil {
-		t.Errorf("GenAITools of a Bridge without servers = %v, want nil", err)
+	if d, err := empty.Declare(ctx, history, nil); err != nil || d.Tools != nil {
+		t.Errorf("Declare of a Bridge without servers = %v, %v, want no tools and nil", d, err)
 	}
 }

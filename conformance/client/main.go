@@ -16,6 +16,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -85,7 +86,10 @@ func run(ctx context.Context, serverURL, scenario, scenarioContext string) error
 				return nil
 			case st.Auth.NeedsLogin() && logins < maxLogins:
 				logins++
-				if err := b.Login(ctx, serverName); err != nil {
+				// A login whose connection meets another 401 (the
+				// server moved to another authorization server) asks
+				// for one more: the loop sees it in the status.
+				if err := b.Login(ctx, serverName); err != nil && !serverStatus(b).Auth.NeedsLogin() {
 					return err
 				}
 			default:
@@ -96,11 +100,14 @@ func run(ctx context.Context, serverURL, scenario, scenarioContext string) error
 	if err := connect(); err != nil {
 		return err
 	}
-	for _, t := range b.Tools() {
+	if err := useSkills(ctx, b, scenario); err != nil {
+		return err
+	}
+	for _, c := range callsFor(b, scenario, scenarioContext) {
 		for {
-			res := b.Execute(ctx, &genai.FunctionCall{Name: t.Name, Args: argsFor(t.ServerTool)})
+			res := b.Execute(ctx, &genai.FunctionCall{Name: c.name, Args: c.args})
 			if res.Err == nil {
-				fmt.Printf("%s: %s\n", t.ServerTool, res.ReturnDisplay)
+				fmt.Printf("%s: %s\n", c.name, res.ReturnDisplay)
 				break
 			}
 			// A refusal for want of scope asks for another login (a
@@ -112,7 +119,43 @@ func run(ctx context.Context, serverURL, scenario, scenarioContext string) error
 				}
 				continue
 			}
-			return fmt.Errorf("calling %s: %w", t.ServerTool, res.Err)
+			return fmt.Errorf("calling %s: %w", c.name, res.Err)
+		}
+	}
+	return nil
+}
+
+// useSkills lists the server's skills (the Skills extension); in the
+// scenarios that ask a host to use one, it loads the first skill and,
+// once the Bridge accepted it, reads its other files, as a model that
+// follows the skill would. A skill the Bridge refuses is the scenario's
+// point, not a failure of the driver.
+func useSkills(ctx context.Context, b *mcpbridge.Bridge, scenario string) error {
+	if !strings.HasPrefix(scenario, "sep-2640-") {
+		return nil
+	}
+	skills, err := b.Skills(ctx, serverName)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("skills: %d listed\n", len(skills))
+	if !strings.HasPrefix(scenario, "sep-2640-client-verify") || len(skills) == 0 {
+		return nil // listed, never used: nothing is read
+	}
+	s := skills[0]
+	if _, err := b.ReadSkill(ctx, serverName, s.URI); err != nil {
+		if errors.Is(err, mcpbridge.ErrSkillVerification) {
+			fmt.Println("skill refused:", err)
+			return nil
+		}
+		return err
+	}
+	for _, f := range s.Files {
+		if f == s.URI {
+			continue
+		}
+		if _, err := b.ReadSkill(ctx, serverName, f); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -162,6 +205,10 @@ func settingsFor(serverURL, scenario, scenarioContext string) ([]byte, error) {
 		oauth["grantType"] = "client_credentials"
 		set("privateKey", "private_key_pem")
 		set("signingAlgorithm", "signing_algorithm")
+	case sc["valid_jwt"] != "":
+		// Workload identity: the platform's token for this workload.
+		oauth["grantType"] = "jwt_bearer"
+		set("assertion", "valid_jwt")
 	case sc["idp_id_token"] != "":
 		oauth["grantType"] = "enterprise"
 		set("idToken", "idp_id_token")
@@ -174,11 +221,68 @@ func settingsFor(serverURL, scenario, scenarioContext string) ([]byte, error) {
 	return json.Marshal(map[string]any{"mcpServers": map[string]any{serverName: server}})
 }
 
+// call is one function call the driver makes, as the model would.
+type call struct {
+	name string // the function name the Bridge registered
+	args map[string]any
+}
+
+// callsFor returns the calls the scenario asks of a host: those its
+// context lists (by the server's tool names), or the scenario's own, or
+// one call of every tool with the arguments it expects.
+func callsFor(b *mcpbridge.Bridge, scenario, scenarioContext string) []call {
+	byTool := map[string]*mcpbridge.Tool{}
+	for _, t := range b.Tools() {
+		byTool[t.ServerTool] = t
+	}
+	var sc struct {
+		ToolCalls []struct {
+			Name      string         `json:"name"`
+			Arguments map[string]any `json:"arguments"`
+		} `json:"toolCalls"`
+	}
+	_ = json.Unmarshal([]byte(scenarioContext), &sc)
+	var calls []call
+	if len(sc.ToolCalls) > 0 {
+		for _, c := range sc.ToolCalls {
+			if t, ok := byTool[c.Name]; ok {
+				calls = append(calls, call{t.Name, c.Arguments})
+			}
+		}
+		return calls
+	}
+	switch scenario {
+	case "json-schema-ref-no-deref":
+		// Listing is the whole scenario: nothing may fetch the schema's
+		// network reference.
+		return nil
+	case "json-schema-2020-12-preservation":
+		// The echo tool is given the focal tool's input schema as the
+		// server sent it.
+		focal, ok := byTool["json_schema_2020_12_tool"]
+		echo, ok2 := byTool["json_schema_echo"]
+		if !ok || !ok2 {
+			return nil
+		}
+		var schema map[string]any
+		if json.Unmarshal(focal.InputSchema(), &schema) != nil {
+			return nil
+		}
+		return []call{{echo.Name, map[string]any{"schema": schema}}}
+	}
+	for _, t := range b.Tools() {
+		calls = append(calls, call{t.Name, argsFor(t.ServerTool)})
+	}
+	return calls
+}
+
 // argsFor returns the arguments the scenarios' tools expect.
 func argsFor(tool string) map[string]any {
 	switch tool {
 	case "add_numbers":
 		return map[string]any{"a": 2, "b": 3}
+	case "valid_tool":
+		return map[string]any{"region": "us-west1"}
 	}
 	return map[string]any{}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgenai/bridge/examples/internal/hostlogin"
 	"github.com/mcpgenai/bridge/mcpbridge"
+	mcpagent "github.com/mcpgenai/bridge/mcpbridge/agent"
 )
 
 // errInterrupted is returned when Ctrl-C arrives while waiting for input.
@@ -22,9 +23,9 @@ var errInterrupted = errors.New("interrupted")
 // calls shown on stderr, answers on stdout.
 type agent struct {
 	bridge  *mcpbridge.Bridge
-	gen     mcpbridge.ContentStreamer
+	gen     mcpagent.ContentStreamer
 	model   string
-	opts    *mcpbridge.RunOptions // MaxTurns; the callbacks are the agent's
+	loop    *mcpagent.Agent // the Gemini loop over bridge: MaxTurns; the events are shown here
 	con     *console
 	lines   *lineReader
 	history []*genai.Content // the conversation so far (interactive chat)
@@ -82,10 +83,10 @@ func (a *agent) discover(ctx context.Context) error {
 // from history, which it does not modify. The model's text goes to stdout
 // as it is written (thoughts are left out); each call, its progress and its
 // result go to stderr as they happen.
-func (a *agent) send(ctx context.Context, history []*genai.Content, text string) (*mcpbridge.RunResult, error) {
+func (a *agent) send(ctx context.Context, history []*genai.Content, text string) (*mcpagent.RunResult, error) {
 	history = append(slices.Clone(history), genai.NewContentFromText(text, genai.RoleUser))
 	var (
-		res      *mcpbridge.RunResult
+		res      *mcpagent.RunResult
 		err      error
 		midLine  bool // stdout's last text did not end a line
 		textTurn int  // the last turn that wrote text
@@ -96,19 +97,19 @@ func (a *agent) send(ctx context.Context, history []*genai.Content, text string)
 			midLine = false
 		}
 	}
-	for ev, e := range a.bridge.RunStream(ctx, a.gen, a.model, history, nil, a.opts) {
+	for ev, e := range a.loop.RunStream(ctx, a.gen, a.model, history, nil) {
 		switch ev.Kind {
-		case mcpbridge.RunText:
+		case mcpagent.EventText:
 			fmt.Fprint(a.con.stdout, ev.Text)
 			midLine, textTurn = !strings.HasSuffix(ev.Text, "\n"), ev.Turn
-		case mcpbridge.RunCall:
+		case mcpagent.EventCall:
 			endLine()
 			a.showCall(ev.Call)
-		case mcpbridge.RunProgress:
+		case mcpagent.EventProgress:
 			a.showProgress(ev.Progress)
-		case mcpbridge.RunCallResult:
+		case mcpagent.EventResult:
 			a.showResult(ev.Result)
-		case mcpbridge.RunDone:
+		case mcpagent.EventDone:
 			res, err = ev.Run, e
 		}
 	}
@@ -177,7 +178,7 @@ func (a *agent) fail(err error, interrupted bool) {
 	switch {
 	case interrupted:
 		fmt.Fprintln(a.con.stderr, "agent: cancelled")
-	case errors.Is(err, mcpbridge.ErrTurnLimit):
+	case errors.Is(err, mcpagent.ErrTurnLimit):
 		fmt.Fprintf(a.con.stderr, "agent: %v (raise -max-turns)\n", err)
 	default:
 		fmt.Fprintf(a.con.stderr, "agent: %v\n", err)

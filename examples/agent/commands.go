@@ -47,7 +47,7 @@ func (a *agent) command(ctx context.Context, line string) (handled, quit bool) {
 
 // listPrompts writes every server's prompts to w.
 func (a *agent) listPrompts(ctx context.Context, w io.Writer) {
-	prompts, err := a.bridge.Prompts(ctx)
+	prompts, err := a.bridge.ListPrompts(ctx, "")
 	if err != nil {
 		fmt.Fprintf(a.con.stderr, "agent: listing prompts: %v\n", err)
 		return

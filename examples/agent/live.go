@@ -11,17 +11,20 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/mcpbridge"
+	mcpagent "github.com/mcpgenai/bridge/mcpbridge/agent"
 )
 
 // liveChat is the chat of -live: one Live API session, text in and text
-// out, the MCP tools run by the Bridge's LiveTools. prompt, when hasPrompt,
+// out, the MCP tools run by a Live session of the agent package. prompt, when hasPrompt,
 // is the one message to send; otherwise messages come from stdin. It
 // returns the exit status.
 func (a *agent) liveChat(ctx context.Context, client *genai.Client, prompt string, hasPrompt bool) int {
 	errOut := &lockedWriter{w: a.con.stderr} // the tools' callbacks run on their own goroutines
 	shown := &agent{bridge: a.bridge, con: &console{stdout: a.con.stdout, stderr: errOut}}
-	lt, err := a.bridge.Live(ctx, &genai.LiveConnectConfig{ResponseModalities: []genai.Modality{genai.ModalityText}},
-		&mcpbridge.LiveOptions{OnCall: shown.showCall, OnResult: shown.showResult, OnProgress: func(p mcpbridge.Progress) { shown.showProgress(&p) }})
+	loop := mcpagent.New(a.bridge, &mcpagent.Options{OnCall: shown.showCall, OnResult: shown.showResult,
+		OnProgress: func(p mcpbridge.Progress) { shown.showProgress(&p) }})
+	defer loop.Close()
+	lt, err := loop.Live(ctx, &genai.LiveConnectConfig{ResponseModalities: []genai.Modality{genai.ModalityText}})
 	if err != nil {
 		fmt.Fprintf(errOut, "agent: %v\n", err)
 		return 1
@@ -96,7 +99,7 @@ type liveMessage struct {
 
 // liveTurn sends text and writes the model's text to stdout until its turn
 // is complete and no call of it runs.
-func (a *agent) liveTurn(ctx context.Context, lt *mcpbridge.LiveTools, ls *liveSession, msgs <-chan liveMessage, text string) error {
+func (a *agent) liveTurn(ctx context.Context, lt *mcpagent.LiveSession, ls *liveSession, msgs <-chan liveMessage, text string) error {
 	ctx, stop := a.interruptible(ctx)
 	defer stop()
 	if err := ls.sendText(text); err != nil {

@@ -92,6 +92,7 @@ import (
 	"github.com/mcpgenai/bridge/examples/internal/genaienv"
 	"github.com/mcpgenai/bridge/examples/internal/hostlogin"
 	"github.com/mcpgenai/bridge/mcpbridge"
+	mcpagent "github.com/mcpgenai/bridge/mcpbridge/agent"
 	"github.com/mcpgenai/bridge/schema"
 )
 
@@ -158,7 +159,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.target, "target", "", "schema target: gemini, vertex or jsonschema (default: vertex for Vertex AI, else gemini)")
 	fs.StringVar(&o.prompt, "prompt", "", "run this one request, print the final answer to stdout and exit")
 	fs.BoolVar(&o.yes, "yes", false, "run every tool call without asking")
-	fs.IntVar(&o.maxTurns, "max-turns", mcpbridge.DefaultMaxTurns, "model requests per message at most")
+	fs.IntVar(&o.maxTurns, "max-turns", mcpagent.DefaultMaxTurns, "model requests per message at most")
 	fs.StringVar(&o.logFile, "log", "", "write the library's log to this file (default: no log)")
 	fs.BoolVar(&o.live, "live", false, "talk over the Live API (text in, text out)")
 	if err := fs.Parse(args); err != nil {
@@ -252,11 +253,13 @@ func run(ctx context.Context, args []string, con *console) int {
 	}
 	defer b.Close()
 
+	loop := mcpagent.New(b, &mcpagent.Options{MaxTurns: o.maxTurns})
+	defer loop.Close()
 	a := &agent{
 		bridge: b,
 		gen:    client.Models,
 		model:  o.model,
-		opts:   &mcpbridge.RunOptions{MaxTurns: o.maxTurns},
+		loop:   loop,
 		con:    con,
 		lines:  lines,
 	}

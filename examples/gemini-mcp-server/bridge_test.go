@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgenai/bridge/geminitest"
 	"github.com/mcpgenai/bridge/mcpbridge"
+	"github.com/mcpgenai/bridge/mcpbridge/agent"
 	"github.com/mcpgenai/bridge/schema"
 )
 
@@ -143,7 +144,9 @@ func TestBridgeRunsGeminiThroughMCP(t *testing.T) {
 	)
 	gen := outer.Client(t.Context()).Models
 	history := []*genai.Content{genai.NewContentFromText("Ask Gemini about Paris.", genai.RoleUser)}
-	res, err := b.Run(t.Context(), gen, "gemini-3-pro", history, nil, nil)
+	a := agent.New(b, nil)
+	defer a.Close()
+	res, err := a.Run(t.Context(), gen, "gemini-3-pro", history, nil)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}

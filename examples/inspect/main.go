@@ -236,8 +236,12 @@ func writeText(w io.Writer, b *mcpbridge.Bridge, source string, target schema.Ta
 		total += t.Size
 	}
 	fmt.Fprintf(&sb, "\nFunction declarations (%d, %s together):\n", len(tools), sizeText(total))
-	if _, err := b.GenAITools(); err != nil {
-		fmt.Fprintf(&sb, "  warning: these cannot be sent as they are: %v\n", err)
+	over, err := overLimit(b)
+	if err != nil {
+		return err
+	}
+	if over != "" {
+		fmt.Fprintf(&sb, "  warning: more than one request carries: %s\n", over)
 	}
 	common := commonChanges(tools)
 	for _, c := range slices.Sorted(maps.Keys(common)) {
@@ -262,7 +266,7 @@ func writeText(w io.Writer, b *mcpbridge.Bridge, source string, target schema.Ta
 		}
 		fmt.Fprintf(&sb, "  %s\n", decl)
 	}
-	_, err := io.WriteString(w, sb.String())
+	_, err = io.WriteString(w, sb.String())
 	return err
 }
 
@@ -301,8 +305,8 @@ type (
 		Discovered bool          `json:"discovered"`
 		Servers    []jsonServer  `json:"servers"`
 		Tools      []*genai.Tool `json:"tools"`
-		// Warnings say why the tools cannot be sent as they are (more
-		// than the target's limit of declarations); empty otherwise.
+		// Warnings say that the tools are more than one request carries
+		// (the target's limit of declarations); empty otherwise.
 		Warnings []string `json:"warnings"`
 	}
 	jsonServer struct {
@@ -325,23 +329,39 @@ type (
 	}
 )
 
+// overLimit says, when the tools are more than one request may carry,
+// how many fit: each request then carries those its conversation needs
+// most (Bridge.Declare). It returns "" when they all fit.
+func overLimit(b *mcpbridge.Bridge) (string, error) {
+	d, err := b.Declare(context.Background(), nil, nil)
+	if err != nil {
+		return "", err
+	}
+	r := d.Report
+	if len(r.Omitted) == 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("%d tools are registered, at most %d fit in one request; each request carries those its conversation needs most",
+		r.Declared+len(r.Omitted), r.Declared), nil
+}
+
 func writeJSON(w io.Writer, b *mcpbridge.Bridge) error {
 	st := b.Status()
 	doc := jsonDoc{Discovered: st.Discovered, Servers: []jsonServer{}, Tools: []*genai.Tool{}, Warnings: []string{}}
-	tools, err := b.GenAITools()
-	switch {
-	case errors.Is(err, mcpbridge.ErrTooManyTools):
-		// Shown all the same, with the reason they cannot be sent as they are.
-		doc.Warnings = append(doc.Warnings, err.Error())
-		decls := make([]*genai.FunctionDeclaration, 0, len(b.Tools()))
-		for _, t := range b.Tools() {
+	over, err := overLimit(b)
+	if err != nil {
+		return err
+	}
+	if over != "" {
+		doc.Warnings = append(doc.Warnings, over)
+	}
+	// Every declaration, as one request would carry them were there room.
+	if tools := b.Tools(); len(tools) > 0 {
+		decls := make([]*genai.FunctionDeclaration, 0, len(tools))
+		for _, t := range tools {
 			decls = append(decls, t.Declaration)
 		}
 		doc.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
-	case err != nil:
-		return err
-	case tools != nil:
-		doc.Tools = tools
 	}
 	byServer := map[string][]jsonTool{}
 	for _, t := range b.Tools() {

@@ -69,7 +69,7 @@ func TestTooManyForTarget(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Function declarations (130, ",
-		"warning: these cannot be sent as they are",
+		"warning: more than one request carries: 130 tools are registered",
 		"at most 128 fit in one request",
 		"schema, in 130 tools: (root): $schema: dropped",
 		"▶ tool_129",

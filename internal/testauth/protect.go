@@ -49,3 +49,27 @@ func (a *Server) serveMCP(t testing.TB, mcp *server.MCPServer, sse bool, authSer
 }
 
 var _ http.Handler = (*Protected)(nil)
+
+// MoveTo makes the server protected by b from now on: its protected
+// resource metadata names b, and only b's tokens are accepted (a's, even
+// those not yet expired, are refused with 401), as when a resource moves
+// to another authorization server.
+func (p *Protected) MoveTo(b *Server) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.as, p.authAS = b, b.Issuer
+}
+
+// server returns the authorization server whose tokens are accepted.
+func (p *Protected) server() *Server {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.as
+}
+
+// authServer returns the authorization server the metadata names.
+func (p *Protected) authServer() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.authAS
+}

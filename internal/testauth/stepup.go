@@ -50,7 +50,7 @@ func (p *Protected) insufficient(w http.ResponseWriter, r *http.Request, tok str
 
 // userinfo returns the claims the authorization server gives for tok.
 func (p *Protected) userinfo(r *http.Request, tok string) map[string]any {
-	req, _ := http.NewRequestWithContext(r.Context(), http.MethodGet, p.as.Issuer+"/userinfo", nil)
+	req, _ := http.NewRequestWithContext(r.Context(), http.MethodGet, p.server().Issuer+"/userinfo", nil)
 	req.Header.Set("Authorization", "Bearer "+tok)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -14,6 +14,7 @@ package testauth
 import (
 	"bytes"
 	"context"
+	"crypto"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -47,6 +48,9 @@ type Server struct {
 	// Refreshes counts refresh_token grants; Registrations counts dynamic
 	// registrations; Codes counts authorization_code grants.
 	Refreshes, Registrations, Codes atomic.Int64
+	// Workloads counts the JWT bearer grants of trusted workloads (see
+	// TrustWorkloads).
+	Workloads atomic.Int64
 	// ClientSecrets makes dynamic registration register a confidential
 	// client with a random secret (client_secret_basic) instead of a
 	// public one.
@@ -67,6 +71,9 @@ type Server struct {
 	// the library's userinfo does not know (they name no user).
 	service map[string]bool
 	issued  []string // see Issued
+
+	dpop        dpopState        // see RequireDPoP
+	workloadKey crypto.PublicKey // see TrustWorkloads
 }
 
 // clientCredentials serves a client_credentials grant and records the
@@ -188,6 +195,9 @@ func (a *Server) wrap(next http.Handler) http.Handler {
 				return
 			}
 			doc["registration_endpoint"] = a.Issuer + "/register"
+			if a.dpopOn() {
+				doc["dpop_signing_alg_values_supported"] = []string{"ES256"}
+			}
 			w.Header().Set("Content-Type", "application/json")
 			_ = json.NewEncoder(w).Encode(doc)
 			return
@@ -210,6 +220,13 @@ func (a *Server) wrap(next http.Handler) http.Handler {
 				a.Codes.Add(1)
 			} else if q.Get("grant_type") == "client_credentials" {
 				a.clientCredentials(w, r, next)
+				return
+			} else if q.Get("grant_type") == "urn:ietf:params:oauth:grant-type:jwt-bearer" && a.trustsWorkloads() {
+				a.workloadGrant(w, q)
+				return
+			}
+			if a.dpopOn() {
+				a.dpopToken(w, r, q, next)
 				return
 			}
 			a.serveToken(w, r, q, next)
@@ -336,11 +353,17 @@ func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{
 			"resource":              p.URL,
-			"authorization_servers": []string{p.authAS},
+			"authorization_servers": []string{p.authServer()},
 		})
 		return
 	}
 	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if p.server().dpopOn() {
+		if tok = p.dpopResource(w, r); tok == "" {
+			return
+		}
+		ok = true
+	}
 	if p.param != "" {
 		tok = r.URL.Query().Get(p.param)
 		ok = tok != ""
@@ -368,16 +391,17 @@ func (p *Protected) valid(ctx context.Context, tok string) bool {
 	if expired {
 		return false
 	}
-	p.as.mu.Lock()
-	service := p.as.service[tok]
-	p.as.mu.Unlock()
+	as := p.server()
+	as.mu.Lock()
+	service := as.service[tok]
+	as.mu.Unlock()
 	if service {
 		p.mu.Lock()
 		p.seen[tok] = true
 		p.mu.Unlock()
 		return true
 	}
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, p.as.Issuer+"/userinfo", nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, as.Issuer+"/userinfo", nil)
 	req.Header.Set("Authorization", "Bearer "+tok)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -56,6 +56,10 @@ type Token struct {
 	Issuer string `json:"issuer,omitempty"`
 	// Scopes are the scopes the token was asked for.
 	Scopes []string `json:"scopes,omitempty"`
+	// DPoPKey is the PEM private key (EC P-256) that AccessToken and
+	// RefreshToken are bound to (DPoP, RFC 9449): they are of no use
+	// without it. "" for bearer tokens. A secret, like the tokens.
+	DPoPKey string `json:"dpopKey,omitempty"`
 }
 
 // String returns a description of t that holds no secret, so that

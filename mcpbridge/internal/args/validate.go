@@ -38,6 +38,9 @@ type Schema struct {
 
 	fullOnce sync.Once
 	full     *argsSchema // nil: no validation (no schema, or it did not compile)
+
+	requiredOnce sync.Once
+	required     map[string]bool // the root's "required" names
 }
 
 // NewSchema returns the Schema of raw, a tool's inputSchema as the server

@@ -47,8 +47,8 @@ func ParseChallenges(h http.Header) ([]Challenge, error) {
 	return out, nil
 }
 
-// Scopes returns the scopes of the first Bearer challenge of h that names
-// any, split at spaces; nil when none does. It fails with
+// Scopes returns the scopes of the first Bearer or DPoP challenge of h
+// that names any, split at spaces; nil when none does. It fails with
 // [ErrChallengeTooLarge] for a header over [MaxChallenge] bytes or a scope
 // list of more than [MaxScopes] scopes.
 func Scopes(h http.Header) ([]string, error) {
@@ -57,7 +57,7 @@ func Scopes(h http.Header) ([]string, error) {
 		return nil, err
 	}
 	for _, c := range cs {
-		if !strings.EqualFold(c.Scheme, "Bearer") {
+		if !strings.EqualFold(c.Scheme, "Bearer") && !strings.EqualFold(c.Scheme, "DPoP") {
 			continue
 		}
 		s, ok := c.Params["scope"]

@@ -7,9 +7,9 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/egress"
 )
 
-// challengeParam returns the named parameter of the first Bearer challenge
-// in WWW-Authenticate that has it, "" when none does or the header is over
-// egress's bounds.
+// challengeParam returns the named parameter of the first Bearer or DPoP
+// challenge in WWW-Authenticate that has it, "" when none does or the
+// header is over egress's bounds.
 func challengeParam(h http.Header, name string) string {
 	cs, err := egress.ParseChallenges(h)
 	if err != nil {
@@ -17,7 +17,7 @@ func challengeParam(h http.Header, name string) string {
 	}
 	name = strings.ToLower(name)
 	for _, c := range cs {
-		if !strings.EqualFold(c.Scheme, "Bearer") {
+		if !strings.EqualFold(c.Scheme, "Bearer") && !strings.EqualFold(c.Scheme, "DPoP") {
 			continue
 		}
 		if v, ok := c.Params[name]; ok {

@@ -34,6 +34,9 @@ type asMetadata struct {
 	// ISSParameter: the server puts iss in the authorization response
 	// (RFC 9207), which must then match Issuer.
 	ISSParameter bool `json:"authorization_response_iss_parameter_supported,omitempty"`
+	// DPoPAlgs are the algorithms of the DPoP proofs the server takes
+	// (RFC 9449 5.1); none when it does not do DPoP.
+	DPoPAlgs []string `json:"dpop_signing_alg_values_supported,omitempty"`
 }
 
 // discovery is where a login goes and what it asks for.
@@ -50,6 +53,9 @@ type discovery struct {
 	// Named says the authorization server is named by protected resource
 	// metadata or the configuration, not guessed from the server's origin.
 	Named bool
+	// DPoPRequired: the protected resource takes only DPoP-bound tokens
+	// (dpop_bound_access_tokens_required, RFC 9449 5.2).
+	DPoPRequired bool
 }
 
 // discover finds the authorization server of the server, in the order of
@@ -83,6 +89,7 @@ func (c *Client) discover(ctx context.Context, challenge http.Header) (*discover
 		Resource             string   `json:"resource"`
 		AuthorizationServers []string `json:"authorization_servers"`
 		ScopesSupported      []string `json:"scopes_supported"`
+		DPoPRequired         bool     `json:"dpop_bound_access_tokens_required"`
 	}
 	var candidates []string
 	if u := challengeParam(challenge, "resource_metadata"); u != "" {
@@ -110,6 +117,7 @@ func (c *Client) discover(ctx context.Context, challenge http.Header) (*discover
 			d.Resource = prm.Resource
 		}
 		d.ResourceScopes = prm.ScopesSupported
+		d.DPoPRequired = prm.DPoPRequired
 		if len(prm.AuthorizationServers) == 0 {
 			return nil, fmt.Errorf("protected resource metadata at %s names no authorization server", prmURL)
 		}

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -24,6 +26,11 @@ const (
 	// is exchanged there for an ID-JAG (RFC 8693 token exchange), which
 	// the authorization server takes as a JWT bearer grant (RFC 7523).
 	GrantEnterprise = "enterprise"
+	// GrantJWTBearer: workload identity federation. An assertion the
+	// host already holds (a platform's signed token for this workload) is
+	// presented as a JWT bearer grant (RFC 7523 section 2.1), with no
+	// person and no client secret.
+	GrantJWTBearer = "jwt_bearer"
 )
 
 // Grant gets tokens without a person at a browser. The client is
@@ -43,6 +50,11 @@ type Grant struct {
 	// client IDPClientID (with IDPClientSecret, if any).
 	IDPTokenURL, IDPClientID, IDPClientSecret string
 	IDToken                                   string
+
+	// Assertion is the workload's signed token for GrantJWTBearer; when
+	// AssertionFile is set instead, the token is read from that file at
+	// every grant (platforms rotate it there).
+	Assertion, AssertionFile string
 }
 
 // Grant-related token types and grant types.
@@ -69,7 +81,7 @@ func (c *Client) grant(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.cfg.ClientID == "" {
+	if c.cfg.ClientID == "" && g.Type != GrantJWTBearer {
 		return fmt.Errorf("%s grant: oauth.clientId is required", g.Type)
 	}
 	scopes := c.scopes(ctx, d)
@@ -90,11 +102,22 @@ func (c *Client) grant(ctx context.Context) error {
 		}
 		form.Set("grant_type", grantJWTBearer)
 		form.Set("assertion", jag)
+	case GrantJWTBearer:
+		a, err := g.assertion()
+		if err != nil {
+			return err
+		}
+		c.cfg.Learn.Learn(a)
+		form.Set("grant_type", grantJWTBearer)
+		form.Set("assertion", a)
 	default:
 		return fmt.Errorf("unknown grant %q", g.Type)
 	}
 	user, pass, err := c.clientAuth(d, form)
 	if err != nil {
+		return err
+	}
+	if err := c.bindKey(d); err != nil {
 		return err
 	}
 	tr, err := c.tokenRequest(ctx, d.AS.TokenEndpoint, form, user, pass)
@@ -109,6 +132,9 @@ func (c *Client) grant(ctx context.Context) error {
 		Issuer:       d.AS.Issuer,
 		Scopes:       scopes,
 	}
+	if k := c.currentKey(); k != nil {
+		t.DPoPKey = k.pem
+	}
 	if tr.ExpiresIn > 0 {
 		t.Expiry = time.Now().Add(time.Duration(tr.ExpiresIn) * time.Second)
 	}
@@ -117,6 +143,33 @@ func (c *Client) grant(ctx context.Context) error {
 	}
 	c.store.refuse("")
 	return nil
+}
+
+// maxAssertion bounds the workload token read from Grant.AssertionFile.
+const maxAssertion = 64 << 10
+
+// assertion returns the workload's token for a JWT bearer grant.
+func (g *Grant) assertion() (string, error) {
+	a := g.Assertion
+	if g.AssertionFile != "" {
+		f, err := os.Open(g.AssertionFile)
+		if err != nil {
+			return "", fmt.Errorf("jwt_bearer grant: %w", err)
+		}
+		defer f.Close()
+		b, err := io.ReadAll(io.LimitReader(f, maxAssertion+1))
+		if err != nil {
+			return "", fmt.Errorf("jwt_bearer grant: %w", err)
+		}
+		if len(b) > maxAssertion {
+			return "", fmt.Errorf("jwt_bearer grant: %s is larger than %d bytes", g.AssertionFile, maxAssertion)
+		}
+		a = string(b)
+	}
+	if a = strings.TrimSpace(a); a == "" {
+		return "", errors.New("jwt_bearer grant: no assertion (oauth.assertion or oauth.assertionFile)")
+	}
+	return a, nil
 }
 
 // idJAG exchanges the user's ID token at the identity provider for an
@@ -170,6 +223,15 @@ func (c *Client) clientAuth(d *discovery, form url.Values) (user, pass string, e
 		form.Set("client_id", c.cfg.ClientID)
 		form.Set("client_assertion_type", assertionTypeJWT)
 		form.Set("client_assertion", jwt)
+		return "", "", nil
+	}
+	if c.cfg.ClientSecret == "" {
+		// A public client (the workload of a JWT bearer grant): it
+		// names itself, with no secret (token_endpoint_auth_method
+		// none).
+		if c.cfg.ClientID != "" {
+			form.Set("client_id", c.cfg.ClientID)
+		}
 		return "", "", nil
 	}
 	m := d.AS.AuthMethods
@@ -249,7 +311,8 @@ func (c *Client) grantAuthorization(ctx context.Context) (string, error) {
 			return "", err
 		}
 	}
-	return "Bearer " + t.AccessToken, nil
+	c.keyOfToken(t.DPoPKey) // a token stored by an earlier run
+	return schemeOf(t.TokenType) + " " + t.AccessToken, nil
 }
 
 // grantUnauthorized handles a 401 to a grant's token: the token counts as
@@ -257,8 +320,8 @@ func (c *Client) grantAuthorization(ctx context.Context) (string, error) {
 // A server that refuses the new token too ends in [auth.StateFailed]
 // until it accepts one: grants are not repeated for every request.
 func (c *Client) grantUnauthorized(ctx context.Context, sent string) bool {
-	tok, ok := strings.CutPrefix(sent, "Bearer ")
-	if !ok || tok == "" {
+	tok, ok := tokenOf(sent)
+	if !ok {
 		return true // sent without a token: the grant gets one
 	}
 	t, _ := c.store.load(ctx)

@@ -70,11 +70,17 @@ func clientAssertion(key crypto.Signer, alg, id, audience string, now time.Time)
 		"exp": now.Add(5 * time.Minute).Unix(),
 		"jti": base64.RawURLEncoding.EncodeToString(jti),
 	}
-	return signJWT(key, alg, claims)
+	return signJWT(key, alg, map[string]any{"typ": "JWT"}, claims)
 }
 
-func signJWT(key crypto.Signer, alg string, claims map[string]any) (string, error) {
-	header, err := json.Marshal(map[string]string{"alg": alg, "typ": "JWT"})
+// signJWT returns the compact JWS of claims signed with key, its header
+// the members of header with alg added.
+func signJWT(key crypto.Signer, alg string, header, claims map[string]any) (string, error) {
+	h := map[string]any{"alg": alg}
+	for k, v := range header {
+		h[k] = v
+	}
+	head, err := json.Marshal(h)
 	if err != nil {
 		return "", err
 	}
@@ -82,7 +88,7 @@ func signJWT(key crypto.Signer, alg string, claims map[string]any) (string, erro
 	if err != nil {
 		return "", err
 	}
-	input := base64.RawURLEncoding.EncodeToString(header) + "." + base64.RawURLEncoding.EncodeToString(payload)
+	input := base64.RawURLEncoding.EncodeToString(head) + "." + base64.RawURLEncoding.EncodeToString(payload)
 	sum := sha256.Sum256([]byte(input))
 	var sig []byte
 	switch k := key.(type) {

@@ -20,7 +20,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -53,8 +52,14 @@ type Config struct {
 	// accepts Client ID Metadata Documents.
 	ClientMetadataURL string
 	// Grant, when set, gets tokens without a person: the
-	// client-credentials grant or the enterprise-managed one.
+	// client-credentials grant, the enterprise-managed one or a JWT bearer
+	// grant of the workload's own token.
 	Grant *Grant
+	// DPoP says when the tokens are bound to a key (DPoP, RFC 9449);
+	// "" is DPoPAuto. DPoPKey is the PEM EC P-256 key they are bound to;
+	// "" means a key made at each login, stored beside the token.
+	DPoP    DPoPMode
+	DPoPKey string
 
 	// Eager sends a stored token from the first request on; otherwise the
 	// store is consulted only after the server answered 401.
@@ -119,6 +124,8 @@ type Client struct {
 	stepUp    []string // the scopes a 403 asked for, until a login gets them
 	stepUps   int      // step-up logins since the server last accepted a token
 	refusals  int      // 401s to a grant's tokens since one was accepted
+	key       *dpopKey // the key the tokens are bound to; nil: bearer tokens
+	nonces    map[string]string
 }
 
 // New returns a Client for cfg. It does no I/O.
@@ -132,7 +139,9 @@ func New(cfg Config) *Client {
 	if cfg.Learn == nil {
 		cfg.Learn = noLearner{}
 	}
-	c := &Client{cfg: cfg, http: hc, active: cfg.Eager || cfg.Grant != nil, seek: cfg.Grant != nil}
+	c := &Client{cfg: cfg, active: cfg.Eager || cfg.Grant != nil, seek: cfg.Grant != nil}
+	hc.Transport = dpopTransport{c: c, base: hc.Transport}
+	c.http = hc
 	c.store = &tokenStore{store: cfg.Store, user: cfg.User, server: cfg.ServerURL, issuer: c.issuer}
 	return c
 }
@@ -165,6 +174,9 @@ func (c *Client) current(ctx context.Context) (*transport.OAuthHandler, error) {
 		return nil, err
 	}
 	cl := oauthClient{ID: c.cfg.ClientID, Secret: c.cfg.ClientSecret}
+	if t != nil {
+		c.keyOfToken(t.DPoPKey)
+	}
 	if t != nil && cl.ID == "" {
 		cl = oauthClient{ID: t.ClientID, Secret: t.ClientSecret, AuthMethod: t.TokenEndpointAuthMethod, Issuer: t.Issuer}
 	}
@@ -240,7 +252,10 @@ func (c *Client) Unauthorized(ctx context.Context, resp *http.Response, sent str
 			return true // a stored token from an earlier run
 		}
 	}
-	if tok, ok := strings.CutPrefix(sent, "Bearer "); ok && tok != "" {
+	if sent != "" && c.movedAway(ctx) {
+		return false
+	}
+	if tok, ok := tokenOf(sent); ok {
 		t, _ := c.store.load(ctx)
 		if t != nil && t.AccessToken == tok && t.RefreshToken != "" {
 			c.store.refuse(tok)
@@ -255,6 +270,33 @@ func (c *Client) Unauthorized(ctx context.Context, resp *http.Response, sent str
 		c.setState(auth.StateLoginNeeded, nil)
 	}
 	return false
+}
+
+// movedAway reads the server's protected resource metadata again after
+// it refused a token, and reports whether it now names another
+// authorization server than the one that issued the stored token (the
+// server moved, SEP-2352). Then the token and its client are forgotten,
+// not refreshed or sent to the new server, and a login is needed, which
+// uses the new server and a client of its own.
+func (c *Client) movedAway(ctx context.Context) bool {
+	t, _ := c.store.load(ctx)
+	if t == nil || t.Issuer == "" {
+		return false
+	}
+	c.mu.Lock()
+	c.disc = nil
+	c.mu.Unlock()
+	d, err := c.discovered(ctx)
+	if err != nil || !d.Named || d.AS.Issuer == t.Issuer {
+		return false
+	}
+	c.cfg.Logger.Warn("mcp server moved to another authorization server; login needed", "server", c.cfg.Server)
+	c.store.erase(ctx, t.Issuer)
+	c.mu.Lock()
+	c.handler = nil
+	c.mu.Unlock()
+	c.setState(auth.StateLoginNeeded, nil)
+	return true
 }
 
 // noteChallenge keeps a new WWW-Authenticate challenge: the next
@@ -380,6 +422,9 @@ func (c *Client) login(ctx context.Context) error {
 	scopes := c.scopes(ctx, d)
 	cl, err := c.clientFor(ctx, d, redirect, scopes)
 	if err != nil {
+		return err
+	}
+	if err := c.bindKey(d); err != nil {
 		return err
 	}
 	c.store.mu.Lock()

@@ -34,6 +34,7 @@ type tokenStore struct {
 	client    oauthClient // the client of the handler
 	scopes    []string    // the scopes it asks for
 	refused   string      // an access token the server refused
+	dpopKey   string      // the PEM key the tokens saved from now on are bound to
 	loaded    bool        // cached is what the store holds under cachedKey
 	cachedKey auth.Key
 	cached    *auth.Token
@@ -117,7 +118,7 @@ func (s *tokenStore) GetToken(ctx context.Context) (*transport.Token, error) {
 
 func (s *tokenStore) SaveToken(ctx context.Context, t *transport.Token) error {
 	s.mu.Lock()
-	cl, scopes := s.client, s.scopes
+	cl, scopes, key := s.client, s.scopes, s.dpopKey
 	s.mu.Unlock()
 	var exp time.Time
 	if !t.ExpiresAt.IsZero() {
@@ -135,6 +136,7 @@ func (s *tokenStore) SaveToken(ctx context.Context, t *transport.Token) error {
 		TokenEndpointAuthMethod: cl.AuthMethod,
 		Issuer:                  cl.Issuer,
 		Scopes:                  scopes,
+		DPoPKey:                 key,
 	})
 }
 
@@ -161,6 +163,13 @@ func (s *tokenStore) forget(ctx context.Context) error {
 		return err
 	}
 	return s.save(ctx, &auth.Token{ClientID: t.ClientID, ClientSecret: t.ClientSecret, TokenEndpointAuthMethod: t.TokenEndpointAuthMethod, Issuer: t.Issuer})
+}
+
+// erase deletes the stored token and client of issuer, an authorization
+// server the server no longer names.
+func (s *tokenStore) erase(ctx context.Context, issuer string) {
+	_ = s.store.Delete(ctx, auth.Key{User: s.user, Server: s.server, Issuer: issuer})
+	s.drop()
 }
 
 // drop forgets what load cached: the next load reads the store.

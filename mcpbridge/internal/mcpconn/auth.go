@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/egress"
@@ -29,6 +30,20 @@ type Authorizer interface {
 // that asks for a step-up login. The request is not sent again.
 type Forbidder interface {
 	Forbidden(ctx context.Context, resp *http.Response, sent string)
+}
+
+// Prover is an [Authorizer] whose tokens may be bound to a key of the
+// client's (DPoP, RFC 9449): every request that carries such a token
+// carries a fresh proof of the key in its DPoP header too.
+type Prover interface {
+	// DPoPProof returns the DPoP header of a request of method to u
+	// that carries authorization; "" when that is no bound token.
+	DPoPProof(method string, u *url.URL, authorization string) (string, error)
+	// DPoPNonce is told of every response to a request sent with
+	// credentials, and reports whether it refused the request for want
+	// of a nonce it now gave (use_dpop_nonce): the request is then
+	// signed again and sent once more.
+	DPoPNonce(u *url.URL, resp *http.Response) bool
 }
 
 // authTransport adds an Authorizer's credentials to every request: as the
@@ -60,9 +75,20 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 		return nil, fmt.Errorf("credentials: %w", err)
 	}
-	resp, err := t.base.RoundTrip(t.with(r, v, r.Body))
+	resp, err := t.send(r, v, r.Body)
 	if err != nil {
 		return nil, err
+	}
+	if p, ok := t.auth.(Prover); ok && v != "" && p.DPoPNonce(r.URL, resp) {
+		// The server wants its nonce in the proof: once more, signed
+		// with it (the refused request reached no tool).
+		if body, ok := t.again(r); ok {
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+			resp.Body.Close()
+			if resp, err = t.send(r, v, body); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if resp.StatusCode == http.StatusForbidden && v != "" {
 		// A challenge over egress's bounds is no step-up's: the 403
@@ -88,11 +114,9 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if !t.auth.Unauthorized(r.Context(), resp, v) || (r.Body != nil && r.Body != http.NoBody && r.GetBody == nil) {
 		return resp, nil
 	}
-	body := r.Body
-	if r.GetBody != nil {
-		if body, err = r.GetBody(); err != nil {
-			return resp, nil
-		}
+	body, ok := t.again(r)
+	if !ok {
+		return resp, nil
 	}
 	v2, err := t.auth.Authorization(r.Context())
 	if err != nil || v2 == "" {
@@ -100,11 +124,42 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
-	resp, err = t.base.RoundTrip(t.with(r, v2, body))
+	resp, err = t.send(r, v2, body)
 	if err == nil && resp.StatusCode < 400 {
 		t.auth.Accepted()
 	}
 	return resp, err
+}
+
+// send sends r with the credentials v, body, and, for a DPoP-bound
+// token, a fresh proof.
+func (t *authTransport) send(r *http.Request, v string, body io.ReadCloser) (*http.Response, error) {
+	c := t.with(r, v, body)
+	if p, ok := t.auth.(Prover); ok && v != "" && t.param == "" {
+		proof, err := p.DPoPProof(r.Method, r.URL, v)
+		if err != nil {
+			if body != nil {
+				body.Close()
+			}
+			return nil, fmt.Errorf("credentials: %w", err)
+		}
+		if proof != "" {
+			c.Header.Set("DPoP", proof)
+		}
+	}
+	return t.base.RoundTrip(c)
+}
+
+// again returns the body to send r once more with, and whether r can be.
+func (t *authTransport) again(r *http.Request) (io.ReadCloser, bool) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return r.Body, true
+	}
+	if r.GetBody == nil {
+		return nil, false
+	}
+	body, err := r.GetBody()
+	return body, err == nil
 }
 
 // with returns a copy of r carrying v (and body); r is not modified.

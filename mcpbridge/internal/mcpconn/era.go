@@ -77,12 +77,17 @@ func (c *Conn) initialize(dctx context.Context) (*mcp.InitializeResult, error) {
 	req := mcp.InitializeRequest{Params: mcp.InitializeParams{
 		ClientInfo: mcp.Implementation{Name: "mcpbridge", Version: "0.1.0"},
 	}}
+	s := &c.spec
+	h := &handshake{modernOnly: s.Protocol == ProtocolModern}
+	dctx = withHandshake(dctx, h)
 	start := time.Now()
 	init, err := c.client.Initialize(dctx, req)
 	if err == nil {
 		return c.checkEra(init)
 	}
-	s := &c.spec
+	if errors.Is(err, errModernOnly) {
+		return nil, h.modernOnlyError(err)
+	}
 	probing := s.Protocol == ProtocolAuto && (s.Era == "" || IsModern(s.Era))
 	if !probing || dctx.Err() != nil || c.procEnded() || !refusedHandshake(err) ||
 		time.Since(start) < s.discoverProbe() {
@@ -110,12 +115,15 @@ func (c *Conn) checkEra(init *mcp.InitializeResult) (*mcp.InitializeResult, erro
 
 // refusedHandshake reports whether err is a server's refusal of the
 // initialize handshake as a server of 2026-07-28 words it: HTTP 4xx,
-// unsupported protocol version, invalid request or mismatched headers.
+// unsupported protocol version, invalid request, mismatched headers, or
+// "method not found" (no server of the handshake's era says that of
+// initialize).
 func refusedHandshake(err error) bool {
 	return errors.Is(err, transport.ErrLegacySSEServer) ||
 		mcp.IsUnsupportedProtocolVersion(err) ||
 		mcp.IsHeaderMismatch(err) ||
-		errors.Is(err, mcp.ErrInvalidRequest)
+		errors.Is(err, mcp.ErrInvalidRequest) ||
+		errors.Is(err, mcp.ErrMethodNotFound)
 }
 
 // procEnded reports whether a stdio server's process has exited or closed

@@ -147,16 +147,31 @@ func TestEras(t *testing.T) {
 }
 
 // TestEraSlowModernServer: a 2026-only stdio server that starts after the
-// probe's bound refuses the handshake, and a second server/discover
-// reaches it.
+// probe's bound refuses the handshake (with -32022, or as a method it does
+// not know), and a second server/discover reaches it.
 func TestEraSlowModernServer(t *testing.T) {
-	s := stdioSpec("-era=modern", "-delay=700ms")
-	c := dialT(t, s)
+	for _, era := range []string{"modern", "modern-nomethod"} {
+		t.Run(era, func(t *testing.T) {
+			s := stdioSpec("-era="+era, "-delay=700ms")
+			c := dialT(t, s)
+			if got := c.ProtocolVersion(); got != mcp.LATEST_PROTOCOL_VERSION {
+				t.Fatalf("ProtocolVersion() = %q, want %q", got, mcp.LATEST_PROTOCOL_VERSION)
+			}
+			if _, err := c.CallTool(context.Background(), "echo", nil); err != nil {
+				t.Errorf("CallTool(echo) = %v", err)
+			}
+		})
+	}
+}
+
+// TestEraSlowModernHTTPServer: over streamable HTTP, a 2026-only server
+// slower than the probe's bound, which answers initialize as a method it
+// does not know, gets a second server/discover and connects.
+func TestEraSlowModernHTTPServer(t *testing.T) {
+	h := httpServer(t, StreamableHTTP, testserver.Options{Era: testserver.EraModernNoMethod, DiscoverDelay: 2 * DefaultDiscoverProbe})
+	c := dialT(t, h.spec)
 	if got := c.ProtocolVersion(); got != mcp.LATEST_PROTOCOL_VERSION {
 		t.Fatalf("ProtocolVersion() = %q, want %q", got, mcp.LATEST_PROTOCOL_VERSION)
-	}
-	if _, err := c.CallTool(context.Background(), "echo", nil); err != nil {
-		t.Errorf("CallTool(echo) = %v", err)
 	}
 }
 

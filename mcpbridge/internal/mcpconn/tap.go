@@ -80,7 +80,9 @@ func tapSend(ctx context.Context, inner transport.Interface, req transport.JSONR
 		c.raw, c.ok, c.rejected = nil, false, false
 		c.mu.Unlock()
 	}
-	resp, err := inner.SendRequest(ctx, req)
+	resp, err := sendHandshake(ctx, req, func(req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+		return inner.SendRequest(ctx, req)
+	})
 	if req.Method == methodDiscover && err == nil && resp != nil && resp.Error == nil {
 		refuseForeignDiscover(resp)
 	}
@@ -176,11 +178,11 @@ func (t httpTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) 
 }
 
 // dropBadHeaderTools removes from the tools/list result resp, as mcp-go's
-// client will read it, every tool whose x-mcp-header annotations are
-// malformed, and logs each to log. mcp-go's client drops them itself on
-// 2026-07-28 streamable HTTP (so that it never mirrors a header from
-// them), but logs that to slog.Default(). The raw result the Bridge reads
-// was captured before and is not changed.
+// client will read it, every tool whose x-mcp-header annotations break
+// SEP-2243 (see paramHeaderError). mcp-go's client drops them itself on
+// 2026-07-28 streamable HTTP, but says so on slog.Default(), the host's;
+// the listing the Bridge reads, captured before, reports them as skipped
+// (see ListTools), so here they are only noted at debug level.
 func dropBadHeaderTools(resp *transport.JSONRPCResponse, log *slog.Logger) {
 	if resp == nil || resp.Error != nil || !bytes.Contains(resp.Result, []byte("x-mcp-header")) {
 		return
@@ -192,10 +194,13 @@ func dropBadHeaderTools(resp *transport.JSONRPCResponse, log *slog.Logger) {
 	}
 	kept := list[:0:0]
 	for _, raw := range list {
-		var tool mcp.Tool
+		var tool struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}
 		if json.Unmarshal(raw, &tool) == nil {
-			if err := mcp.ValidateParamHeaderAnnotations(&tool); err != nil {
-				log.Warn("mcp tool has malformed x-mcp-header annotations: no header is mirrored from it", "tool", tool.Name, "err", err)
+			if err := paramHeaderError(tool.InputSchema); err != nil {
+				log.Debug("mcp tool kept from the MCP client", "tool", tool.Name, "err", err)
 				continue
 			}
 		}

@@ -157,14 +157,14 @@ func TestCallToolStub(t *testing.T) {
 
 // TestDropBadHeaderTools: a tool with a malformed x-mcp-header annotation
 // is kept from mcp-go's client (which would drop it itself, logging to
-// slog.Default()) and logged to the connection's logger; the others
-// stay, and a page without such a tool is not touched.
+// slog.Default()) and noted on the connection's logger; the others stay,
+// and a page without such a tool is not touched.
 func TestDropBadHeaderTools(t *testing.T) {
 	good := `{"name":"good","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A"}}}}`
 	bad := `{"name":"bad","inputSchema":{"type":"object","properties":{"a":{"type":"array","x-mcp-header":"A"}}}}`
 	page := `{"tools":[` + good + `,` + bad + `],"nextCursor":"c"}`
 	var logged []string
-	log := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) { logged = append(logged, string(p)) }), nil))
+	log := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) { logged = append(logged, string(p)) }), &slog.HandlerOptions{Level: slog.LevelDebug}))
 	resp := &transport.JSONRPCResponse{Result: json.RawMessage(page)}
 	dropBadHeaderTools(resp, log)
 	var got struct {
@@ -180,7 +180,7 @@ func TestDropBadHeaderTools(t *testing.T) {
 		t.Errorf("dropBadHeaderTools() left %s, want the good tool and the cursor", resp.Result)
 	}
 	if len(logged) != 1 || !strings.Contains(logged[0], "tool=bad") {
-		t.Errorf("logged %q, want one warning naming the bad tool", logged)
+		t.Errorf("logged %q, want one record naming the bad tool", logged)
 	}
 	plain := json.RawMessage(`{"tools":[` + good + `]}`)
 	resp = &transport.JSONRPCResponse{Result: plain}

@@ -75,6 +75,7 @@ type update struct {
 // rewriteRequest applies to req what ctx asks (an update) and removes the
 // tasks extension from the initialize handshake.
 func rewriteRequest(ctx context.Context, req transport.JSONRPCRequest) transport.JSONRPCRequest {
+	req = renameRequest(ctx, req)
 	switch req.Method {
 	case string(mcp.MethodTasksGet):
 		u, _ := ctx.Value(updateKey{}).(*update)

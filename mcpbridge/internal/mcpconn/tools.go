@@ -78,6 +78,7 @@ func (c *Conn) listTools(ctx context.Context, again bool) ([]Tool, digest, error
 		}
 	}
 	seenName := map[string]bool{}
+	headers := c.headerRulesApply()
 	hint := cacheHint{at: time.Now(), ttl: -1, public: true}
 	err := c.pages(ctx, string(mcp.MethodToolsList), func(rctx context.Context, cursor string) error {
 		req := mcp.ListToolsRequest{}
@@ -114,6 +115,12 @@ func (c *Conn) listTools(ctx context.Context, again bool) ([]Tool, digest, error
 				continue
 			}
 			seenName[t.Name] = true
+			if headers {
+				if err := paramHeaderError(t.InputSchema); err != nil {
+					skip(t.Name, err.Error())
+					continue
+				}
+			}
 			tools = append(tools, t)
 		}
 		return page.NextCursor, nil
@@ -218,22 +225,38 @@ func decodeAnnotations(raw json.RawMessage) Annotations {
 // ListResources reads resources/list page by page and returns each
 // resource's raw JSON object.
 func (c *Conn) ListResources(ctx context.Context) ([]json.RawMessage, error) {
+	return c.resourcePages(ctx, string(mcp.MethodResourcesList), "resources")
+}
+
+// resourcePages reads a list sent as resources/list (method, when the
+// context renames it; see renameKey) page by page and returns the raw
+// items under key of every page.
+func (c *Conn) resourcePages(ctx context.Context, method, key string) ([]json.RawMessage, error) {
 	var out []json.RawMessage
-	err := c.pages(ctx, string(mcp.MethodResourcesList), func(rctx context.Context, cursor string) error {
+	err := c.pages(ctx, method, func(rctx context.Context, cursor string) error {
 		req := mcp.ListResourcesRequest{}
 		req.Params.Cursor = mcp.Cursor(cursor)
 		_, err := c.client.ListResourcesByPage(rctx, req)
 		return err
 	}, func(raw json.RawMessage) (string, error) {
-		var page struct {
-			Resources  []json.RawMessage `json:"resources"`
-			NextCursor string            `json:"nextCursor"`
-		}
+		var page map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &page); err != nil {
-			return "", fmt.Errorf("decode resources/list result: %w", err)
+			return "", fmt.Errorf("decode %s result: %w", method, err)
 		}
-		out = append(out, page.Resources...)
-		return page.NextCursor, nil
+		var items []json.RawMessage
+		if v, ok := page[key]; ok && string(v) != "null" {
+			if err := json.Unmarshal(v, &items); err != nil {
+				return "", fmt.Errorf("decode %s result: %s: %w", method, key, err)
+			}
+		}
+		var next string
+		if v, ok := page["nextCursor"]; ok && string(v) != "null" {
+			if err := json.Unmarshal(v, &next); err != nil {
+				return "", fmt.Errorf("decode %s result: nextCursor: %w", method, err)
+			}
+		}
+		out = append(out, items...)
+		return next, nil
 	})
 	return out, err
 }

@@ -2,8 +2,12 @@ package testserver
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"testing"
+
+	"go.uber.org/goleak"
 )
 
 // BuildStdio builds the stdio test server program (cmd/mcptest) into dir
@@ -15,4 +19,25 @@ func BuildStdio(dir string) (string, error) {
 		return "", fmt.Errorf("building the stdio test server: %v\n%s", err, out)
 	}
 	return path, nil
+}
+
+// Main is the TestMain of a package whose tests start the stdio test
+// server: it builds the program into a temporary directory, sets *path
+// to it, runs the tests with goleak's check (genai's imports start one
+// goroutine that never ends) and exits with their status, the directory
+// removed.
+func Main(m *testing.M, path *string) {
+	dir, err := os.MkdirTemp("", "mcptest")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if *path, err = BuildStdio(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		_ = os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	goleak.VerifyTestMain(m,
+		goleak.IgnoreTopFunction("go.opencensus.io/stats/view.(*worker).start"),
+		goleak.Cleanup(func(int) { _ = os.RemoveAll(dir) }))
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -36,10 +37,18 @@ const (
 	// EraLegacyEmpty answers server/discover with an empty result, as a
 	// legacy server that answers every unknown method so does.
 	EraLegacyEmpty
+	// EraModernRefuseFirst is EraModern that also refuses the first
+	// request it is sent, whatever its version, with -32022 listing
+	// 2026-07-28 as supported: a server replaced between two requests.
+	// Over HTTP only (over stdio it is EraModern).
+	EraModernRefuseFirst
+	// EraModernNoMethod is EraModern that answers initialize with "method
+	// not found", as a server that knows only 2026-07-28's methods does.
+	EraModernNoMethod
 )
 
 // ParseEra returns the Era named "both", "legacy", "legacy-silent",
-// "modern" or "legacy-empty".
+// "modern", "legacy-empty", "modern-refuse-first" or "modern-nomethod".
 func ParseEra(s string) (Era, error) {
 	for e, n := range eraNames {
 		if n == s {
@@ -49,7 +58,7 @@ func ParseEra(s string) (Era, error) {
 	return 0, fmt.Errorf("unknown era %q", s)
 }
 
-var eraNames = []string{"both", "legacy", "legacy-silent", "modern", "legacy-empty"}
+var eraNames = []string{"both", "legacy", "legacy-silent", "modern", "legacy-empty", "modern-refuse-first", "modern-nomethod"}
 
 // String returns the name ParseEra accepts.
 func (e Era) String() string { return eraNames[e] }
@@ -90,7 +99,14 @@ func (e Era) judge(msg []byte) (verdict, json.RawMessage, string) {
 		if m.Method == string(mcp.MethodServerDiscover) {
 			return emptyResult, m.ID, m.Method
 		}
-	case EraModern:
+	case EraModernNoMethod:
+		if m.Method == string(mcp.MethodInitialize) {
+			return unknownMethod, m.ID, m.Method
+		}
+		if !mcp.IsModernProtocol(m.Params.Meta.ProtocolVersion()) {
+			return refuse, m.ID, m.Params.Meta.ProtocolVersion()
+		}
+	case EraModern, EraModernRefuseFirst:
 		if !mcp.IsModernProtocol(m.Params.Meta.ProtocolVersion()) {
 			return refuse, m.ID, m.Params.Meta.ProtocolVersion()
 		}
@@ -193,8 +209,9 @@ func gateHTTP(e Era, sse bool, next http.Handler) http.Handler {
 	if e == EraBoth {
 		return next
 	}
+	var refused atomic.Bool
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if e == EraModern && r.Method != http.MethodPost {
+		if (e == EraModern || e == EraModernRefuseFirst || e == EraModernNoMethod) && r.Method != http.MethodPost {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
@@ -202,12 +219,22 @@ func gateHTTP(e Era, sse bool, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
+		body, ok := postBody(w, r)
+		if !ok {
 			return
 		}
 		v, id, detail := e.judge(body)
+		if e == EraModernRefuseFirst && v == pass {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Params struct {
+					Meta *mcp.Meta `json:"_meta"`
+				} `json:"params"`
+			}
+			if json.Unmarshal(body, &m) == nil && len(m.ID) > 0 && !refused.Swap(true) {
+				v, id, detail = refuse, m.ID, m.Params.Meta.ProtocolVersion()
+			}
+		}
 		switch v {
 		case pass, drop:
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -260,4 +287,40 @@ func (h *discoverHolder) Write(p []byte) (int, error) {
 			return 0, err
 		}
 	}
+}
+
+// postBody reads the body of r (16 MiB at most) and puts it back for
+// the next handler; it answers 400 itself, and reports false, when the
+// body cannot be read.
+func postBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return nil, false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return body, true
+}
+
+// delayDiscover holds each server/discover POST for d (or until the
+// client gives up on it) before next sees it.
+func delayDiscover(d time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, ok := postBody(w, r)
+			if !ok {
+				return
+			}
+			if bytes.Contains(body, []byte(`"server/discover"`)) {
+				t := time.NewTimer(d)
+				select {
+				case <-t.C:
+				case <-r.Context().Done():
+					t.Stop()
+					return
+				}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }

@@ -35,6 +35,15 @@ func ServeHTTP(t testing.TB, o Options, sse bool) *HTTP {
 		if o.Tasks.ZeroTTL {
 			next = zeroTTL(next)
 		}
+		if o.Headers {
+			next = headerGate(next)
+		}
+		if o.Skills != nil {
+			next = skillsGate(o.Skills, next)
+		}
+		if o.DiscoverDelay > 0 {
+			next = delayDiscover(o.DiscoverDelay, next)
+		}
 		return h.record(next)
 	}
 	if sse {

@@ -85,11 +85,24 @@ type Options struct {
 	// Shapes adds the tool "orders/place", whose arguments nest (see
 	// addShapeTools).
 	Shapes bool
+	// Fixture adds tools of published servers (see [ReadFixture]): their
+	// names and input schemas, each answering with its name and
+	// arguments.
+	Fixture []FixtureTool
 	// ToolsTTL, when positive, is the ttlMs of tools/list results on
 	// 2026-07-28, with cacheScope "public" when ToolsPublic is set and
 	// "private" otherwise.
 	ToolsTTL    time.Duration
 	ToolsPublic bool
+	// Skills, when not nil, declares the Skills extension and serves its
+	// skill (see [Skills]; over streamable HTTP only).
+	Skills *Skills
+	// DiscoverDelay, over HTTP, holds each server/discover request that
+	// long before the server sees it: a server slow to answer the probe.
+	DiscoverDelay time.Duration
+	// Headers adds the x-mcp-header tools header_ok and header_bad (see
+	// addHeaderTools); header_bad's annotation is invalid only over HTTP.
+	Headers bool
 }
 
 // New returns a server offering:
@@ -134,6 +147,9 @@ func New(o Options) *server.MCPServer {
 			scope = mcp.CacheScopePublic
 		}
 		opts = append(opts, server.WithMethodCacheHints(mcp.MethodToolsList, o.ToolsTTL.Milliseconds(), scope))
+	}
+	if o.Skills != nil {
+		opts = append(opts, server.WithExtensions(map[string]any{"io.modelcontextprotocol/skills": map[string]any{}}))
 	}
 	s := server.NewMCPServer(name, "1.2.3", opts...)
 	for i := range o.Tools {
@@ -223,6 +239,7 @@ func New(o Options) *server.MCPServer {
 				return mcp.NewToolResultText(n), nil
 			})
 	}
+	addFixtureTools(s, o.Fixture)
 	if o.Offers {
 		addOffers(s)
 	}
@@ -254,6 +271,12 @@ func New(o Options) *server.MCPServer {
 		func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: "test://hello", MIMEType: "text/plain", Text: "hello world"}}, nil
 		})
+	if o.Headers {
+		addHeaderTools(s)
+	}
+	if o.Skills != nil {
+		addSkills(s, o.Skills)
+	}
 	if o.Gather {
 		addGather(s)
 	}

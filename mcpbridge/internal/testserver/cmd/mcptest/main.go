@@ -55,11 +55,17 @@ func main() {
 		described[n] = d
 		return nil
 	})
+	var fixture []testserver.FixtureTool
+	flag.Func("fixture", "add the tools of a tools/list fixture file (testserver.ReadFixture; repeatable)", func(path string) error {
+		tools, err := testserver.ReadFixture(path)
+		fixture = append(fixture, tools...)
+		return err
+	})
 	offers := flag.Bool("offers", false, "add prompts, a resource template, progress and output-schema tools")
 	bare := flag.Bool("bare", false, "offer no resources")
 	offersOnly := flag.Bool("offers-only", false, "offer only prompts and resources, no tools")
 	logLines := flag.Bool("log-lines", false, "write testserver.LogLines to stderr before serving")
-	eraName := flag.String("era", "both", `protocol revisions served: "both", "legacy", "legacy-silent" (never answers server/discover), "legacy-empty" (answers it with {}) or "modern"`)
+	eraName := flag.String("era", "both", `protocol revisions served: "both", "legacy", "legacy-silent" (never answers server/discover), "legacy-empty" (answers it with {}), "modern" or "modern-nomethod" (initialize is an unknown method)`)
 	secondRun := flag.String("fail-second-run", "", "serve when this file does not exist (creating it); otherwise print the environment to stderr and exit 4")
 	flag.Parse()
 	era, err := testserver.ParseEra(*eraName)
@@ -137,7 +143,7 @@ func main() {
 			os.Exit(3)
 		}()
 	}
-	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Gather: *gather, Features: *features, Tasks: testserver.Tasks{On: *taskTools, Lose: *loseTasks}, Described: described, Offers: *offers, Bare: *bare, Ask: *ask, Sample: *sample, Hostile: *hostile, OnSleepCancelled: func() {
+	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Gather: *gather, Features: *features, Tasks: testserver.Tasks{On: *taskTools, Lose: *loseTasks}, Described: described, Fixture: fixture, Offers: *offers, Bare: *bare, Ask: *ask, Sample: *sample, Hostile: *hostile, OnSleepCancelled: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: sleep cancelled")
 	}, OnCrash: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: crash tool called")

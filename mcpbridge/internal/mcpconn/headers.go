@@ -1,0 +1,40 @@
+package mcpconn
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// On streamable HTTP from 2026-07-28 (SEP-2243), a property of a tool's
+// input schema annotated with "x-mcp-header": "Name" travels in the HTTP
+// header Mcp-Param-Name too, so that gateways can route on it without
+// reading the body. An annotation that is empty, not a header token, on a
+// property that is not a string, integer or boolean, or named twice
+// (ignoring case) makes the tool unusable: the client must leave the tool
+// out and keep the others. mcp-go does so in its own tools/list result,
+// which the Bridge never reads (it works from the raw listing), so the
+// same rule is applied here, with mcp-go's validator (the one its
+// mirroring of the headers trusts), and the tool is reported as skipped.
+
+// headerRulesApply reports whether the connection mirrors x-mcp-header
+// annotations: streamable HTTP at 2026-07-28 or later.
+func (c *Conn) headerRulesApply() bool {
+	return c.kind == StreamableHTTP && c.init != nil && IsModern(c.init.ProtocolVersion)
+}
+
+// paramHeaderError returns why the x-mcp-header annotations of the input
+// schema inputSchema break SEP-2243's rules, or nil when they do not (no
+// annotations, or a schema that is not an object: then no header is ever
+// mirrored from it either).
+func paramHeaderError(inputSchema json.RawMessage) error {
+	if len(inputSchema) == 0 {
+		return nil
+	}
+	t := mcp.Tool{RawInputSchema: inputSchema}
+	if err := mcp.ValidateParamHeaderAnnotations(&t); err != nil {
+		return fmt.Errorf("invalid x-mcp-header annotation: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,79 @@
+package mcpconn
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+func TestParamHeaderError(t *testing.T) {
+	for _, tc := range []struct {
+		name, schema string
+		ok           bool
+	}{
+		{"none", `{"type":"object","properties":{"a":{"type":"string"}}}`, true},
+		{"valid", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Region"}}}`, true},
+		{"no schema", ``, true},
+		{"not an object", `[1,2]`, true},
+		{"empty", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":""}}}`, false},
+		{"null", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":null}}}`, false},
+		{"object type", `{"type":"object","properties":{"a":{"type":"object","x-mcp-header":"A"}}}`, false},
+		{"number type", `{"type":"object","properties":{"a":{"type":"number","x-mcp-header":"A"}}}`, false},
+		{"space", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A B"}}}`, false},
+		{"colon", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A:B"}}}`, false},
+		{"non-ASCII", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Régión"}}}`, false},
+		{"duplicate in another case", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Region"},"b":{"type":"string","x-mcp-header":"REGION"}}}`, false},
+		{"nested duplicate", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"R"},"o":{"type":"object","properties":{"b":{"type":"integer","x-mcp-header":"r"}}}}}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := paramHeaderError(json.RawMessage(tc.schema))
+			if (err == nil) != tc.ok {
+				t.Errorf("paramHeaderError(%s) = %v, want ok %v", tc.schema, err, tc.ok)
+			}
+		})
+	}
+}
+
+// FuzzParamHeaders: for any input schema and arguments, paramHeaderError
+// never panics, and a schema it accepts mirrors arguments only into
+// distinct Mcp-Param headers with token names and values that an HTTP
+// header can carry (no control characters, no leading or trailing space).
+func FuzzParamHeaders(f *testing.F) {
+	f.Add(`{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Region"},"b":{"type":["integer","null"],"x-mcp-header":"N"}}}`, `{"a":" padded\r\n","b":3}`)
+	f.Add(`{"type":"object","properties":{"a":{"type":"boolean","x-mcp-header":"V"}}}`, `{"a":null}`)
+	f.Add(`{"properties":{"o":{"type":"object","properties":{"x":{"type":"string","x-mcp-header":"X"}}}}}`, `{"o":{"x":"世界"}}`)
+	f.Add(`{"properties":{"a":{"type":"string","x-mcp-header":"a b"}}}`, `{}`)
+	f.Fuzz(func(t *testing.T, schema, args string) {
+		if paramHeaderError(json.RawMessage(schema)) != nil {
+			return
+		}
+		tool := &mcp.Tool{RawInputSchema: json.RawMessage(schema)}
+		seen := map[string]bool{}
+		for _, b := range mcp.ExtractParamHeaderBindings(tool) {
+			name := strings.ToLower(b.Header)
+			if seen[name] {
+				t.Fatalf("accepted schema binds %q twice", b.Header)
+			}
+			seen[name] = true
+		}
+		params, err := json.Marshal(map[string]json.RawMessage{"name": json.RawMessage(`"t"`), "arguments": json.RawMessage(args)})
+		if err != nil {
+			return // args is not JSON
+		}
+		for k, v := range mcp.GenerateParamHeaders(tool, params) {
+			if !strings.HasPrefix(k, mcp.HeaderParamPrefix) {
+				t.Fatalf("header %q lacks the Mcp-Param- prefix", k)
+			}
+			for _, c := range k + v {
+				if c < 0x20 || c > 0x7e {
+					t.Fatalf("header %q: %q carries %q", k, v, c)
+				}
+			}
+			if strings.TrimSpace(v) != v {
+				t.Fatalf("header %q: %q has surrounding space", k, v)
+			}
+		}
+	})
+}
