@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync/atomic"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/elicitation"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 )
 
 // Elicitation is a server's request for input from the user while one of
@@ -23,16 +25,30 @@ type Elicitation struct {
 	// a server older than protocol 2026-07-28 asks outside the call, and
 	// then ServerTool is "".
 	ServerTool string
-	// Message says what is asked and why, in the server's words.
+	// Message says what is asked and why, in the server's words, cleaned
+	// for a person (no escape sequences, no control characters but
+	// newline and tab, no bidirectional formatting characters); at most 8
+	// KiB.
 	Message string
-	// Schema is the JSON Schema of the form: an object of flat properties.
-	// Nil when URL is set.
+	// Schema is the JSON Schema of the form, in the specification's
+	// restricted shape: an object whose properties are strings (with
+	// minLength, maxLength and the formats email, uri, date, date-time),
+	// numbers, integers (with minimum, maximum), booleans, single choices
+	// (enum, with enumNames, or oneOf of const and title) and multiple
+	// choices (an array whose items hold enum or anyOf), each with a
+	// title, a description and a default that fits it, and required. Its
+	// titles, descriptions and string defaults are cleaned like Message;
+	// keywords outside that shape are left out. A form in another shape,
+	// with more than 32 fields or 100 choices in a field, a title over
+	// 256 bytes, a description over 2 KiB, or 64 KiB of JSON in all is
+	// refused to the server and never reaches the host. Nil when URL is
+	// set.
 	Schema json.RawMessage
 	// URL, when not empty, is the page the server asks the user to visit,
 	// and ID the server's id for this request; both are "" for a form.
 	// Only an https URL, or http to a loopback address, with an ASCII
 	// host and nothing before it, reaches the host (see [ClientFeatures]);
-	// Message and ID are cleaned of control and bidirectional characters.
+	// ID is cleaned like Message.
 	URL string
 	ID  string
 	// Completed, for a URL with an ID, is closed when the server says the
@@ -148,27 +164,39 @@ func elicitFor(server string, e func(context.Context, Elicitation) (ElicitRespon
 }
 
 // question is the Elicitation of p from server, as the host sees it: the
-// message cleaned, the URL checked (an unsafe one is an error: the host is
-// not asked), the schema as JSON.
+// message and id cleaned for a person, the URL checked, the form held to
+// the specification's restricted schema and cleaned (see
+// [elicitation.CheckForm]). A question the host must not see (an unsafe
+// URL, a form in another shape, text past its bound) is an error, which
+// the server gets instead of an answer.
 func question(server string, p mcp.ElicitationParams) (Elicitation, error) {
-	q := Elicitation{Server: server, Message: elicitation.CleanText(p.Message)}
+	if len(p.Message) > elicitation.MaxMessageBytes {
+		return Elicitation{}, fmt.Errorf("elicitation message of %d bytes, at most %d", len(p.Message), elicitation.MaxMessageBytes)
+	}
+	q := Elicitation{Server: server, Message: result.CleanText(p.Message, -1)}
 	if p.Mode == mcp.ElicitationModeURL {
 		if p.URL == "" {
 			return Elicitation{}, fmt.Errorf("url elicitation without a url")
+		}
+		if len(p.ElicitationID) > elicitation.MaxIDBytes {
+			return Elicitation{}, fmt.Errorf("url elicitation id of %d bytes, at most %d", len(p.ElicitationID), elicitation.MaxIDBytes)
 		}
 		u, err := elicitation.CheckURL(p.URL)
 		if err != nil {
 			return Elicitation{}, fmt.Errorf("url elicitation not offered to the user: %w", err)
 		}
-		q.URL, q.ID = u, elicitation.CleanText(p.ElicitationID)
+		q.URL, q.ID = u, result.CleanText(p.ElicitationID, -1)
 		return q, nil
 	}
-	if p.RequestedSchema != nil {
-		b, err := json.Marshal(p.RequestedSchema)
-		if err != nil {
-			return Elicitation{}, fmt.Errorf("elicitation schema: %w", err)
-		}
-		q.Schema = b
+	if p.RequestedSchema == nil {
+		return Elicitation{}, errors.New("form elicitation without a requested schema")
+	}
+	b, err := json.Marshal(p.RequestedSchema)
+	if err != nil {
+		return Elicitation{}, fmt.Errorf("elicitation schema: %w", err)
+	}
+	if q.Schema, err = elicitation.CheckForm(b); err != nil {
+		return Elicitation{}, fmt.Errorf("form not offered to the user: %w", err)
 	}
 	return q, nil
 }

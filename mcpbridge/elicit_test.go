@@ -64,7 +64,7 @@ func TestElicit(t *testing.T) {
 				got := asked[0]
 				mu.Unlock()
 				want := Elicitation{Server: "s", ServerTool: tc.tool, Message: "colour?",
-					Schema: json.RawMessage(`{"properties":{"value":{"type":"string"}},"required":["value"],"type":"object"}`)}
+					Schema: json.RawMessage(`{"type":"object","properties":{"value":{"type":"string"}},"required":["value"]}`)}
 				if era == "legacy" {
 					want.ServerTool = "" // asked outside the call
 				}

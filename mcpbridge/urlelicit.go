@@ -34,6 +34,9 @@ func (b *Bridge) urlRequired(ctx context.Context, serverName, tool string, conn 
 	if b.elicit == nil {
 		return false, fmt.Errorf("%w, and this program cannot ask the user: %s", ErrURLElicitation, pages(ue))
 	}
+	if err := conn.AdmitPages(len(ue.Elicitations)); err != nil {
+		return false, fmt.Errorf("%w: %w: %w", ErrURLElicitation, ErrTooManyQuestions, err)
+	}
 	for _, p := range ue.Elicitations {
 		p.Mode = mcp.ElicitationModeURL
 		q, qerr := question(serverName, p)
@@ -57,11 +60,16 @@ func (b *Bridge) urlRequired(ctx context.Context, serverName, tool string, conn 
 	return true, nil
 }
 
-// pages lists the messages and URLs of ue for an error, cleaned as
-// [Elicitation]s are (an unsafe URL is left out).
+// pages lists the messages and URLs of the first three pages of ue for an
+// error, cleaned as [Elicitation]s are (an unsafe URL is left out).
 func pages(ue mcp.URLElicitationRequiredError) string {
+	const shown = 3
 	var out []string
-	for _, p := range ue.Elicitations {
+	for i, p := range ue.Elicitations {
+		if i == shown {
+			out = append(out, fmt.Sprintf("and %d more", len(ue.Elicitations)-shown))
+			break
+		}
 		p.Mode = mcp.ElicitationModeURL
 		if q, err := question("", p); err == nil {
 			out = append(out, fmt.Sprintf("%q at %s", q.Message, q.URL))
