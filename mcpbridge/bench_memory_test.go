@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
+
 	"google.golang.org/genai"
 )
 
@@ -109,9 +111,9 @@ func BenchmarkHugeQuestion(b *testing.B) {
 			srv.Trust = true
 			asked := false
 			br := benchBridgeWith(b, &Options{Client: &ClientFeatures{
-				Elicit: func(context.Context, Elicitation) (ElicitResponse, error) {
+				Elicit: func(context.Context, elicit.Request) (elicit.Response, error) {
 					asked = true
-					return ElicitResponse{}, nil
+					return elicit.Response{}, nil
 				},
 				Sampling: &Sampling{Sampler: answering{"never"}},
 			}}, srv)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/clienttasks"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lossy"
@@ -198,7 +199,7 @@ type Options struct {
 type Bridge struct {
 	policy        *confirm.Policy
 	textLimit     int
-	elicit        func(context.Context, Elicitation) (ElicitResponse, error)
+	elicit        func(context.Context, elicit.Request) (elicit.Response, error)
 	roots         *rootSet // nil: no roots offered
 	logLevel      LogLevel
 	protos        *protocache.Cache

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/elicitation"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/roots"
@@ -19,13 +20,13 @@ import (
 // The Bridge reads the fields once, in [New]; it does not modify them.
 type ClientFeatures struct {
 	// Elicit asks the user what a server wants to know during a tool call
-	// (a form or a URL, see [Elicitation]), in either protocol era, and
+	// (a form or a URL, see [elicit.Request]), in either protocol era, and
 	// returns the answer. It is called concurrently for different calls
 	// and should return promptly once ctx is done. An error means no
 	// answer: the tool call fails with it. nil offers no elicitation:
 	// servers are told the host cannot ask, and one that asks anyway gets
 	// an error (as does its tool call), never a "decline" nobody gave.
-	Elicit func(ctx context.Context, e Elicitation) (ElicitResponse, error)
+	Elicit func(ctx context.Context, e elicit.Request) (elicit.Response, error)
 	// Sampling, when not nil, lets servers ask the host's model for
 	// completions (see [Sampling]); nil declares no sampling, and a
 	// server's request is refused.
@@ -122,7 +123,7 @@ func (b *Bridge) questionBytes() map[string]int {
 }
 
 // elicit reports f's Elicit, or nil when f is nil.
-func (f *ClientFeatures) elicit() func(context.Context, Elicitation) (ElicitResponse, error) {
+func (f *ClientFeatures) elicit() func(context.Context, elicit.Request) (elicit.Response, error) {
 	if f == nil {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 	"github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
@@ -23,8 +24,8 @@ const (
 // answering is a host whose person and model both answer with text.
 type answering struct{ text string }
 
-func (a answering) elicit(context.Context, Elicitation) (ElicitResponse, error) {
-	return ElicitResponse{Action: ElicitAccept, Content: map[string]any{"value": a.text}}, nil
+func (a answering) elicit(context.Context, elicit.Request) (elicit.Response, error) {
+	return elicit.Response{Action: elicit.Accept, Content: map[string]any{"value": a.text}}, nil
 }
 func (a answering) ChooseModel(*sampling.Request) string { return "m" }
 func (a answering) Sample(context.Context, *sampling.Request) (*sampling.Result, error) {

@@ -10,6 +10,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
 
@@ -34,10 +35,10 @@ func TestNothingReachesDefaultLogger(t *testing.T) {
 			srv.Trust = true
 			own := &signalRecords{match: "response", seen: make(chan slog.Record, 1)}
 			asked, release := make(chan struct{}), make(chan struct{})
-			el := func(context.Context, Elicitation) (ElicitResponse, error) {
+			el := func(context.Context, elicit.Request) (elicit.Response, error) {
 				close(asked)
 				<-release // answers after Close, whatever ctx says
-				return ElicitResponse{Action: ElicitDecline}, nil
+				return elicit.Response{Action: elicit.Decline}, nil
 			}
 			b, err := New(&Config{Servers: []ServerConfig{srv}}, &Options{Logger: slog.New(own), Client: &ClientFeatures{Elicit: el}})
 			if err != nil {

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 )
 
 // TestNPMEverythingFeatures drives the client features through the public
@@ -28,12 +30,12 @@ func TestNPMEverythingFeatures(t *testing.T) {
 	}
 	logs := &records{}
 	var mu sync.Mutex
-	var asked []Elicitation
-	el := func(_ context.Context, e Elicitation) (ElicitResponse, error) {
+	var asked []elicit.Request
+	el := func(_ context.Context, e elicit.Request) (elicit.Response, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		asked = append(asked, e)
-		return ElicitResponse{Action: ElicitAccept}, nil
+		return elicit.Response{Action: elicit.Accept}, nil
 	}
 	b := newBridge(t, &Options{Logger: slog.New(logs), Client: &ClientFeatures{Elicit: el, Roots: []Root{root}, LogLevel: LogInfo}}, servers...)
 	events, stop := b.Subscribe()
@@ -185,7 +187,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // too.
 func TestNPMEverythingElicitationTask(t *testing.T) {
 	servers := everythingServers(t)
-	a := &askedForms{answer: ElicitResponse{Action: ElicitAccept, Content: map[string]any{"name": "Ada", "favoriteColor": "Blue", "agreeToTerms": true}}}
+	a := &askedForms{answer: elicit.Response{Action: elicit.Accept, Content: map[string]any{"name": "Ada", "favoriteColor": "Blue", "agreeToTerms": true}}}
 	b := newBridge(t, &Options{Client: &ClientFeatures{Elicit: a.elicit}}, servers...)
 	discover(t, b)
 	for _, sc := range servers {

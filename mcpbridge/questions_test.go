@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 	"github.com/mcpgenai/bridge/mcpbridge/sampling"
@@ -46,11 +47,11 @@ func eachWay(t *testing.T, o testserver.Options, flags ...string) []ServerConfig
 // with answer.
 type askedForms struct {
 	mu     sync.Mutex
-	asked  []Elicitation
-	answer ElicitResponse
+	asked  []elicit.Request
+	answer elicit.Response
 }
 
-func (a *askedForms) elicit(_ context.Context, e Elicitation) (ElicitResponse, error) {
+func (a *askedForms) elicit(_ context.Context, e elicit.Request) (elicit.Response, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.asked = append(a.asked, e)
@@ -58,7 +59,7 @@ func (a *askedForms) elicit(_ context.Context, e Elicitation) (ElicitResponse, e
 }
 
 // take returns the questions asked so far and forgets them.
-func (a *askedForms) take() []Elicitation {
+func (a *askedForms) take() []elicit.Request {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	out := a.asked
@@ -72,13 +73,13 @@ type askCounter struct {
 	forms, pages, samples atomic.Int32
 }
 
-func (a *askCounter) elicit(_ context.Context, e Elicitation) (ElicitResponse, error) {
+func (a *askCounter) elicit(_ context.Context, e elicit.Request) (elicit.Response, error) {
 	if e.URL != "" {
 		a.pages.Add(1)
-		return ElicitResponse{Action: ElicitAccept}, nil
+		return elicit.Response{Action: elicit.Accept}, nil
 	}
 	a.forms.Add(1)
-	return ElicitResponse{Action: ElicitAccept, Content: map[string]any{"value": "x"}}, nil
+	return elicit.Response{Action: elicit.Accept, Content: map[string]any{"value": "x"}}, nil
 }
 
 func (a *askCounter) ChooseModel(*sampling.Request) string { return "counter-1" }
@@ -219,7 +220,7 @@ func TestQuestionsPerMinute(t *testing.T) {
 func TestFormsChecked(t *testing.T) {
 	for _, srv := range hostileServers(t) {
 		t.Run(srv.Name, func(t *testing.T) {
-			a := &askedForms{answer: ElicitResponse{Action: ElicitAccept, Content: map[string]any{}}}
+			a := &askedForms{answer: elicit.Response{Action: elicit.Accept, Content: map[string]any{}}}
 			b := newBridge(t, &Options{Client: &ClientFeatures{Elicit: a.elicit}}, srv)
 			discover(t, b)
 			for _, which := range []string{"huge_message", "huge_schema", "many_fields", "nested", "bad_name"} {
@@ -242,7 +243,7 @@ func TestFormsChecked(t *testing.T) {
 			}
 			q := asked[0]
 			if q.Message != testserver.DirtyClean {
-				t.Errorf("Elicitation.Message = %q, want %q", q.Message, testserver.DirtyClean)
+				t.Errorf("elicit.Request.Message = %q, want %q", q.Message, testserver.DirtyClean)
 			}
 			var form any
 			if err := json.Unmarshal(q.Schema, &form); err != nil {
@@ -251,14 +252,14 @@ func TestFormsChecked(t *testing.T) {
 			n := 0
 			walkStrings(form, func(s string) {
 				if result.CleanText(s, -1) != s {
-					t.Errorf("Elicitation.Schema holds %q", s)
+					t.Errorf("elicit.Request.Schema holds %q", s)
 				}
 				if s == testserver.DirtyClean {
 					n++
 				}
 			})
 			if n != 5 { // title, description, default, a choice's title, an enumName
-				t.Errorf("Elicitation.Schema = %s: %d cleaned texts, want 5", q.Schema, n)
+				t.Errorf("elicit.Request.Schema = %s: %d cleaned texts, want 5", q.Schema, n)
 			}
 			stillUsable(t, b, srv.Name)
 		})
