@@ -48,7 +48,7 @@ func TestLexicalRanker(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tools := []*Tool{plain("other_one"), tc.tool, plain("other_two")}
 			conv := []*genai.Content{genai.NewContentFromText(tc.query, genai.RoleUser)}
-			scores, err := lexicalRanker{}.Rank(context.Background(), conv, tools)
+			scores, err := lexicalScores(context.Background(), conv, tools)
 			if err != nil || len(scores) != len(tools) {
 				t.Fatalf("Rank() = %v, %v", scores, err)
 			}
@@ -57,7 +57,7 @@ func TestLexicalRanker(t *testing.T) {
 			}
 		})
 	}
-	if scores, err := (lexicalRanker{}).Rank(context.Background(), nil, nil); err != nil || len(scores) != 0 {
+	if scores, err := lexicalScores(context.Background(), nil, nil); err != nil || len(scores) != 0 {
 		t.Errorf("Rank(nil, nil) = %v, %v", scores, err)
 	}
 }
@@ -99,10 +99,10 @@ func BenchmarkLexicalRank(b *testing.B) {
 	for _, n := range []int{1000, 5000, 10000} {
 		tools := syntheticTools(n)
 		ctx := context.Background()
-		_, _ = lexicalRanker{}.Rank(ctx, conv, tools) // build the caches
+		_, _ = lexicalScores(ctx, conv, tools) // build the caches
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := (lexicalRanker{}).Rank(ctx, conv, tools); err != nil {
+				if _, err := lexicalScores(ctx, conv, tools); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -123,14 +123,14 @@ func BenchmarkLexicalRankLinearity(b *testing.B) {
 	}
 	ctx := context.Background()
 	small, large := syntheticTools(1000), syntheticTools(5000)
-	_, _ = lexicalRanker{}.Rank(ctx, conv, small)
-	_, _ = lexicalRanker{}.Rank(ctx, conv, large)
+	_, _ = lexicalScores(ctx, conv, small)
+	_, _ = lexicalScores(ctx, conv, large)
 	var ts, tl []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		_, _ = lexicalRanker{}.Rank(ctx, conv, small)
+		_, _ = lexicalScores(ctx, conv, small)
 		mid := time.Now()
-		_, _ = lexicalRanker{}.Rank(ctx, conv, large)
+		_, _ = lexicalScores(ctx, conv, large)
 		ts, tl = append(ts, mid.Sub(start)), append(tl, time.Since(mid))
 	}
 	ms, ml := median(ts), median(tl)
@@ -180,7 +180,7 @@ func TestDefaultRankerLiveMCPBench(t *testing.T) {
 		"Help me check the high-speed train tickets from Beijing to Shanghai on next Wednesday.",
 	} {
 		conv := []*genai.Content{genai.NewContentFromText(q, genai.RoleUser)}
-		scores, err := lexicalRanker{}.Rank(ctx, conv, tools)
+		scores, err := lexicalScores(ctx, conv, tools)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,4 +192,14 @@ func TestDefaultRankerLiveMCPBench(t *testing.T) {
 	if a, b := tools[0].RankDocument(), tools[0].RankDocument(); a != b {
 		t.Errorf("RankDocument() built the document twice")
 	}
+}
+
+// lexicalScores is what the Selection's default ranker gives tools for
+// conversation: rank.Lexical's scores of their documents, in their order.
+func lexicalScores(ctx context.Context, conversation []*genai.Content, tools []*Tool) ([]float64, error) {
+	r, err := rankTools(ctx, rank.Lexical{}, rank.ConversationQuery(conversation), tools)
+	if err != nil {
+		return nil, err
+	}
+	return r.Scores(), nil
 }

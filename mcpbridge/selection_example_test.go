@@ -75,27 +75,10 @@ func ExampleSelection() {
 	// 1 declared: stock left out: [order]
 }
 
-// rankRanker makes a ranker of the rank package (its Embedding, say) the
-// Ranker of a Selection: it ranks each tool's cached RankDocument for the
-// conversation.
-type rankRanker struct{ r rank.Ranker }
-
-func (r rankRanker) Rank(ctx context.Context, conversation []*genai.Content, tools []*mcpbridge.Tool) ([]float64, error) {
-	docs := make([]*rank.Document, len(tools))
-	for i, t := range tools {
-		docs[i] = t.RankDocument()
-	}
-	ranking, err := r.r.Rank(ctx, rank.ConversationQuery(conversation), docs)
-	if err != nil {
-		return nil, err // Declare falls back to the lexical ranker
-	}
-	return ranking.Scores(), nil
-}
-
-// A Ranker built on Gemini's embeddings, for hosts that can afford the
-// calls: each tool's text is embedded once and cached, then a request costs
-// one embedding of the conversation's latest message.
-func ExampleRanker() {
+// A Selection ranking on Gemini's embeddings, for hosts that can afford
+// the calls: each tool's text is embedded once and cached, then a request
+// costs one embedding of the conversation's latest message.
+func ExampleSelection_embedding() {
 	ctx := context.Background()
 	client, err := genai.NewClient(ctx, nil) // GEMINI_API_KEY from the environment
 	if err != nil {
@@ -103,6 +86,6 @@ func ExampleRanker() {
 	}
 	_ = &mcpbridge.DeclareOptions{Selection: &mcpbridge.Selection{
 		Limit:  128,
-		Ranker: rankRanker{rank.NewEmbedding(client.Models, nil)},
+		Ranker: rank.NewEmbedding(client.Models, nil),
 	}}
 }
