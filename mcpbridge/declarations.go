@@ -66,9 +66,10 @@ type Declarations struct {
 	// no server gave any. Adding it is the caller's choice.
 	SystemInstruction *genai.Part
 
-	b     *Bridge
-	hosts *hostSet
-	mcp   map[string]*Tool // declared name -> Bridge tool
+	b      *Bridge
+	hosts  *hostSet
+	mcp    map[string]*Tool // declared name -> Bridge tool
+	search *searchFunc      // the tool search function, nil for none
 }
 
 // Declare returns the tools of one request for conversation, the
@@ -127,7 +128,7 @@ func (b *Bridge) Declare(ctx context.Context, conversation []*genai.Content, opt
 // function owns name (its call runs the host's function) and when no
 // tool has the name.
 func (d *Declarations) Tool(name string) (*Tool, bool) {
-	if d.hosts.has(name) {
+	if d.hosts.has(name) || d.search != nil && name == d.search.name {
 		return nil, false
 	}
 	if t := d.mcp[name]; t != nil {
@@ -144,8 +145,12 @@ func (d *Declarations) Tool(name string) (*Tool, bool) {
 // resolved, the result keeping the name called), to a registered Bridge
 // tool the request did not carry, to Fallback, and otherwise is an
 // unknown function ([ErrUnknownTool]). A Bridge tool's call is
-// [Bridge.Execute]'s, with its guarantees.
+// [Bridge.Execute]'s, with its guarantees. A call of the search function
+// of tool search (see [ToolSearch]) answers with the tools found.
 func (d *Declarations) Execute(ctx context.Context, call *genai.FunctionCall) *CallResult {
+	if d.search != nil && call != nil && call.Name == d.search.name {
+		return d.search.run(ctx, call)
+	}
 	return d.b.dispatch(ctx, d.hosts, d.mcp, call)
 }
 

@@ -145,30 +145,10 @@ func BenchmarkLexicalRankLinearity(b *testing.B) {
 // tools read straight from the benchmark's file: what the rank package's
 // recall figures measure is what a Bridge's selection does.
 func TestDefaultRankerLiveMCPBench(t *testing.T) {
-	bench, err := livemcpbench.Tools(filepath.Join("rank", "testdata", "livemcpbench", "tools.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.DiscardHandler)
-	var tools []*Tool
+	bench, tools := liveMCPBenchTools(t)
 	var docs []*rank.Document
-	for start := 0; start < len(bench); {
-		server := bench[start].Server
-		end := start
-		for end < len(bench) && bench[end].Server == server {
-			end++
-		}
-		cfg := &ServerConfig{Name: server}
-		var listed []mcpconn.Tool
-		for _, tl := range bench[start:end] {
-			listed = append(listed, mcpconn.Tool{Name: tl.Name, Description: tl.Description, InputSchema: tl.InputSchema})
-			docs = append(docs, rank.NewDocument(rank.Tool{Name: tl.Name, Server: server, Description: tl.Description, InputSchema: tl.InputSchema}))
-		}
-		for _, def := range convertTools(cfg, listed, schema.Options{Target: schema.Gemini}, log) {
-			e := registry.Entry{Name: def.raw.Name, Server: server, ServerTool: def.raw.Name}
-			tools = append(tools, newTool(e, def, cfg))
-		}
-		start = end
+	for _, tl := range bench {
+		docs = append(docs, rank.NewDocument(rank.Tool{Name: tl.Name, Server: tl.Server, Description: tl.Description, InputSchema: tl.InputSchema}))
 	}
 	if len(tools) != 527 || len(docs) != 527 {
 		t.Fatalf("%d tools and %d documents, want 527", len(tools), len(docs))
@@ -202,4 +182,35 @@ func lexicalScores(ctx context.Context, conversation []*genai.Content, tools []*
 		return nil, err
 	}
 	return r.Scores(), nil
+}
+
+// liveMCPBenchTools returns LiveMCPBench's 527 tools as its file lists
+// them and as a Bridge registers them (schema conversion and all), in the
+// same order.
+func liveMCPBenchTools(t testing.TB) ([]livemcpbench.Tool, []*Tool) {
+	t.Helper()
+	bench, err := livemcpbench.Tools(filepath.Join("rank", "testdata", "livemcpbench", "tools.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	var tools []*Tool
+	for start := 0; start < len(bench); {
+		server := bench[start].Server
+		end := start
+		for end < len(bench) && bench[end].Server == server {
+			end++
+		}
+		cfg := &ServerConfig{Name: server}
+		var listed []mcpconn.Tool
+		for _, tl := range bench[start:end] {
+			listed = append(listed, mcpconn.Tool{Name: tl.Name, Description: tl.Description, InputSchema: tl.InputSchema})
+		}
+		for _, def := range convertTools(cfg, listed, schema.Options{Target: schema.Gemini}, log) {
+			e := registry.Entry{Name: def.raw.Name, Server: server, ServerTool: def.raw.Name}
+			tools = append(tools, newTool(e, def, cfg))
+		}
+		start = end
+	}
+	return bench, tools
 }

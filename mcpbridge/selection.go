@@ -59,6 +59,11 @@ type Selection struct {
 	// length, makes Declare rank with rank.Lexical for that request (the
 	// error is logged).
 	Ranker rank.Ranker
+	// Search, if not nil, turns on tool search (see [ToolSearch]): the
+	// requests declare a search function and the tools the model found
+	// with it, instead of the candidates; the Ranker ranks them for the
+	// model's queries. nil means no search.
+	Search *ToolSearch
 }
 
 // RequestReport says what one request carried ([Declarations.Report]).
@@ -80,6 +85,17 @@ type RequestReport struct {
 	// name). A Score of 0 means the tool matched nothing in the
 	// conversation: it only filled the room left, in the order of names.
 	Ranked []rank.Entry
+	// SearchFunction is the name the request declares the search function
+	// under (see [ToolSearch]), "" when it has no tool search.
+	SearchFunction string
+	// Found are the declared names of the tools the conversation found
+	// with the search function that the request declares, in the order
+	// they were found (and declared).
+	Found []string
+	// Evicted are the declared names of the tools the conversation found
+	// that the request no longer declares because more were found since
+	// (see [ToolSearch.MaxFound]), in the order they left.
+	Evicted []string
 	// Renamed maps a declared name to the registered name of a Bridge
 	// tool that a host function's name displaced for this request.
 	Renamed map[string]string
@@ -105,8 +121,9 @@ func (b *Bridge) limit(sel *Selection) int {
 
 // declare chooses and declares the tools of one request (see
 // [Bridge.Declare]): the host's declarations first, in their order, then
-// the chosen Bridge tools sorted by name, all in one genai.Tool after the
-// host's other tools. Every declaration is a copy. serverSide false
+// the chosen Bridge tools sorted by name (or, with tool search, the search
+// function and the tools found), all in one genai.Tool after the host's
+// other tools. Every declaration is a copy. serverSide false
 // bridges every server, whatever Options.ServerSideMCP says (for Live
 // sessions). It fails when the host's own declarations are more than the
 // limit.
@@ -131,43 +148,67 @@ func (b *Bridge) declare(ctx context.Context, history []*genai.Content, tools []
 		hostSize += declarationSize(d)
 	}
 	req := &Declarations{b: b, hosts: h, mcp: make(map[string]*Tool, min(len(cands), room))}
-	if len(cands) > room || overSize(sel, hostSize, cands) {
-		chosen, omitted := b.rank(ctx, history, cands, room, max(sel.maxSize()-hostSize, 0), sel)
-		kept := make([]*Tool, len(chosen))
-		for i, e := range chosen {
-			kept[i] = cands[e.Index]
-		}
-		cands = kept
-		req.Report.Omitted, req.Report.Ranked = omitted, chosen
-		slices.SortFunc(cands, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
-	}
-	req.Report.Size = hostSize
-	for _, t := range cands {
-		req.Report.Size += t.Size
-	}
-
-	decls := make([]*genai.FunctionDeclaration, 0, len(h.decls)+len(cands))
+	decls := make([]*genai.FunctionDeclaration, 0, len(h.decls)+min(len(cands), room))
 	for _, d := range h.decls {
 		decls = append(decls, clone.Declaration(d))
 	}
-	var taken map[string]bool // every name in use, built on the first conflict
-	for _, t := range cands {
-		name := t.Name
-		if h.has(name) {
-			if taken == nil {
-				taken = b.namesInUse(h)
-			}
-			name = aliasFor(t, taken)
-			taken[name] = true
-			if req.Report.Renamed == nil {
-				req.Report.Renamed = map[string]string{}
-			}
-			req.Report.Renamed[name] = t.Name
-		}
+	req.Report.Size = hostSize
+	declared := func(name string, t *Tool) {
 		d := clone.Declaration(t.Declaration)
 		d.Name = name
 		decls = append(decls, d)
 		req.mcp[name] = t
+		req.Report.Size += t.Size
+	}
+	if s := sel.search(); s.on(cands) && room > 0 {
+		// Tool search: the search function, then what the conversation
+		// found, in the order found.
+		f := &searchFunc{b: b, name: b.searchName(s, h), sel: sel, cands: cands, n: s.results()}
+		f.names = b.declaredNames(h, cands, f.name)
+		byName := make(map[string]*Tool, len(cands))
+		for t, n := range f.names {
+			byName[n] = t
+		}
+		sd := f.declaration()
+		decls = append(decls, sd)
+		req.Report.Size += declarationSize(sd)
+		var sizeRoom schema.Size
+		if sel.maxSize() > 0 {
+			sizeRoom = max(sel.maxSize()-req.Report.Size, 1)
+		}
+		found, evicted := foundTools(history, f.name, byName, min(s.maxFound(), room-1), sizeRoom)
+		for _, n := range found {
+			declared(n, byName[n])
+		}
+		req.search = f
+		req.Report.SearchFunction, req.Report.Found, req.Report.Evicted = f.name, found, evicted
+	} else {
+		if len(cands) > room || overSize(sel, hostSize, cands) {
+			chosen, omitted := b.rank(ctx, history, cands, room, max(sel.maxSize()-hostSize, 0), sel)
+			kept := make([]*Tool, len(chosen))
+			for i, e := range chosen {
+				kept[i] = cands[e.Index]
+			}
+			cands = kept
+			req.Report.Omitted, req.Report.Ranked = omitted, chosen
+			slices.SortFunc(cands, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
+		}
+		var taken map[string]bool // every name in use, built on the first conflict
+		for _, t := range cands {
+			name := t.Name
+			if h.has(name) {
+				if taken == nil {
+					taken = b.namesInUse(h)
+				}
+				name = aliasFor(t, taken)
+				taken[name] = true
+				if req.Report.Renamed == nil {
+					req.Report.Renamed = map[string]string{}
+				}
+				req.Report.Renamed[name] = t.Name
+			}
+			declared(name, t)
+		}
 	}
 	for _, t := range tools {
 		if t == nil {
@@ -218,6 +259,28 @@ func aliasFor(t *Tool, taken map[string]bool) string {
 	return name
 }
 
+// declaredNames returns the name each of cands is declared under: its
+// registered name, or an alias when a host function has that name (as a
+// request without search declares it, but for every candidate, in the
+// order of names, and never search, the search function's name).
+func (b *Bridge) declaredNames(h *hostSet, cands []*Tool, search string) map[*Tool]string {
+	names := make(map[*Tool]string, len(cands))
+	var taken map[string]bool
+	for _, t := range cands {
+		if !h.has(t.Name) {
+			names[t] = t.Name
+			continue
+		}
+		if taken == nil {
+			taken = b.namesInUse(h)
+			taken[search] = true
+		}
+		names[t] = aliasFor(t, taken)
+		taken[names[t]] = true
+	}
+	return names
+}
+
 // namesInUse returns the host's names and every registered name, so that
 // an alias never hides another tool.
 func (b *Bridge) namesInUse(h *hostSet) map[string]bool {
@@ -263,6 +326,14 @@ func (b *Bridge) candidates(sel *Selection) []*Tool {
 		kept = append(kept, t)
 	}
 	return kept
+}
+
+// search is sel's Search, nil for none.
+func (sel *Selection) search() *ToolSearch {
+	if sel == nil {
+		return nil
+	}
+	return sel.Search
 }
 
 // maxSize is sel's MaxSize, 0 for none.
