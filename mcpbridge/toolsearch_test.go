@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpgenai/bridge/geminitest"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
+	"github.com/mcpgenai/bridge/schema"
 )
 
 // toolBridge returns a Bridge without servers whose registered tools are
@@ -426,4 +427,110 @@ func TestToolSearchModes(t *testing.T) {
 	if ans := searchAnswerOf(t, r.FunctionResponse()); len(ans.Tools) != 1 || ans.Tools[0].Name != "tool_07" {
 		t.Errorf("search within Names = %+v, want tool_07 alone", ans.Tools)
 	}
+}
+
+// TestToolSearchBytes measures the function declarations a request
+// carries (compact JSON bytes, RequestReport.Size) over 100, 500 and 2,000
+// real servers' tools (LiveMCPBench's 527, those of the servers the
+// conversation needs first: the first 100 and 500, and four copies under
+// other server names for 2,000): everything, the
+// default selection (at most 512), and tool search over a conversation
+// of four searches, each followed by a call of the tool it was for.
+// Search must carry at least 85% fewer bytes than everything from 500
+// tools on, in every request (go test -v -run TestToolSearchBytes prints
+// the table of BENCHMARKS.md).
+func TestToolSearchBytes(t *testing.T) {
+	_, bench := liveMCPBenchTools(t)
+	steps := []struct{ query, want string }{
+		{"the weather forecast for a city", "get_weather"},
+		{"search for academic papers on arxiv", "search_papers"},
+		{"current stock price of a company", "get_current_stock_price"},
+		{"convert a Word document to PDF", "convert_to_pdf"},
+	}
+	// The servers of the tools the conversation needs first, so that the
+	// first 100 have them.
+	needed := map[string]bool{}
+	for _, tl := range bench {
+		for _, s := range steps {
+			if tl.Name == s.want {
+				needed[tl.Server] = true
+			}
+		}
+	}
+	slices.SortStableFunc(bench, func(x, y *Tool) int {
+		switch {
+		case needed[x.Server] == needed[y.Server]:
+			return 0
+		case needed[x.Server]:
+			return -1
+		}
+		return 1
+	})
+	var all []*Tool
+	for i := range 4 {
+		for _, tl := range bench {
+			c := *tl
+			if i > 0 {
+				c.Server = fmt.Sprintf("%s-%d", tl.Server, i+1)
+				c.Name = fmt.Sprintf("%s_%d", tl.Name, i+1)
+			}
+			all = append(all, &c)
+		}
+	}
+	ctx := context.Background()
+	var table strings.Builder
+	table.WriteString("\n| tools | everything | selection (≤ 512) | search: 1st request | after 1 search | after 4 | most | fewer than everything | largest answer |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, n := range []int{100, 500, 2000} {
+		b := toolBridge(t, all[:n])
+		var everything schema.Size
+		for _, tl := range b.Tools() {
+			everything += tl.Size
+		}
+		d, err := b.Declare(ctx, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		selection := d.Report.Size
+		conv := []*genai.Content{genai.NewContentFromText("Help me with a few things.", genai.RoleUser)}
+		opts := &DeclareOptions{Selection: &Selection{Search: &ToolSearch{}}}
+		var sizes []schema.Size
+		answer := 0 // the largest search answer, JSON bytes
+		for _, s := range steps {
+			d, err := b.Declare(ctx, conv, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sizes = append(sizes, d.Report.Size)
+			search := &genai.FunctionCall{Name: d.Report.SearchFunction, Args: map[string]any{"query": s.query}}
+			r := d.Execute(ctx, search)
+			raw, _ := json.Marshal(r.FunctionResponse().Response)
+			answer = max(answer, len(raw))
+			conv = append(conv, genai.NewContentFromParts([]*genai.Part{{FunctionCall: search}}, genai.RoleModel),
+				genai.NewContentFromParts([]*genai.Part{r.Part()}, genai.RoleUser))
+			if d, err = b.Declare(ctx, conv, opts); err != nil {
+				t.Fatal(err)
+			}
+			sizes = append(sizes, d.Report.Size)
+			var name string
+			for _, f := range d.Report.Found {
+				if tl, _ := d.Tool(f); tl != nil && tl.ServerTool == s.want {
+					name = f
+				}
+			}
+			if name == "" {
+				t.Errorf("%d tools: %q found %v, not %s", n, s.query, d.Report.Found, s.want)
+				continue
+			}
+			call := &genai.FunctionCall{Name: name}
+			conv = append(conv, genai.NewContentFromParts([]*genai.Part{{FunctionCall: call}}, genai.RoleModel),
+				genai.NewContentFromParts([]*genai.Part{{FunctionResponse: &genai.FunctionResponse{Name: name, Response: map[string]any{"output": "ok"}}}}, genai.RoleUser))
+		}
+		most := slices.Max(sizes)
+		fewer := 1 - float64(most)/float64(everything)
+		fmt.Fprintf(&table, "| %d | %d | %d | %d | %d | %d | %d | %.0f%% | %d |\n", n, everything, selection, sizes[0], sizes[1], sizes[len(sizes)-1], most, 100*fewer, answer)
+		if n >= 500 && fewer < 0.85 {
+			t.Errorf("%d tools: search carries up to %d bytes, %.0f%% fewer than everything's %d; want at least 85%%", n, most, 100*fewer, everything)
+		}
+	}
+	t.Log(table.String())
 }
