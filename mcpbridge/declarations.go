@@ -80,7 +80,10 @@ type Declarations struct {
 // [Declarations.Heal]) fill what they leave of the limit, ranked against
 // conversation when they do not all fit (see [Selection]). A Bridge tool
 // registered under a host function's name is declared as "server__tool"
-// for the request ([RequestReport.Renamed]). With [Options.ServerSideMCP],
+// for the request ([RequestReport.Renamed]). With tool search
+// ([Selection.Search]), the request declares a search function and the
+// tools the conversation found with it instead of the candidates. With
+// [Options.ServerSideMCP],
 // the tools of the servers the Gemini API calls itself are not declared:
 // the servers are listed instead (unless opts.ClientSide). If opts is nil,
 // the default options are used; opts, conversation and the host's
