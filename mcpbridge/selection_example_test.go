@@ -89,3 +89,46 @@ func ExampleSelection_embedding() {
 		Ranker: rank.NewEmbedding(client.Models, nil),
 	}}
 }
+
+// Tool search: the request declares a search function; the model searches
+// in its own words, and what it found is declared from the next request
+// on, read from the conversation.
+func ExampleToolSearch() {
+	ts, stop := shopServer()
+	defer stop()
+	policy := &confirm.Policy{AutoAllowReadOnly: true}
+	b := openShop(ts.URL, policy)
+	defer b.Close()
+
+	ctx := context.Background()
+	opts := &mcpbridge.DeclareOptions{Selection: &mcpbridge.Selection{Search: &mcpbridge.ToolSearch{}}}
+	history := []*genai.Content{genai.NewContentFromText("Are pears in stock?", genai.RoleUser)}
+	d, err := b.Declare(ctx, history, opts)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("declared:", d.Tools[0].FunctionDeclarations[0].Name)
+
+	// The model searches; the answer names the tools found.
+	search := &genai.FunctionCall{Name: "search_tools", Args: map[string]any{"query": "items in stock"}}
+	r := d.Execute(ctx, search)
+	fmt.Println(r.FunctionResponse().Response["output"])
+	history = append(history,
+		genai.NewContentFromParts([]*genai.Part{{FunctionCall: search}}, genai.RoleModel),
+		genai.NewContentFromParts([]*genai.Part{r.Part()}, genai.RoleUser))
+
+	// The next request declares the search function and what it found.
+	if d, err = b.Declare(ctx, history, opts); err != nil {
+		log.Fatal(err)
+	}
+	for _, fd := range d.Tools[0].FunctionDeclarations {
+		fmt.Println("declared:", fd.Name)
+	}
+	fmt.Println("found:", d.Report.Found)
+	// Output:
+	// declared: search_tools
+	// map[tools:[map[description:Items in stock. name:stock server:shop]]]
+	// declared: search_tools
+	// declared: stock
+	// found: [stock]
+}

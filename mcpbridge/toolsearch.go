@@ -286,7 +286,7 @@ func foundNames(resp map[string]any) []string {
 func foundTools(conversation []*genai.Content, name string, byName map[string]*Tool, bound int, size schema.Size) (found []string, evicted []string) {
 	called := map[string]bool{}
 	var total schema.Size
-	over := func() bool { return len(found) > bound || size > 0 && total > size && len(found) > 0 }
+	over := func() bool { return len(found) > 0 && (len(found) > bound || size > 0 && total > size) }
 	for _, c := range conversation {
 		if c == nil {
 			continue

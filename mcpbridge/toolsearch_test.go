@@ -534,3 +534,48 @@ func TestToolSearchBytes(t *testing.T) {
 	}
 	t.Log(table.String())
 }
+
+// FuzzFoundTools: whatever a conversation holds where a search answer is
+// expected (any JSON, any names, calls in between), reading what was found
+// never panics, declares only known tools, each once, at most the bound,
+// none of them also evicted, the same way twice; and cutting a description
+// gives valid UTF-8 of at most the limit and an ellipsis.
+func FuzzFoundTools(f *testing.F) {
+	f.Add([]byte(`{"output":{"tools":[{"name":"a"},{"name":"b"},{"name":"c"}]}}`), "b", 2)
+	f.Add([]byte(`{"output":{"tools":[{"name":"a"},{"name":"a"},{"name":"zz"}]}}`), "", 1)
+	f.Add([]byte(`{"output":"text"}`), "a", 3)
+	f.Add([]byte(`{"output":{"tools":"a"}}`), "c", 0)
+	f.Add([]byte(`{"error":"x"}`), "a", 5)
+	f.Fuzz(func(t *testing.T, raw []byte, call string, bound int) {
+		var resp map[string]any
+		if json.Unmarshal(raw, &resp) != nil {
+			return
+		}
+		bound = bound % 8
+		byName := map[string]*Tool{}
+		for _, n := range []string{"a", "b", "c", "d"} {
+			byName[n] = &Tool{Name: n, Size: schema.Size(len(n) * 10)}
+		}
+		answer := &genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{{FunctionResponse: &genai.FunctionResponse{Name: "search_tools", Response: resp}}}}
+		conv := []*genai.Content{answer, {Role: genai.RoleModel, Parts: []*genai.Part{nil, {FunctionCall: &genai.FunctionCall{Name: call}}}}, nil, answer}
+		found, evicted := foundTools(conv, "search_tools", byName, bound, schema.Size(bound*15))
+		if len(found) > max(bound, 0) {
+			t.Errorf("found %v, over the bound %d", found, bound)
+		}
+		seen := map[string]bool{}
+		for _, n := range found {
+			if byName[n] == nil || seen[n] || slices.Contains(evicted, n) {
+				t.Errorf("found %v (evicted %v): %q unknown, twice or evicted", found, evicted, n)
+			}
+			seen[n] = true
+		}
+		found2, evicted2 := foundTools(conv, "search_tools", byName, bound, schema.Size(bound*15))
+		if !slices.Equal(found, found2) || !slices.Equal(evicted, evicted2) {
+			t.Errorf("two readings differ: %v %v, then %v %v", found, evicted, found2, evicted2)
+		}
+		s := cut(string(raw)+call, 20)
+		if !utf8.ValidString(s) && utf8.ValidString(string(raw)+call) || utf8.RuneCountInString(s) > 21 {
+			t.Errorf("cut(%q) = %q", string(raw)+call, s)
+		}
+	})
+}
