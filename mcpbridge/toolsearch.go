@@ -42,9 +42,9 @@ import (
 // It answers only with tools that matched the query, at least 40% as well
 // as the best one; when none did, it says so. A call of a Bridge tool that was not found still runs.
 //
-// A Live session's declarations are fixed when it connects: with tool
-// search, the tools it finds are not declared, and the model calls them
-// knowing only what the search said of them.
+// A Live session's declarations are fixed when it connects, so what a
+// search found could never be declared: leave Search nil for a Live
+// session (the agent package's Live does).
 type ToolSearch struct {
 	// Auto, when true, turns the search on only for the requests whose
 	// candidate tools' declarations together pass Share of the model's
