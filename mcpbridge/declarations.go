@@ -59,12 +59,6 @@ type Declarations struct {
 	Tools []*genai.Tool
 	// Report says what the request carries and what it left out.
 	Report RequestReport
-	// SystemInstruction is the servers' instructions as one text part for
-	// the request's system instruction, as Gemini CLI adds them to its
-	// system prompt: each server's text (see [ServerStatus.Instructions])
-	// in a block that names the server, in configuration order. nil when
-	// no server gave any. Adding it is the caller's choice.
-	SystemInstruction *genai.Part
 
 	b      *Bridge
 	hosts  *hostSet
@@ -121,8 +115,17 @@ func (b *Bridge) Declare(ctx context.Context, conversation []*genai.Content, opt
 	if err != nil {
 		return nil, err
 	}
-	d.SystemInstruction = b.systemInstruction()
 	return d, nil
+}
+
+// SystemInstruction returns the servers' instructions as one text part
+// for the request's system instruction, as Gemini CLI adds them to its
+// system prompt: each server's text (see [ServerStatus.Instructions]) in
+// a block that names the server, in configuration order, as the servers
+// gave them when it is called. It returns nil when no server gave any.
+// Adding it is the caller's choice; the part is new on each call.
+func (d *Declarations) SystemInstruction() *genai.Part {
+	return d.b.systemInstruction()
 }
 
 // Tool returns the Bridge tool that a call of name runs: the one declared

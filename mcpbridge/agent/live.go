@@ -107,7 +107,7 @@ func (a *Agent) Live(ctx context.Context, config *genai.LiveConnectConfig) (*Liv
 	}
 	cfg.Tools = d.Tools
 	if a.o.ServerInstructions {
-		cfg.SystemInstruction = withInstructions(cfg.SystemInstruction, d.SystemInstruction)
+		cfg.SystemInstruction = withInstructions(cfg.SystemInstruction, d.SystemInstruction())
 	}
 	l.config = cfg
 	a.mu.Lock()
