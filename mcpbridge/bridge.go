@@ -137,7 +137,9 @@ type Options struct {
 	// ProtocolCache is the path of a small JSON file (written 0600) where
 	// the protocol revision and transport each server was last reached
 	// with are kept across runs, so that the first connection of a run
-	// skips their detection. It names servers by a hash of how they are
+	// skips their detection, together with the tools lists that 2026-07-28
+	// servers marked public, while fresh (their ttlMs), so that a later run
+	// skips their tools/list. It names servers by a hash of how they are
 	// reached and holds no header or environment value. "" keeps them in
 	// memory only, for the Bridge's own reconnects. With Store set, they
 	// are kept there instead, and ProtocolCache is not used.

@@ -86,6 +86,7 @@ const (
 // on, and when the server had refused the tool call until the visit
 // (URLElicitationRequired), it calls the tool once more.
 type Response struct {
+	// Action is the user's choice: Accept, Decline or Cancel.
 	Action Action
 	// Content is the form's values when Action is Accept; it is
 	// ignored for a URL and for the other actions. A field of the form
