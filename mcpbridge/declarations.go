@@ -60,9 +60,10 @@ type Declarations struct {
 	// Report says what the request carries and what it left out.
 	Report RequestReport
 
-	b     *Bridge
-	hosts *hostSet
-	mcp   map[string]*Tool // declared name -> Bridge tool
+	b      *Bridge
+	hosts  *hostSet
+	mcp    map[string]*Tool // declared name -> Bridge tool
+	search *searchFunc      // the tool search function, nil for none
 }
 
 // Declare returns the tools of one request for conversation, the
@@ -73,7 +74,10 @@ type Declarations struct {
 // [Declarations.Heal]) fill what they leave of the limit, ranked against
 // conversation when they do not all fit (see [Selection]). A Bridge tool
 // registered under a host function's name is declared as "server__tool"
-// for the request ([RequestReport.Renamed]). With [Options.ServerSideMCP],
+// for the request ([RequestReport.Renamed]). With tool search
+// ([Selection.Search]), the request declares a search function and the
+// tools the conversation found with it instead of the candidates. With
+// [Options.ServerSideMCP],
 // the tools of the servers the Gemini API calls itself are not declared:
 // the servers are listed instead (unless opts.ClientSide). If opts is nil,
 // the default options are used; opts, conversation and the host's
@@ -130,7 +134,7 @@ func (d *Declarations) SystemInstruction() *genai.Part {
 // function owns name (its call runs the host's function) and when no
 // tool has the name.
 func (d *Declarations) Tool(name string) (*Tool, bool) {
-	if d.hosts.has(name) {
+	if d.hosts.has(name) || d.search != nil && name == d.search.name {
 		return nil, false
 	}
 	if t := d.mcp[name]; t != nil {
@@ -147,8 +151,12 @@ func (d *Declarations) Tool(name string) (*Tool, bool) {
 // resolved, the result keeping the name called), to a registered Bridge
 // tool the request did not carry, to Fallback, and otherwise is an
 // unknown function ([ErrUnknownTool]). A Bridge tool's call is
-// [Bridge.Execute]'s, with its guarantees.
+// [Bridge.Execute]'s, with its guarantees. A call of the search function
+// of tool search (see [ToolSearch]) answers with the tools found.
 func (d *Declarations) Execute(ctx context.Context, call *genai.FunctionCall) *CallResult {
+	if d.search != nil && call != nil && call.Name == d.search.name {
+		return d.search.run(ctx, call)
+	}
 	return d.b.dispatch(ctx, d.hosts, d.mcp, call)
 }
 

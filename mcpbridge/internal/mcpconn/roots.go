@@ -15,7 +15,10 @@ import (
 type rootsHandler struct{ c *Conn }
 
 // ListRoots implements mcp-go's client.RootsHandler.
-func (h rootsHandler) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+func (h rootsHandler) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	if err := h.c.admit(ctx, AskRoots); err != nil {
+		return nil, err
+	}
 	roots := h.c.spec.Roots()
 	if roots == nil {
 		roots = []mcp.Root{}
