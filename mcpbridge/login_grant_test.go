@@ -81,24 +81,36 @@ func TestLoginEnterpriseRefusedRedacted(t *testing.T) {
 
 // TestLoginTokenOfAnotherIssuer: a stored token that another
 // authorization server issued is kept under that server's key and never
-// loaded for the one the server's protected resource metadata names now:
-// a login is asked for, and the token stays for when the server moves
-// back.
+// loaded, or sent, for the one the server's protected resource metadata
+// names now: a login is asked for, and the token stays for when the server
+// moves back. With "metadata slow", the first request (the bounded
+// server/discover) gives up before the metadata comes, and a later one
+// asks again.
 func TestLoginTokenOfAnotherIssuer(t *testing.T) {
-	ls := newLoginSetup(t, false, nil)
-	other := auth.Key{Server: ls.remote.URL, Issuer: "https://other-as.example"}
-	if err := ls.store.Save(context.Background(), other, &auth.Token{AccessToken: "token-of-another-issuer", ClientID: "c", Issuer: other.Issuer}); err != nil {
-		t.Fatal(err)
-	}
-	b := ls.bridge(t, noLogin(t), ls.config(false, &OAuthConfig{Enabled: true}))
-	discover(t, b)
-	if st := serverStatus(t, b, "remote"); st.Auth != auth.StateLoginNeeded {
-		t.Errorf("remote: auth %q (%s), want login needed", st.Auth, st.Error)
-	}
-	if tok, err := ls.store.Load(context.Background(), ls.key()); err != nil || tok != nil {
-		t.Errorf("token under the current issuer = %v, %v; want none", tok, err)
-	}
-	if tok, err := ls.store.Load(context.Background(), other); err != nil || tok == nil {
-		t.Errorf("token under the other issuer = %v, %v; want it kept", tok, err)
+	for _, slow := range []bool{false, true} {
+		t.Run(map[bool]string{false: "metadata at once", true: "metadata slow"}[slow], func(t *testing.T) {
+			ls := newLoginSetup(t, false, nil)
+			other := auth.Key{Server: ls.remote.URL, Issuer: "https://other-as.example"}
+			if err := ls.store.Save(context.Background(), other, &auth.Token{AccessToken: "token-of-another-issuer", ClientID: "c", Issuer: other.Issuer}); err != nil {
+				t.Fatal(err)
+			}
+			if slow {
+				ls.remote.StallMetadata()
+			}
+			b := ls.bridge(t, noLogin(t), ls.config(false, &OAuthConfig{Enabled: true}))
+			discover(t, b)
+			if st := serverStatus(t, b, "remote"); st.Auth != auth.StateLoginNeeded {
+				t.Errorf("remote: auth %q (%s), want login needed", st.Auth, st.Error)
+			}
+			if tok, err := ls.store.Load(context.Background(), ls.key()); err != nil || tok != nil {
+				t.Errorf("token under the current issuer = %v, %v; want none", tok, err)
+			}
+			if tok, err := ls.store.Load(context.Background(), other); err != nil || tok == nil {
+				t.Errorf("token under the other issuer = %v, %v; want it kept", tok, err)
+			}
+			if ls.remote.Offered("token-of-another-issuer") {
+				t.Error("the token of another authorization server was sent to the server")
+			}
+		})
 	}
 }

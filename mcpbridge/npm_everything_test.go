@@ -160,7 +160,7 @@ func everythingServers(t *testing.T) []ServerConfig {
 		{Name: "everything-http", HTTPURL: startHTTPServer(t, bin, "streamableHttp") + "/mcp"},
 	}
 	for i := range servers {
-		servers[i].Timeout = 30 * time.Second
+		servers[i].Timeout = nodeTimeout
 		servers[i].Trust = true
 	}
 	return servers

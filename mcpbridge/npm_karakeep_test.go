@@ -34,7 +34,7 @@ func TestNPMKarakeep(t *testing.T) {
 	} {
 		t.Run("protocol="+tc.protocol, func(t *testing.T) {
 			e := &exits{}
-			srv := ServerConfig{Name: "karakeep", Command: bin, Protocol: tc.protocol, Timeout: 20 * time.Second, Trust: true,
+			srv := ServerConfig{Name: "karakeep", Command: bin, Protocol: tc.protocol, Timeout: nodeTimeout, Trust: true,
 				Env: map[string]string{"KARAKEEP_API_ADDR": "http://127.0.0.1:1", "KARAKEEP_API_KEY": key}}
 			cache := filepath.Join(t.TempDir(), "protocols.json")
 			b := newBridge(t, &Options{Logger: e.logger(), ProtocolCache: cache}, srv)

@@ -44,7 +44,7 @@ func modernServer(t *testing.T, name string, flags ...string) ServerConfig {
 		t.Fatalf("node not found for %s: %v", name, err)
 	}
 	args := append([]string{filepath.Join(dir, "modern-server.mjs")}, flags...)
-	return ServerConfig{Name: name, Command: node, Args: args, Timeout: 20 * time.Second, Trust: true}
+	return ServerConfig{Name: name, Command: node, Args: args, Timeout: nodeTimeout, Trust: true}
 }
 
 // TestNPMModernServer: a third-party implementation of 2026-07-28 (the

@@ -20,7 +20,7 @@ func TestNPMEverythingOffers(t *testing.T) {
 	everything := npmBin(t, "mcp-server-everything")
 	var log progressLog
 	b := newBridge(t, &Options{ResourceTools: true, Policy: &confirm.Policy{AutoAllowReadOnly: true}, OnProgress: log.add},
-		ServerConfig{Name: "everything", Command: everything, Args: []string{"stdio"}, Timeout: 20 * time.Second, Trust: true})
+		ServerConfig{Name: "everything", Command: everything, Args: []string{"stdio"}, Timeout: nodeTimeout, Trust: true})
 	discover(t, b)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -19,7 +19,7 @@ import (
 // Gemini's answer, the latter through a task it polls on the client.
 func TestNPMSampling(t *testing.T) {
 	everything := npmBin(t, "mcp-server-everything")
-	cfg := ServerConfig{Name: "everything", Command: everything, Args: []string{"stdio"}, Timeout: 30 * time.Second, Trust: true}
+	cfg := ServerConfig{Name: "everything", Command: everything, Args: []string{"stdio"}, Timeout: nodeTimeout, Trust: true}
 
 	off := newBridge(t, nil, cfg)
 	discover(t, off)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/mark3labs/mcp-go/mcp"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"google.golang.org/genai"
@@ -105,61 +106,92 @@ func TestPromptsAllServers(t *testing.T) {
 
 // TestPromptsListChanged: the prompt list is read once at discovery and
 // served from then on without a request per call; a prompt the server adds
-// at run time (announced by prompts/list_changed) is read once more and
-// seen by ListPrompts, Prompts and GetPrompt's argument check. Requests are
-// counted by their client spans.
+// at run time (announced by prompts/list_changed) is read again and seen
+// by ListPrompts and GetPrompt's argument check. Requests are
+// counted by their client spans, in the trace of the caller's context:
+// the connection may list again in the background, on the notification
+// and, when discovery listed before the server acknowledged the
+// subscription to changes, to check what it read then.
 func TestPromptsListChanged(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		tr       Transport
 		protocol string // "" detects the era: 2026-07-28 with the test server
+		// held: the server holds the subscriptions/listen request until
+		// the prompt is added, so that its notification is lost and only
+		// the check of the list read at discovery finds the change.
+		held bool
 	}{
-		{"stdio", TransportStdio, ""},
-		{"stdio legacy", TransportStdio, "legacy"},
-		{"sse", TransportSSE, ""},
-		{"http", TransportHTTP, ""},
-		{"http legacy", TransportHTTP, "legacy"},
+		{"stdio", TransportStdio, "", false},
+		{"stdio legacy", TransportStdio, "legacy", false},
+		{"sse", TransportSSE, "", false},
+		{"http", TransportHTTP, "", false},
+		{"http legacy", TransportHTTP, "legacy", false},
+		{"http subscription held", TransportHTTP, "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			exp := tracetest.NewInMemoryExporter()
 			tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
 			t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-			cfg := serverFor(t, "p", tc.tr, testserver.Options{Offers: true})
+			release := func() {}
+			var cfg ServerConfig
+			if tc.held {
+				var h *testserver.HTTP
+				cfg, h = httpServer(t, "p", tc.tr, testserver.Options{Offers: true})
+				_, release = h.Hold(string(mcp.MethodSubscriptionsListen))
+				defer release()
+			} else {
+				cfg = serverFor(t, "p", tc.tr, testserver.Options{Offers: true})
+			}
 			cfg.Protocol = tc.protocol
 			b := newBridge(t, &Options{TracerProvider: tp}, cfg)
-			discover(t, b)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			requests := func(name string) int {
-				n := 0
-				for _, s := range exp.GetSpans() {
-					if s.Name == name {
-						n++
+			// traced returns a context in a trace of its own, and a count of
+			// the requests named name sent in that trace.
+			traced := func(ctx context.Context, phase string) (context.Context, func(name string) int) {
+				ctx, span := tp.Tracer("test").Start(ctx, phase)
+				span.End()
+				id := span.SpanContext().TraceID()
+				return ctx, func(name string) int {
+					n := 0
+					for _, s := range exp.GetSpans() {
+						if s.Name == name && s.SpanContext.TraceID() == id {
+							n++
+						}
 					}
+					return n
 				}
-				return n
 			}
-			if got := requests("prompts/list"); got != 1 {
-				t.Fatalf("prompts/list requests after discovery = %d, want 1", got)
+			dctx, cancelDiscovery := context.WithTimeout(context.Background(), time.Minute) // as discover(t, b)
+			defer cancelDiscovery()
+			dctx, discovery := traced(dctx, "discover")
+			if err := b.Discover(dctx); err != nil {
+				t.Fatalf("Discover() = %v", err)
 			}
+			if got := discovery("prompts/list"); got != 1 {
+				t.Fatalf("prompts/list requests of discovery = %d, want 1", got)
+			}
+			uctx, uses := traced(ctx, "uses")
 			for range 3 {
-				if got, err := b.ListPrompts(ctx, "p"); err != nil || len(got) != 2 {
+				if got, err := b.ListPrompts(uctx, "p"); err != nil || len(got) != 2 {
 					t.Fatalf("ListPrompts(p) = %v, %v; want 2 prompts", got, err)
 				}
-				if _, err := b.ListPrompts(ctx, ""); err != nil {
+				if _, err := b.ListPrompts(uctx, ""); err != nil {
 					t.Fatalf("ListPrompts(\"\") = %v", err)
 				}
-				if _, err := b.GetPrompt(ctx, "p", "plain", nil); err != nil {
+				if _, err := b.GetPrompt(uctx, "p", "plain", nil); err != nil {
 					t.Fatalf("GetPrompt(plain) = %v", err)
 				}
 			}
-			if got := requests("prompts/list"); got != 1 {
-				t.Errorf("prompts/list requests after 9 uses = %d, want still 1", got)
+			if got := uses("prompts/list"); got != 0 {
+				t.Errorf("prompts/list requests of 9 uses = %d, want 0 (served from the list read at discovery)", got)
 			}
 
 			if _, err := call(t, b, "p", "add_prompt", map[string]any{"name": "fresh"}); err != nil {
 				t.Fatalf("add_prompt(fresh) = %v", err)
 			}
+			release()
 			// The re-read follows the notification on its own; wait for it
 			// (each ListPrompts is served from the kept list).
 			for {
@@ -186,17 +218,15 @@ func TestPromptsListChanged(t *testing.T) {
 			if diff := cmp.Diff(want, all, sortPrompts); diff != "" {
 				t.Errorf("ListPrompts(\"\") after add_prompt (-want +got):\n%s", diff)
 			}
-			if _, err := b.GetPrompt(ctx, "p", "fresh", map[string]string{"bogus": "1"}); !errors.Is(err, ErrInvalidArguments) {
+			gctx, gets := traced(ctx, "gets")
+			if _, err := b.GetPrompt(gctx, "p", "fresh", map[string]string{"bogus": "1"}); !errors.Is(err, ErrInvalidArguments) {
 				t.Errorf("GetPrompt(fresh, bogus) = %v, want an error wrapping ErrInvalidArguments", err)
 			}
-			contents, err := b.GetPrompt(ctx, "p", "fresh", map[string]string{"topic": "x"})
+			contents, err := b.GetPrompt(gctx, "p", "fresh", map[string]string{"topic": "x"})
 			if err != nil || len(contents) != 1 || contents[0].Parts[0].Text != "prompt fresh" {
 				t.Errorf("GetPrompt(fresh) = %v, %v; want the text \"prompt fresh\"", contents, err)
 			}
-			if got := requests("prompts/list"); got != 2 {
-				t.Errorf("prompts/list requests after the change = %d, want 2 (discovery, notification)", got)
-			}
-			if got := requests("prompts/get fresh"); got != 1 {
+			if got := gets("prompts/get fresh"); got != 1 {
 				t.Errorf("prompts/get fresh requests = %d, want 1 (the bad arguments are refused without one)", got)
 			}
 		})

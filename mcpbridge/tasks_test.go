@@ -60,10 +60,12 @@ func TestTasks(t *testing.T) {
 
 // TestProgressKeepsCallAlive: through the public API, a call reporting
 // progress outlives the request timeout; without a progress callback the
-// same call times out.
+// same call times out. The timeout is 12 reports long, so that a machine
+// that stalls the processes for 2.5 s does not fail the first call (a
+// report every 0.5 s against 2 s failed a run under a load of 21).
 func TestProgressKeepsCallAlive(t *testing.T) {
 	srv := stdioServer("p", "-offers")
-	srv.Trust, srv.Timeout = true, 2*time.Second
+	srv.Trust, srv.Timeout = true, 3*time.Second
 	var mu sync.Mutex
 	var reports []Progress
 	b := newBridge(t, &Options{OnProgress: func(p Progress) {
@@ -72,14 +74,14 @@ func TestProgressKeepsCallAlive(t *testing.T) {
 		reports = append(reports, p)
 	}}, srv)
 	discover(t, b)
-	args := map[string]any{"steps": 8, "every": 500}
+	args := map[string]any{"steps": 16, "every": 250}
 	r := execOne(t, b, "progress", args)
 	if r.Err != nil {
-		t.Fatalf("progress (4 s, timeout 2 s, a report every 0.5 s) = %v, want its result", r.Err)
+		t.Fatalf("progress (4 s, timeout 3 s, a report every 0.25 s) = %v, want its result", r.Err)
 	}
 	mu.Lock()
-	if len(reports) != 8 || reports[7].Message != "step 8" {
-		t.Errorf("progress reports = %+v, want 8 ending with step 8", reports)
+	if len(reports) != 16 || reports[15].Message != "step 16" {
+		t.Errorf("progress reports = %+v, want 16 ending with step 16", reports)
 	}
 	mu.Unlock()
 

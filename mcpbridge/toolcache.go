@@ -13,9 +13,12 @@ import (
 // memory instead of listing them again, and with a protocol cache
 // ([Options.ProtocolCache]) so does the first connection of a later run,
 // for a list the server marked public (the same for every user; a private
-// list stays in memory, where the credentials are the same). A
-// tools/list_changed notification makes the list stale at once. Tools
-// taken from a kept list report no skipped tools.
+// list stays in memory, where the credentials are the same). A kept list
+// is taken only once the server has acknowledged the connection's
+// subscription to its changes, so that a change made after connecting is
+// announced; without the acknowledgement (within about two seconds) the
+// tools are listed. A tools/list_changed notification makes the list stale
+// at once. Tools taken from a kept list report no skipped tools.
 
 // keptTools is a server's tools list kept while it is fresh.
 type keptTools struct {
@@ -33,6 +36,16 @@ func (b *Bridge) listTools(ctx context.Context, s *server, conn *mcpconn.Conn) (
 		b.mu.Unlock()
 		if kept.raws == nil || !now.Before(kept.until) {
 			kept.raws, kept.until = b.protos.Tools(s.cfg.protoKey(), now)
+		}
+		// A change reaches this connection only from the server's
+		// acknowledgement of its subscription on: one made before (by
+		// the caller, right after connecting) would reach neither the
+		// kept list nor the connection. Waiting for the acknowledgement
+		// takes about the round trip the tools/list would have; without
+		// one, the tools are listed (and read again once it comes).
+		if kept.raws != nil && !conn.Subscribed(ctx) {
+			b.log.Debug("mcp server did not acknowledge the subscription to its changes; listing its tools instead of taking the kept list", "server", s.cfg.Name)
+			kept.raws = nil
 		}
 		if kept.raws != nil {
 			b.log.Debug("mcp server tools taken from the kept list", "server", s.cfg.Name, "tools", len(kept.raws), "fresh until", kept.until)

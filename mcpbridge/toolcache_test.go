@@ -71,6 +71,43 @@ func TestToolsTTL(t *testing.T) {
 	}
 }
 
+// TestToolsKeptUntilSubscribed: a kept tools list stands for a tools/list
+// only once the server has acknowledged the connection's subscription to
+// its changes; before that, a change (here a tool added right after
+// Discover, while the server holds the subscriptions/listen request)
+// would reach neither the kept list nor the connection. Unacknowledged,
+// the Bridge lists the tools instead, reads them again when the
+// acknowledgement comes, and so finds the tool. Taking the kept list at
+// once lost it (TestToolsTTL failed one run in ten: the tools/call reached
+// the server before the subscriptions/listen).
+func TestToolsKeptUntilSubscribed(t *testing.T) {
+	srv, h := httpServer(t, "ttl", TransportHTTP, testserver.Options{Era: testserver.EraModern, ToolsTTL: time.Hour, ToolsPublic: true})
+	srv.Trust = true
+	path := filepath.Join(t.TempDir(), "protocols.json")
+	first := newBridge(t, &Options{ProtocolCache: path}, srv)
+	discover(t, first)
+	_ = first.Close()
+
+	arrived, release := h.Hold(string(mcp.MethodSubscriptionsListen))
+	defer release()
+	n := lists(h)
+	second := newBridge(t, &Options{ProtocolCache: path}, srv)
+	discover(t, second)
+	select {
+	case <-arrived:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no subscriptions/listen reached the server")
+	}
+	if got := lists(h); got != n+1 {
+		t.Errorf("the run sent %d tools/list before the acknowledgement, want 1 in place of the kept list", got-n)
+	}
+	if r := execOne(t, second, "add_tool", map[string]any{"name": "late"}); r.Err != nil {
+		t.Fatalf("add_tool = %v", r.Err)
+	}
+	release()
+	waitTool(t, second, "late")
+}
+
 // waitTool waits until b has the tool name.
 func waitTool(t *testing.T, b *Bridge, name string) {
 	t.Helper()

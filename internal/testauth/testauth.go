@@ -332,11 +332,30 @@ type Protected struct {
 
 	mu      sync.Mutex
 	seen    map[string]bool
+	offered map[string]bool // every token a request presented
+	stalls  int             // metadata requests still to stall
 	expired map[string]bool
 	stepUp  *stepUp
 	Refused atomic.Int64
 	// Forbidden counts the 403 insufficient_scope answers.
 	Forbidden atomic.Int64
+}
+
+// StallMetadata makes the next request for the protected resource
+// metadata go unanswered until its client gives up on it, as from a
+// server slower than the request that needs it.
+func (p *Protected) StallMetadata() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stalls++
+}
+
+// Offered reports whether a request presented tok as its access token,
+// valid or not.
+func (p *Protected) Offered(tok string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.offered[tok]
 }
 
 // Expire makes every access token seen so far be refused.
@@ -350,6 +369,16 @@ func (p *Protected) Expire() {
 
 func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/.well-known/oauth-protected-resource"+p.path {
+		p.mu.Lock()
+		stall := p.stalls > 0
+		if stall {
+			p.stalls--
+		}
+		p.mu.Unlock()
+		if stall {
+			<-r.Context().Done()
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{
 			"resource":              p.URL,
@@ -367,6 +396,11 @@ func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if p.param != "" {
 		tok = r.URL.Query().Get(p.param)
 		ok = tok != ""
+	}
+	if ok && tok != "" {
+		p.mu.Lock()
+		p.offered[tok] = true
+		p.mu.Unlock()
 	}
 	if !ok || !p.valid(r.Context(), tok) {
 		p.Refused.Add(1)

@@ -193,8 +193,9 @@ func TestListChangedFlood(t *testing.T) {
 		_, _ = c.ListTools(context.Background())
 	}
 	c = dialT(t, s)
-	_, _ = c.CallTool(context.Background(), "echo", nil) // the listening stream is up
-	time.Sleep(200 * time.Millisecond)
+	if !c.Subscribed(context.Background()) {
+		t.Fatal("Subscribed() = false, want the subscription to list_changed acknowledged")
+	}
 	sent := 0
 	for end := time.Now().Add(1500 * time.Millisecond); time.Now().Before(end); sent++ {
 		h.MCP.SendNotificationToAllClients("notifications/tools/list_changed", nil)

@@ -309,6 +309,8 @@ type Conn struct {
 	listenDone chan struct{}      // closed when listen returned
 	acked      chan struct{}      // closed when the server acknowledged listen
 	ackOnce    sync.Once
+	unheard    chan struct{} // closed when a listen ended before any acknowledgement
+	unheardOne sync.Once
 	acks       atomic.Uint64  // acknowledgements of listen so far
 	notes      sync.WaitGroup // notifications/cancelled being sent
 
@@ -382,6 +384,7 @@ func dial(ctx context.Context, s Spec, kind Kind) (*Conn, error) {
 		prompts: make(chan struct{}, 1),
 		dead:    make(chan struct{}),
 		acked:   make(chan struct{}),
+		unheard: make(chan struct{}),
 	}
 	c.in = &incoming{c: c}
 	// The connection's lifetime context outlives Dial's ctx (cancelling the

@@ -167,6 +167,8 @@ func (c *Conn) listen(ctx context.Context) {
 		}
 		if c.acks.Load() != acks {
 			pause = listenPause
+		} else if acks == 0 {
+			c.unheardOne.Do(func() { close(c.unheard) })
 		}
 		c.log.Debug("mcp server closed the subscriptions/listen stream", "err", err, "again in", pause)
 		select {

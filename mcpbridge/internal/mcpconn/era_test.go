@@ -2,7 +2,6 @@ package mcpconn
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -88,24 +87,19 @@ func TestEras(t *testing.T) {
 				if err != nil || !strings.Contains(string(raw), `era`) {
 					t.Fatalf("CallTool(echo) = %s, %v, want the arguments back", raw, err)
 				}
-				// Over HTTP the notification travels on the listening GET
-				// stream, which a loaded machine may not have open yet when
-				// the tool is added (the server then has nobody to tell):
-				// a tool is added again until a change is reported.
-				const tries = 4
-				got := false
-				for i := 0; i < tries && !got; i++ {
-					if _, err := c.CallTool(ctx, "add_tool", map[string]any{"name": fmt.Sprintf("late%d", i)}); err != nil {
-						t.Fatalf("CallTool(add_tool) = %v", err)
-					}
-					select {
-					case <-changed:
-						got = true
-					case <-time.After(fast / tries):
-					}
+				// On 2026-07-28 the notification flows from the server's
+				// acknowledgement of the subscription on: a tool added
+				// before it would reach nobody.
+				if !c.Subscribed(ctx) {
+					t.Fatal("Subscribed() = false, want the subscription to list_changed acknowledged")
 				}
-				if !got {
-					t.Fatalf("no list_changed within %v of %d add_tool calls", fast, tries)
+				if _, err := c.CallTool(ctx, "add_tool", map[string]any{"name": "late"}); err != nil {
+					t.Fatalf("CallTool(add_tool) = %v", err)
+				}
+				select {
+				case <-changed:
+				case <-time.After(fast):
+					t.Fatalf("no list_changed within %v of add_tool", fast)
 				}
 				if kind == Stdio && tc.era == testserver.EraLegacySilent && !strings.Contains(c.Stderr(), "ignored server/discover") {
 					t.Errorf("stderr = %q, want the ignored probe logged", c.Stderr())

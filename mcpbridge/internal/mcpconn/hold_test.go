@@ -37,7 +37,6 @@ func TestQuestionHoldsTimeout(t *testing.T) {
 			} else {
 				s = httpServer(t, tg.kind, testserver.Options{Era: tg.era, Ask: true}).spec
 			}
-			s.Timeout = timeout
 			asked := make(chan time.Duration, 1)
 			s.Elicit = func(ctx context.Context, _ mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
 				dl, _ := ctx.Deadline()
@@ -50,7 +49,11 @@ func TestQuestionHoldsTimeout(t *testing.T) {
 				}
 				return mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"value": "blue"}}, nil
 			}
+			// Connect with the generous timeout, then bound the calls:
+			// starting the server is not what is timed here (a start on a
+			// starved core took longer than 1.5 s).
 			c := dialT(t, s)
+			c.spec.Timeout = timeout
 			raw, err := c.CallTool(context.Background(), "ask", map[string]any{"question": "favourite colour?"})
 			if err != nil {
 				t.Fatalf("CallTool(ask) with a slow answer = %v, want the answer", err)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
 
@@ -23,6 +24,15 @@ type HTTP struct {
 
 	mu   sync.Mutex
 	seen []http.Header
+	hold *hold
+}
+
+// hold is a method whose requests wait until released (see [HTTP.Hold]).
+type hold struct {
+	method  string
+	arrived chan struct{} // closed when the first such request arrived
+	once    sync.Once
+	release chan struct{}
 }
 
 // ServeHTTP starts a server with o behind SSE (sse true) or streamable
@@ -75,9 +85,33 @@ func (h *HTTP) record(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
 		h.seen = append(h.seen, r.Header.Clone())
+		hd := h.hold
 		h.mu.Unlock()
+		if hd != nil && r.Header.Get(mcp.HeaderMethod) == hd.method {
+			hd.once.Do(func() { close(hd.arrived) })
+			select {
+			case <-hd.release:
+			case <-r.Context().Done():
+				return
+			}
+		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// Hold makes the server hold every request of the JSON-RPC method (by the
+// Mcp-Method header of 2026-07-28) that arrives from now on, before
+// serving it, until release is called or its client goes away; arrived is
+// closed when the first one comes. It lets a test put something else
+// first, such as a change made before a subscriptions/listen is served.
+// Calling release again does nothing.
+func (h *HTTP) Hold(method string) (arrived <-chan struct{}, release func()) {
+	hd := &hold{method: method, arrived: make(chan struct{}), release: make(chan struct{})}
+	h.mu.Lock()
+	h.hold = hd
+	h.mu.Unlock()
+	var once sync.Once
+	return hd.arrived, func() { once.Do(func() { close(hd.release) }) }
 }
 
 // Header returns every value of the named request header the server has
