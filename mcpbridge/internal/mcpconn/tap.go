@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"maps"
 	"strings"
 	"sync"
 
@@ -123,8 +124,48 @@ type stdioTap struct {
 	in *incoming
 }
 
+// Over stdio the ids of both directions share one stream, and a server
+// may answer a message it should not: mcp-go's own server answers a late
+// reply to a question it gave up (the call it asked for was cancelled)
+// as a request without a method, "method not found" under the question's
+// id. Servers number their requests from 0 or 1, as mcp-go's client
+// does, so that error took the place of the answer to the client's
+// request of the same number (TestQuestionBounds failed 1 run in 20 with
+// -race: the next tool call got it). The client's requests to a stdio
+// server are therefore numbered from stdioIDBase on, as the server sees
+// them, and their answers and cancellations translated back and forth.
+const stdioIDBase = 1 << 40
+
+// stdioID returns the id a stdio server sees for the client's request id:
+// a number moved by stdioIDBase; any other id as it is.
+func stdioID(id mcp.RequestId) mcp.RequestId {
+	if n, ok := id.Value().(int64); ok && n >= 0 && n < stdioIDBase {
+		return mcp.NewRequestId(n + stdioIDBase)
+	}
+	return id
+}
+
 func (t stdioTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
-	return tapSend(ctx, t.Stdio, req)
+	id := req.ID
+	req.ID = stdioID(id)
+	resp, err := tapSend(ctx, t.Stdio, req)
+	if resp != nil {
+		resp.ID = id
+	}
+	return resp, err
+}
+
+// SendNotification sends n, a cancellation naming the request by the id
+// the server saw.
+func (t stdioTap) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
+	if n.Method == string(mcp.MethodNotificationCancelled) {
+		if id, ok := n.Params.AdditionalFields["requestId"].(mcp.RequestId); ok {
+			fields := maps.Clone(n.Params.AdditionalFields)
+			fields["requestId"] = stdioID(id)
+			n.Params.AdditionalFields = fields
+		}
+	}
+	return t.Stdio.SendNotification(ctx, n)
 }
 
 // cancelFunc is told about a request whose context ended before its
