@@ -43,7 +43,7 @@ const pathWeight = 0.3
 
 // memberWeight is what a word counts as itself when the lexicon knows it,
 // against 1 for another word: it counts through its concepts too.
-var memberWeight float32 = 0.75
+var memberWeight float32 = 0.4
 
 // shapeWeight is what a path or URL counts for what it names ("file",
 // "url"), against 1 for a word.
