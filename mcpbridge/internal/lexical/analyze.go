@@ -149,7 +149,7 @@ func init() {
 		"didn", "isn", "aren", "wasn", "won", "cannot", "hey", "hi", "hello", "thanks", "thank",
 		"kindly", "help", "tell", "give", "want", "wanted", "wants", "need", "needs", "needed", "like",
 		"would", "could", "possible", "something", "anything", "everything", "thing", "things",
-		"e", "g", "eg", "ie", "use", "used", "using", "uses",
+		"e", "g", "eg", "ie", "use", "used", "using", "uses", "related",
 	} {
 		stopWords[w] = true
 	}
