@@ -39,6 +39,7 @@ func TestLexicon(t *testing.T) {
 		{"a compound of two loanwords, first", "マークダウンファイル", "markdown", true},
 		{"a compound of two loanwords, second", "マークダウンファイル", "file", true},
 		{"a path names a file", "save it to /root/a.md", "file", true},
+		{"a district names a place", "海淀区のホテル", "address", true},
 		{"a URL names a web page", "open https://go.dev", "website", true},
 		{"unrelated", "weather", "stock", false},
 	}
