@@ -43,7 +43,7 @@ const pathWeight = 0.3
 
 // memberWeight is what a word counts as itself when the lexicon knows it,
 // against 1 for another word: it counts through its concepts too.
-var memberWeight float32 = 0.75
+var memberWeight float32 = 0.4
 
 // shapeWeight is what a path or URL counts for what it names ("file",
 // "url"), against 1 for a word.
@@ -149,7 +149,7 @@ func init() {
 		"didn", "isn", "aren", "wasn", "won", "cannot", "hey", "hi", "hello", "thanks", "thank",
 		"kindly", "help", "tell", "give", "want", "wanted", "wants", "need", "needs", "needed", "like",
 		"would", "could", "possible", "something", "anything", "everything", "thing", "things",
-		"e", "g", "eg", "ie", "use", "used", "using", "uses",
+		"e", "g", "eg", "ie", "use", "used", "using", "uses", "related",
 	} {
 		stopWords[w] = true
 	}

@@ -34,7 +34,12 @@ func TestLexicon(t *testing.T) {
 		{"inflection", "currencies", "EUR", true},
 		{"a phrase, not its word", "mind map", "map", false},
 		{"the longest CJK member", "股票", "车票", false},
+		{"a loanword is one word", "プレゼントを渡す", "presentation", false},
+		{"a katakana member before other script", "プレゼン資料", "presentation", true},
+		{"a compound of two loanwords, first", "マークダウンファイル", "markdown", true},
+		{"a compound of two loanwords, second", "マークダウンファイル", "file", true},
 		{"a path names a file", "save it to /root/a.md", "file", true},
+		{"a district names a place", "海淀区のホテル", "address", true},
 		{"a URL names a web page", "open https://go.dev", "website", true},
 		{"unrelated", "weather", "stock", false},
 	}

@@ -148,7 +148,11 @@ func (lx *lexicon) matchWordsAt(words []string, fn func(from, to int, t uint64))
 
 // matchCJK calls fn with the concept terms of the members found in a run
 // of CJK text (its spaces ignored), scanning from the left and taking the longest member at
-// each place (so that 股票, a stock, is not also 票, a ticket).
+// each place (so that 股票, a stock, is not also 票, a ticket). A member
+// that ends in katakana where the word in katakana goes on is found only
+// if another member starts where it ends: a loanword is one word
+// (プレゼント, a present, is no プレゼン, a presentation), but a compound
+// of two members is both (マークダウンファイル).
 func (lx *lexicon) matchCJK(run string, fn func(uint64)) {
 	if len(lx.cjk) == 0 {
 		return
@@ -161,17 +165,43 @@ func (lx *lexicon) matchCJK(run string, fn func(uint64)) {
 	}
 	offs = append(offs, len(run))
 	chars := len(offs) - 1
-	for i := 0; i < chars; {
-		n := 1
+	kata := func(i int) bool {
+		r, _ := utf8.DecodeRuneInString(run[offs[i]:])
+		return scriptOf(r) == kataScript
+	}
+	// at returns the length in characters of the longest member at
+	// character i (0 for none) and its terms.
+	at := func(i int) (int, []uint64) {
 		for k := min(lx.cjkMax, chars-i); k >= 1; k-- {
 			if terms, ok := lx.cjk[run[offs[i]:offs[i+k]]]; ok {
-				for _, t := range terms {
-					fn(t)
-				}
-				n = k
-				break
+				return k, terms
 			}
 		}
-		i += n
+		return 0, nil
 	}
+	for i := 0; i < chars; {
+		n, terms := at(i)
+		// A shorter member where the longest cuts a loanword.
+		for n > 0 && i+n < chars && kata(i+n-1) && kata(i+n) {
+			if next, _ := at(i + n); next > 0 {
+				break
+			}
+			n, terms = shorter(lx, run, offs, i, n)
+		}
+		for _, t := range terms {
+			fn(t)
+		}
+		i += max(n, 1)
+	}
+}
+
+// shorter returns the longest member at character i of run shorter than
+// n characters (0 for none) and its terms.
+func shorter(lx *lexicon, run string, offs []int, i, n int) (int, []uint64) {
+	for k := n - 1; k >= 1; k-- {
+		if terms, ok := lx.cjk[run[offs[i]:offs[i+k]]]; ok {
+			return k, terms
+		}
+	}
+	return 0, nil
 }
