@@ -21,9 +21,10 @@ import (
 )
 
 // pearShop starts an MCP server on loopback with two tools, stock and
-// order (whose count is a numeric enum), and returns a discovered Bridge
-// that may run them without asking, and the function that stops both.
-func pearShop() (*mcpbridge.Bridge, func()) {
+// order (whose count is a numeric enum; an order waits until hold, when
+// not nil, is closed), and returns a discovered Bridge that may run them
+// without asking, and the function that stops both.
+func pearShop(hold <-chan struct{}) (*mcpbridge.Bridge, func()) {
 	s := server.NewMCPServer("shop", "1.0.0")
 	s.AddTool(mcp.NewTool("stock", mcp.WithDescription("Items in stock."), mcp.WithString("item", mcp.Required())),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -31,7 +32,14 @@ func pearShop() (*mcpbridge.Bridge, func()) {
 		})
 	s.AddTool(mcp.NewToolWithRawSchema("order", "Orders items.", json.RawMessage(
 		`{"type":"object","properties":{"item":{"type":"string"},"count":{"enum":[1,5,10]}},"required":["item","count"]}`)),
-		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if hold != nil {
+				select {
+				case <-hold:
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			}
 			return mcp.NewToolResultText(fmt.Sprintf("ordered %v %s", r.GetArguments()["count"], r.GetString("item", ""))), nil
 		})
 	h := server.NewStreamableHTTPServer(s)
@@ -55,7 +63,7 @@ func pearShop() (*mcpbridge.Bridge, func()) {
 }
 
 func ExampleAgent_Run() {
-	b, stop := pearShop()
+	b, stop := pearShop(nil)
 	defer stop()
 
 	// A scripted model: check the stock, order from it, then answer.
@@ -95,7 +103,7 @@ func ExampleAgent_Run() {
 }
 
 func ExampleAgent_RunStream() {
-	b, stop := pearShop()
+	b, stop := pearShop(nil)
 	defer stop()
 
 	// A scripted model: it says what it does, checks the stock, then answers
@@ -139,7 +147,7 @@ func ExampleAgent_RunStream() {
 }
 
 func ExampleAgent_Live() {
-	b, stop := pearShop()
+	b, stop := pearShop(nil)
 	defer stop()
 
 	// A scripted Live model: it checks the stock, then answers.
@@ -201,7 +209,8 @@ func ExampleAgent_Live() {
 // call that takes long runs in the background and its result reaches the
 // model in a later request.
 func ExampleOptions() {
-	b, stop := pearShop()
+	shipping := make(chan struct{}) // the order ends once Run has
+	b, stop := pearShop(shipping)
 	defer stop()
 
 	budget := mcpbridge.HostFunction{
@@ -236,6 +245,7 @@ func ExampleOptions() {
 		log.Fatal(err)
 	}
 	fmt.Println(res.Response.Text())
+	close(shipping)
 	fmt.Println("later:", (<-done).ReturnDisplay, "-", a.Pending(), "result for the next request")
 	// Unordered output:
 	// [budget] {"output":"20 euros"}
