@@ -173,6 +173,23 @@ type Options struct {
 	// messages, so it must return quickly. nil means calls ask for no
 	// progress.
 	OnProgress func(Progress)
+	// MaxUsers, when above zero, makes the Bridge one for many users
+	// (see [WithUser]): every operation that acts for a user (calls,
+	// Declare, Login, SetRoots, prompts, resources, skills, completions)
+	// must name one in its context, or fails with [ErrNoUser], and at
+	// most MaxUsers users have state at once. A new user beyond them
+	// takes the place of the user idle longest; when every user has an
+	// operation in flight, the new user's operation fails with
+	// [ErrTooManyUsers]. Zero (the default) sets no cap and lets a
+	// context without a user act for the user "", as a Bridge used by
+	// one person does.
+	MaxUsers int
+	// UserIdle is how long a user's own state (connections of servers
+	// that keep a session per user, logins, tools lists, roots) lives
+	// after the user's last operation ended; then it is dropped, its
+	// connections closed, and the user's next operation builds it again
+	// (tokens stay in the token store). Zero means 10 minutes.
+	UserIdle time.Duration
 }
 
 // Bridge connects the configured MCP servers and keeps their tools
@@ -218,6 +235,16 @@ type Bridge struct {
 	builtins   *server        // the built-in resource tools; nil without them
 	tracer     trace.Tracer   // nil: no spans
 	sampling   *samplingState // nil: sampling off
+
+	// Many users (see users.go and catalog.go), under mu.
+	maxUsers    int
+	userIdle    time.Duration
+	users       map[string]*userState
+	catalogs    map[string]*catalog
+	listings    map[[32]byte]*listing
+	lastListing int
+	order       []string // the registry's order of servers
+	scheme      registry.Scheme
 
 	discoverMu sync.Mutex     // one Discover at a time
 	bg         sync.WaitGroup // discovery attempts, background closes
@@ -308,6 +335,12 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 		tools:         map[string]*Tool{},
 		subs:          map[*unbounded.Chan[Event]]struct{}{},
 		hooks:         hooks,
+		maxUsers:      max(o.MaxUsers, 0),
+		userIdle:      cmp.Or(o.UserIdle, defaultUserIdle),
+		users:         map[string]*userState{},
+		catalogs:      map[string]*catalog{},
+		listings:      map[[32]byte]*listing{},
+		scheme:        o.ToolNames,
 	}
 	order := make([]string, len(b.cfg.Servers))
 	redactors := make([]*secrets.Redactor, len(b.cfg.Servers))
@@ -317,8 +350,8 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 	b.redact = redactor{secrets.NewKeyring(secrets.Join(redactors...))}
 	b.log = slog.New(&redactHandler{r: b.redact, inner: o.Logger.Handler()})
 	for i, sc := range b.cfg.Servers {
-		s := &server{cfg: sc, redac: secrets.NewKeyring(redactors[i])}
-		s.creds, s.login = b.credentials(sc, &o, b.learner(s))
+		s := &server{cfg: sc, redac: secrets.NewKeyring(redactors[i]), inflight: map[string]int{}}
+		s.creds, s.login = b.credentials(s, &o, b.learner(s))
 		s.creds = learning(s.creds, b.learner(s))
 		b.servers = append(b.servers, s)
 		b.byName[sc.Name] = s
@@ -336,8 +369,9 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 		order = append([]string{resourceToolsServer}, order...)
 	}
 	b.reg = registry.New(order, &registry.Options{Scheme: o.ToolNames})
+	b.order = order
 	if b.builtins != nil {
-		b.setToolsLocked(b.builtins, b.builtins.defs)
+		b.setToolsLocked(b.builtins, b.builtins.defs, nil)
 	}
 	b.onProgress = o.OnProgress
 	b.tracer = newTracer(o.TracerProvider)
@@ -393,8 +427,21 @@ func (b *Bridge) Tool(name string) (*Tool, bool) {
 
 // setToolsLocked registers defs as the tools of s (nil unregisters them),
 // rebuilds the tool views, logs every rename and emits EventToolsChanged
-// when anything changed.
-func (b *Bridge) setToolsLocked(s *server, defs []*toolDef) {
+// when anything changed. For a user's instance, the interned l holds
+// defs and the user's catalog is built again when next used; the event
+// names the user, and its Update is empty.
+func (b *Bridge) setToolsLocked(s *server, defs []*toolDef, l *listing) {
+	if s.base != nil {
+		was := s.listing
+		b.setListingLocked(s, l)
+		if was != l {
+			b.emitLocked(Event{Kind: EventToolsChanged, Server: s.cfg.Name, User: s.user})
+		}
+		return
+	}
+	if s != b.builtins && !s.perUser {
+		b.dropCatalogsLocked() // every user's catalog holds these tools
+	}
 	s.defs = defs
 	u := b.reg.SetTools(s.cfg.Name, toolNames(defs))
 	b.rebuildLocked()
@@ -463,6 +510,13 @@ func (b *Bridge) Status() Status {
 		ss := newServerStatus(s.cfg)
 		ss.State = s.state
 		ss.Auth = s.authState()
+		if ss.PerUser = b.perUserLocked(s); ss.PerUser {
+			for _, u := range b.users {
+				if in := u.inst[s]; in != nil && in.link != nil {
+					ss.Users++
+				}
+			}
+		}
 		if s.login != nil {
 			ss.AuthScopes = s.login.Scopes()
 			if err := s.login.Err(); err != nil {
@@ -545,6 +599,22 @@ func (b *Bridge) shutdown() {
 			s.stderr = s.link.conn.Stderr()
 			s.link = nil
 			s.state, s.err = Disconnected, nil
+		}
+		if s.common != nil {
+			links = append(links, s.common)
+			s.common = nil
+		}
+	}
+	for _, u := range b.users {
+		if u.idle != nil {
+			u.idle.Stop()
+			u.idle = nil
+		}
+		for _, s := range u.inst {
+			if s.link != nil && !s.link.common.Load() {
+				links = append(links, s.link)
+			}
+			s.link = nil
 		}
 	}
 	subs := b.subs

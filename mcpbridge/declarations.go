@@ -69,6 +69,9 @@ type Declarations struct {
 	b     *Bridge
 	hosts *hostSet
 	mcp   map[string]*Tool // declared name -> Bridge tool
+	// view is the tools of the user Declare acted for (see WithUser);
+	// nil for the user "", whose are the Bridge's.
+	view *toolView
 }
 
 // Declare returns the tools of one request for conversation, the
@@ -102,12 +105,25 @@ func (b *Bridge) Declare(ctx context.Context, conversation []*genai.Content, opt
 	b.mu.Lock()
 	closed := b.closed
 	err := b.undiscoveredLocked()
+	var u *userState
+	if !closed && err == nil {
+		u, err = b.enterLocked(ctx)
+	}
 	b.mu.Unlock()
 	if closed {
 		return nil, ErrClosed
 	}
 	if err != nil {
 		return nil, err
+	}
+	defer b.leave(u)
+	var view *toolView
+	if u != nil {
+		v, err := b.userView(ctx, u)
+		if err != nil {
+			return nil, err
+		}
+		view = &v
 	}
 	hosts, err := newHostSet(o.Tools, o.Functions, o.Fallback)
 	if err != nil {
@@ -117,7 +133,8 @@ func (b *Bridge) Declare(ctx context.Context, conversation []*genai.Content, opt
 	if err != nil {
 		return nil, err
 	}
-	d.SystemInstruction = b.systemInstruction()
+	d.view = view
+	d.SystemInstruction = b.systemInstruction(u)
 	return d, nil
 }
 
@@ -132,6 +149,10 @@ func (d *Declarations) Tool(name string) (*Tool, bool) {
 	}
 	if t := d.mcp[name]; t != nil {
 		return t, true
+	}
+	if d.view != nil {
+		t, ok := d.view.tools[name]
+		return t, ok
 	}
 	return d.b.Tool(name)
 }

@@ -126,7 +126,7 @@ func (b *Bridge) declare(ctx context.Context, history []*genai.Content, tools []
 	if serverSide {
 		remote, remoteTool = b.serverSideTools()
 	}
-	cands := b.candidates(sel)
+	cands := b.candidates(ctx, sel)
 	if len(remote) > 0 {
 		cands = slices.DeleteFunc(cands, func(t *Tool) bool { return remote[t.Server] })
 	}
@@ -156,7 +156,7 @@ func (b *Bridge) declare(ctx context.Context, history []*genai.Content, tools []
 		name := t.Name
 		if h.has(name) {
 			if taken == nil {
-				taken = b.namesInUse(h)
+				taken = b.namesInUse(ctx, h)
 			}
 			name = aliasFor(t, taken)
 			taken[name] = true
@@ -221,14 +221,15 @@ func aliasFor(t *Tool, taken map[string]bool) string {
 
 // namesInUse returns the host's names and every registered name, so that
 // an alias never hides another tool.
-func (b *Bridge) namesInUse(h *hostSet) map[string]bool {
+func (b *Bridge) namesInUse(ctx context.Context, h *hostSet) map[string]bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	taken := make(map[string]bool, len(h.decls)+len(b.tools))
+	tools := b.viewLocked(b.users[UserOf(ctx)]).tools
+	taken := make(map[string]bool, len(h.decls)+len(tools))
 	for _, d := range h.decls {
 		taken[d.Name] = true
 	}
-	for n := range b.tools {
+	for n := range tools {
 		taken[n] = true
 	}
 	return taken
@@ -236,9 +237,9 @@ func (b *Bridge) namesInUse(h *hostSet) map[string]bool {
 
 // candidates returns the registered tools that sel keeps and the API has
 // not rejected, sorted by name.
-func (b *Bridge) candidates(sel *Selection) []*Tool {
+func (b *Bridge) candidates(ctx context.Context, sel *Selection) []*Tool {
 	b.mu.Lock()
-	all := slices.Clone(b.sorted)
+	all := slices.Clone(b.viewLocked(b.users[UserOf(ctx)]).sorted)
 	var out []*Tool
 	for _, t := range all {
 		if b.isRejectedLocked(t) {

@@ -15,8 +15,11 @@ import (
 type rootsHandler struct{ c *Conn }
 
 // ListRoots implements mcp-go's client.RootsHandler.
-func (h rootsHandler) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
-	roots := h.c.spec.Roots()
+func (h rootsHandler) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	roots, err := h.c.spec.Roots(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if roots == nil {
 		roots = []mcp.Root{}
 	}
