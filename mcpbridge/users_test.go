@@ -61,7 +61,7 @@ func (us *usersSetup) configs() []ServerConfig {
 	plain.Trust = true
 	out := []ServerConfig{plain}
 	for _, name := range usersServers {
-		cfg := ServerConfig{Name: name, Timeout: 20 * time.Second, Trust: true, OAuth: &OAuthConfig{Enabled: true, ClientID: "service"}}
+		cfg := ServerConfig{Name: name, Timeout: 2 * time.Minute, Trust: true, OAuth: &OAuthConfig{Enabled: true, ClientID: "service"}}
 		if name == "sse" {
 			cfg.URL, cfg.Type = us.remotes[name].URL, TransportSSE
 		} else {

@@ -344,6 +344,8 @@ type Protected struct {
 	Refused atomic.Int64
 	// Forbidden counts the 403 insufficient_scope answers.
 	Forbidden atomic.Int64
+	// Discovers counts the server/discover requests, answered or not.
+	Discovers atomic.Int64
 }
 
 // Expire makes every access token seen so far be refused.
@@ -379,6 +381,9 @@ func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"authorization_servers": []string{p.authServer()},
 		})
 		return
+	}
+	if r.Method == http.MethodPost && isDiscover(r) {
+		p.Discovers.Add(1)
 	}
 	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if p.server().dpopOn() {

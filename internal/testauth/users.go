@@ -67,6 +67,14 @@ func (a *Server) ServeLegacyMCP(t testing.TB, mcp *server.MCPServer, sse bool) *
 	return p
 }
 
+// isDiscover reports whether r (a POST, whose body it puts back) is a
+// server/discover request.
+func isDiscover(r *http.Request) bool {
+	body, err := io.ReadAll(io.LimitReader(r.Body, 16<<20))
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return err == nil && bytes.Contains(body, []byte(`"server/discover"`))
+}
+
 // refuseDiscover answers a server/discover POST as a legacy server does
 // (over SSE, where answers travel on the event stream, with HTTP 400),
 // reporting whether it did.
@@ -100,6 +108,9 @@ type Calls struct {
 	Crossings, Answered, Waiting atomic.Int64
 	// Release, when not nil, is what the "slow" tool waits for.
 	Release chan struct{}
+	// Entered, when not nil, receives the claimed user of each "slow"
+	// call as it starts waiting (it must have room: it is not skipped).
+	Entered chan string
 }
 
 // WhoAmI returns an MCP server named name whose tool "whoami" checks the
@@ -132,6 +143,9 @@ func WhoAmI(name string, c *Calls) *server.MCPServer {
 			if c.Release != nil {
 				c.Waiting.Add(1)
 				defer c.Waiting.Add(-1)
+				if c.Entered != nil {
+					c.Entered <- req.GetString("user", "")
+				}
 				select {
 				case <-c.Release:
 				case <-ctx.Done():
