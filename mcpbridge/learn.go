@@ -85,11 +85,11 @@ func learning(a mcpconn.Authorizer, learn keyrings) mcpconn.Authorizer {
 func (a learningAuth) Authorization(ctx context.Context) (string, error) {
 	v, err := a.Authorizer.Authorization(ctx)
 	if v != "" {
-		cred := v
+		cred := v // the credential, without the scheme: it hides v too
 		if scheme, c, ok := strings.Cut(v, " "); ok && scheme != "" {
 			cred = strings.TrimSpace(c)
 		}
-		a.learn.Learn(v, cred)
+		a.learn.Learn(cred)
 	}
 	return v, err
 }
