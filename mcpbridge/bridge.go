@@ -627,6 +627,11 @@ func (b *Bridge) shutdown() {
 	}
 	wg.Wait()
 	b.bg.Wait()
+	for _, s := range b.servers {
+		if s.login != nil {
+			s.login.CloseIdle() // every user's logins of s share its connections
+		}
+	}
 	for s := range subs {
 		s.Stop()
 	}

@@ -108,6 +108,12 @@ func NewShared(base *http.Client, serverURL string) *Shared {
 	return &Shared{http: egress.LoginClient(base, serverURL)}
 }
 
+// CloseIdle closes the idle connections of the login requests.
+func (s *Shared) CloseIdle() { s.http.CloseIdleConnections() }
+
+// CloseIdle closes the idle connections of c's login requests.
+func (c *Client) CloseIdle() { c.sh.CloseIdle() }
+
 // Asked reports whether the server has asked for a token (it answered
 // 401 to a request), so that every user's stored token is sent from the
 // first request on.
