@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/internal/testauth"
@@ -35,7 +36,7 @@ type usersBench struct {
 	cfgs    []ServerConfig
 }
 
-func newUsersBench(b *testing.B, users []string) *usersBench {
+func newUsersBench(b *testing.B, users []string, scope mcp.CacheScope) *usersBench {
 	b.Helper()
 	ub := &usersBench{as: testauth.Start(b), store: auth.NewMemoryStore()}
 	ub.as.RegisterNative("service", "http://127.0.0.1/oauth/callback")
@@ -45,7 +46,7 @@ func newUsersBench(b *testing.B, users []string) *usersBench {
 		ub.cfgs = append(ub.cfgs, cfg)
 	}
 	for _, name := range []string{"web1", "web2"} {
-		p := ub.as.ServeMCP(b, testauth.WhoAmI(name, &ub.calls), false, "")
+		p := ub.as.ServeMCP(b, testauth.WhoAmI(name, &ub.calls, mcpserver.WithMethodCacheHints(mcp.MethodToolsList, 60_000, scope)), false, "")
 		ub.remotes = append(ub.remotes, p)
 		ub.cfgs = append(ub.cfgs, ServerConfig{Name: name, HTTPURL: p.URL, Trust: true, Timeout: time.Minute,
 			OAuth: &OAuthConfig{Enabled: true, ClientID: "service"}})
@@ -60,6 +61,9 @@ func newUsersBench(b *testing.B, users []string) *usersBench {
 	defer setup.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
+	if err := setup.Discover(ctx); err != nil { // the server's challenge names the scopes
+		b.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 8)
 	for _, u := range users {
@@ -202,9 +206,15 @@ func (f footprint) bytes(base footprint) float64 {
 // Bridge's share of the Bridges'), the processes and open files of each
 // side, and how many connections spoke 2026-07-28.
 func BenchmarkUsers(b *testing.B) {
+	for _, scope := range []mcp.CacheScope{mcp.CacheScopePublic, mcp.CacheScopePrivate} {
+		b.Run(string(scope), func(b *testing.B) { benchUsers(b, scope) })
+	}
+}
+
+func benchUsers(b *testing.B, scope mcp.CacheScope) {
 	const n = 100
 	users := userNames(n)
-	ub := newUsersBench(b, users)
+	ub := newUsersBench(b, users, scope)
 	ctx := context.Background()
 	base := measure()
 	one := func() (time.Duration, footprint) {
@@ -270,6 +280,12 @@ func BenchmarkUsers(b *testing.B) {
 		}
 		return d, f
 	}
+	if os.Getenv("USERS_ONE_ONLY") != "" { // profiling one side
+		for b.Loop() {
+			one()
+		}
+		return
+	}
 	var t1, tn []time.Duration
 	var m1, mn []float64
 	var f1, fn footprint
@@ -316,9 +332,15 @@ func BenchmarkUsers(b *testing.B) {
 // 1,000 against after the first), the processes and open files, and the
 // server/discover requests each HTTP server got ("discovers").
 func BenchmarkThousandUsers(b *testing.B) {
+	for _, scope := range []mcp.CacheScope{mcp.CacheScopePublic, mcp.CacheScopePrivate} {
+		b.Run(string(scope), func(b *testing.B) { benchThousandUsers(b, scope) })
+	}
+}
+
+func benchThousandUsers(b *testing.B, scope mcp.CacheScope) {
 	const n = 1000
 	users := userNames(n)
-	ub := newUsersBench(b, users)
+	ub := newUsersBench(b, users, scope)
 	ctx := context.Background()
 	var per, ms []float64
 	var f footprint

@@ -344,7 +344,8 @@ type Protected struct {
 	Refused atomic.Int64
 	// Forbidden counts the 403 insufficient_scope answers.
 	Forbidden atomic.Int64
-	// Discovers counts the server/discover requests, answered or not.
+	// Discovers counts the server/discover requests that carried a valid
+	// token.
 	Discovers atomic.Int64
 }
 
@@ -382,9 +383,6 @@ func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	if r.Method == http.MethodPost && isDiscover(r) {
-		p.Discovers.Add(1)
-	}
 	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if p.server().dpopOn() {
 		if tok = p.dpopResource(w, r); tok == "" {
@@ -407,11 +405,22 @@ func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.Forbidden.Add(1)
 		return
 	}
+	if r.Method == http.MethodPost && isDiscover(r) {
+		p.Discovers.Add(1)
+	}
 	if p.legacy && r.Method == http.MethodPost && refuseDiscover(w, r, p.path == "/sse") {
 		return
 	}
 	p.next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), subjectKey{}, sub)))
 }
+
+// userinfoClient asks the authorization server about tokens, keeping
+// enough connections for a server under load.
+var userinfoClient = &http.Client{Transport: func() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 64
+	return t
+}()}
 
 // valid reports whether tok is a token of the authorization server that
 // has not expired, and whose it is: the subject (the user's ID) its
@@ -438,7 +447,7 @@ func (p *Protected) valid(ctx context.Context, tok string) (string, bool) {
 	}
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, as.Issuer+"/userinfo", nil)
 	req.Header.Set("Authorization", "Bearer "+tok)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := userinfoClient.Do(req)
 	if err != nil {
 		return "", false
 	}

@@ -120,9 +120,9 @@ type Calls struct {
 // a caller match answers to calls), or, when the token is another user's
 // (a crossing), an error naming both. A second tool, "slow", does the
 // same after waiting until its context ends or c.Release is closed. Both
-// count in c.
-func WhoAmI(name string, c *Calls) *server.MCPServer {
-	s := server.NewMCPServer(name, "1.0.0", server.WithToolCapabilities(true))
+// count in c. opts are further options of the server.
+func WhoAmI(name string, c *Calls, opts ...server.ServerOption) *server.MCPServer {
+	s := server.NewMCPServer(name, "1.0.0", append([]server.ServerOption{server.WithToolCapabilities(true)}, opts...)...)
 	answer := func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		claimed := req.GetString("user", "")
 		seq := req.GetInt("seq", 0)
