@@ -27,7 +27,7 @@ import (
 // allow-list or deny-list. Server and tool stay separate, so server "a.b"
 // tool "c" and server "a" tool "b.c" are different keys.
 type Key struct {
-	Server     string `json:"server"`
+	Server     string `json:"server"`         // the server's configured name
 	ServerTool string `json:"tool,omitempty"` // the tool's own name on Server; "" means every tool of Server
 }
 
@@ -60,7 +60,7 @@ type Request struct {
 	Name        string         // registered function name the model called
 	Args        map[string]any // the call's arguments
 	Description string         // the tool's description
-	Annotations Annotations
+	Annotations Annotations    // the tool's hints, as the server gave them (unverified)
 }
 
 // Answer is a person's answer to a confirmation question.

@@ -1,10 +1,12 @@
 // Package examples holds the runnable programs under its subdirectories;
-// this file tests that the README's Go code compiles and that its set-up
-// commands are the ones CI runs.
+// this file tests that the Go code of the README and of the guides under
+// docs/ compiles, that the README's set-up commands are the ones CI runs,
+// and that the guides' settings and status examples are the library's.
 package examples_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,29 +22,70 @@ import (
 // fences finds the fenced code blocks of a Markdown text, with their language.
 var fences = regexp.MustCompile("(?ms)^```([a-z]*)\n(.*?)^```\n")
 
-func readme(t *testing.T) string {
+// readDoc returns the text of the repository's Markdown file path
+// (relative to the repository's root).
+func readDoc(t *testing.T, path string) string {
 	t.Helper()
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile(filepath.Join("..", filepath.FromSlash(path)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return string(b)
 }
 
-// TestReadmeGoBlocksCompile builds and vets every ```go block of the README
-// as a program of this module.
-func TestReadmeGoBlocksCompile(t *testing.T) {
+func readme(t *testing.T) string {
+	t.Helper()
+	return readDoc(t, "README.md")
+}
+
+// guides returns the paths of the guides under docs/, relative to the
+// repository's root, sorted.
+func guides(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, p := range paths {
+		rel, err := filepath.Rel("..", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, filepath.ToSlash(rel))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// docBlocks returns the fenced blocks of language lang of the Markdown
+// file path.
+func docBlocks(t *testing.T, path, lang string) []string {
+	t.Helper()
+	var out []string
+	for _, m := range fences.FindAllStringSubmatch(readDoc(t, path), -1) {
+		if m[1] == lang {
+			out = append(out, m[2])
+		}
+	}
+	return out
+}
+
+// TestDocsGoBlocksCompile builds and vets every ```go block of the README
+// and of the guides as a program of this module.
+func TestDocsGoBlocksCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
 	}
-	var blocks []string
-	for _, m := range fences.FindAllStringSubmatch(readme(t), -1) {
-		if m[1] == "go" {
-			blocks = append(blocks, m[2])
+	type block struct{ file, src string }
+	var blocks []block
+	for _, file := range append([]string{"README.md"}, guides(t)...) {
+		for _, src := range docBlocks(t, file, "go") {
+			blocks = append(blocks, block{file, src})
 		}
 	}
-	if len(blocks) < 3 {
-		t.Fatalf("README has %d Go blocks, want the library, schema and confirmation examples", len(blocks))
+	if n := len(docBlocks(t, "README.md", "go")); n < 2 {
+		t.Fatalf("README has %d Go blocks, want your own loop's and the agent loop's", n)
 	}
 	// A directory whose name starts with "_" is inside the module but not
 	// matched by ./..., so the programs are built here and nowhere else.
@@ -51,19 +94,38 @@ func TestReadmeGoBlocksCompile(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(root) })
-	for i, src := range blocks {
-		dir := filepath.Join(root, "block"+string(rune('a'+i)))
+	for i, b := range blocks {
+		dir := filepath.Join(root, fmt.Sprintf("block%02d", i))
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(b.src), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		for _, args := range [][]string{{"build", "-o", os.DevNull}, {"vet"}} {
 			cmd := exec.Command("go", append(args, "./"+filepath.ToSlash(dir))...)
 			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Errorf("go %s of README Go block %d: %v\n%s\n--- block:\n%s", args[0], i+1, err, out, src)
+				t.Errorf("go %s of a Go block of %s: %v\n%s\n--- block:\n%s", args[0], b.file, err, out, b.src)
 			}
+		}
+	}
+}
+
+// maxReadmeLines is how long the README may grow: it is the front door,
+// and what does not fit goes to a guide under docs/.
+const maxReadmeLines = 350
+
+// TestReadmeIsFrontDoor: the README stays short and links every guide
+// under docs/, so that a new topic gets a guide of its own and readers
+// find it.
+func TestReadmeIsFrontDoor(t *testing.T) {
+	text := readme(t)
+	if n := strings.Count(text, "\n"); n > maxReadmeLines {
+		t.Errorf("README has %d lines, want at most %d: move the details to a guide under docs/", n, maxReadmeLines)
+	}
+	for _, g := range guides(t) {
+		if !strings.Contains(text, "]("+g+")") && !strings.Contains(text, "]("+g+"#") {
+			t.Errorf("README does not link %s: add it to the table of guides", g)
 		}
 	}
 }
@@ -94,38 +156,29 @@ func TestReadmeSetupCommands(t *testing.T) {
 	}
 }
 
-// readmeBlocks returns the README's fenced blocks of language lang.
-func readmeBlocks(t *testing.T, lang string) []string {
-	t.Helper()
-	var out []string
-	for _, m := range fences.FindAllStringSubmatch(readme(t), -1) {
-		if m[1] == lang {
-			out = append(out, m[2])
-		}
-	}
-	return out
-}
+// settingsGuide is the guide that shows a settings file.
+const settingsGuide = "docs/settings.md"
 
-// TestReadmeSettingsBlock parses the README's settings.json example as a
-// settings file: it must be valid and mean what the README says.
-func TestReadmeSettingsBlock(t *testing.T) {
-	blocks := readmeBlocks(t, "json")
+// TestSettingsGuideBlock parses the settings guide's settings.json example
+// as a settings file: it must be valid and mean what the guide says.
+func TestSettingsGuideBlock(t *testing.T) {
+	blocks := docBlocks(t, settingsGuide, "json")
 	if len(blocks) != 1 {
-		t.Fatalf("README has %d json blocks, want the settings example", len(blocks))
+		t.Fatalf("%s has %d json blocks, want the settings example", settingsGuide, len(blocks))
 	}
 	env := map[string]string{"HOME": "/home/ada", "TRACKER_TOKEN": "s3cr3t"}
-	cfg, err := mcpbridge.ParseSettings([]byte(blocks[0]), "README.md", &mcpbridge.SettingsOptions{
+	cfg, err := mcpbridge.ParseSettings([]byte(blocks[0]), settingsGuide, &mcpbridge.SettingsOptions{
 		LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok },
 	})
 	if err != nil {
-		t.Fatalf("ParseSettings(README's example) = %v", err)
+		t.Fatalf("ParseSettings(%s's example) = %v", settingsGuide, err)
 	}
 	if len(cfg.Warnings) > 0 {
-		t.Errorf("README's example gives warnings: %q", cfg.Warnings)
+		t.Errorf("%s's example gives warnings: %q", settingsGuide, cfg.Warnings)
 	}
 	b, err := mcpbridge.New(cfg, nil)
 	if err != nil {
-		t.Fatalf("New(README's example) = %v", err)
+		t.Fatalf("New(%s's example) = %v", settingsGuide, err)
 	}
 	defer b.Close()
 	var got []string
@@ -151,17 +204,20 @@ func TestReadmeSettingsBlock(t *testing.T) {
 	}
 }
 
-// TestReadmeStatusBlock renders the README's status example from real
+// statusGuide is the guide that shows the status text.
+const statusGuide = "docs/status.md"
+
+// TestStatusGuideBlock renders the status guide's example from real
 // values: it is the library's output, secrets redacted.
-func TestReadmeStatusBlock(t *testing.T) {
+func TestStatusGuideBlock(t *testing.T) {
 	var shown string
-	for _, b := range readmeBlocks(t, "") {
+	for _, b := range docBlocks(t, statusGuide, "") {
 		if strings.HasPrefix(b, "MCP Servers Status:") {
 			shown = b
 		}
 	}
 	if shown == "" {
-		t.Fatal("README has no status example")
+		t.Fatalf("%s has no status example", statusGuide)
 	}
 	// A Bridge's status before discovery has every static field (command
 	// lines redacted); the states, tools and error are what a discovery
@@ -180,6 +236,6 @@ func TestReadmeStatusBlock(t *testing.T) {
 	tracker.State, tracker.Tools = mcpbridge.Connected, []string{"search_issues", "set_priority"}
 	notes.Error = `mcp server "notes" (stdio): connect: exec: "node": executable file not found in $PATH`
 	if got := st.String(); got != shown {
-		t.Errorf("README's status example differs from the library's output:\n--- README\n%s--- library\n%s", shown, got)
+		t.Errorf("%s's status example differs from the library's output:\n--- guide\n%s--- library\n%s", statusGuide, shown, got)
 	}
 }

@@ -74,11 +74,13 @@ type Options struct {
 // an empty message when d passes. See [Options.DeclarationRules].
 type DeclarationRule func(d *genai.FunctionDeclaration) (field, message string)
 
-// Server is a fake Gemini Developer API endpoint serving generateContent and
+// Server is a fake Gemini Developer API endpoint (or, with
+// [Options.VertexAI], a Vertex AI one) serving generateContent and
 // streamGenerateContent (POST /v1beta/models/{model}:generateContent) over
-// HTTP. It decodes every request strictly, rejects what the real API
-// rejects with the API's status and wording, and answers valid requests
-// from its script. Its methods are safe for concurrent use.
+// HTTP, the Live API's WebSocket and the embedding endpoints. It decodes
+// every request strictly, rejects what the real API rejects with the API's
+// status and wording, and answers valid requests from its script. Its
+// methods are safe for concurrent use.
 type Server struct {
 	t    testing.TB
 	opts Options

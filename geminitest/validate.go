@@ -12,7 +12,8 @@ import (
 	"google.golang.org/genai"
 )
 
-// MaxDeclarations is the most function declarations one request may carry.
+// MaxDeclarations is the most function declarations one request to the
+// Developer API may carry; a server with [Options.VertexAI] takes 128.
 const MaxDeclarations = 512
 
 // violation is one semantic problem. A violation with a path is reported as

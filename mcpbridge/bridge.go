@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -14,11 +15,13 @@ import (
 
 	"github.com/mcpgenai/bridge/confirm"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/clienttasks"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/lossy"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/protocache"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
-	"github.com/mcpgenai/bridge/mcpbridge/internal/unbounded"
 	"github.com/mcpgenai/bridge/mcpbridge/store"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
@@ -134,7 +137,9 @@ type Options struct {
 	// ProtocolCache is the path of a small JSON file (written 0600) where
 	// the protocol revision and transport each server was last reached
 	// with are kept across runs, so that the first connection of a run
-	// skips their detection. It names servers by a hash of how they are
+	// skips their detection, together with the tools lists that 2026-07-28
+	// servers marked public, while fresh (their ttlMs), so that a later run
+	// skips their tools/list. It names servers by a hash of how they are
 	// reached and holds no header or environment value. "" keeps them in
 	// memory only, for the Bridge's own reconnects. With Store set, they
 	// are kept there instead, and ProtocolCache is not used.
@@ -167,6 +172,14 @@ type Options struct {
 	// configuration values. The tracer is named
 	// "github.com/mcpgenai/bridge/mcpbridge". nil means no spans.
 	TracerProvider trace.TracerProvider
+	// Secrets are the host's own credentials that the Bridge cannot find
+	// by itself, such as a Gemini API key given in code. Like the host's
+	// environment variables that look like credentials (GEMINI_API_KEY,
+	// GOOGLE_API_KEY, ... : those a stdio server's environment withholds)
+	// and every credential of the servers and the logins, they never
+	// reach any server (see the package documentation) and are hidden at
+	// every exit. Values shorter than 4 bytes are ignored. nil adds none.
+	Secrets []string
 	// OnProgress, if not nil, receives the progress servers report on
 	// tool calls (see [Progress]); [WithProgress] replaces it for the
 	// calls of a context. It is called on the goroutine reading the server's
@@ -205,7 +218,7 @@ type Options struct {
 type Bridge struct {
 	policy        *confirm.Policy
 	textLimit     int
-	elicit        func(context.Context, Elicitation) (ElicitResponse, error)
+	elicit        func(context.Context, elicit.Request) (elicit.Response, error)
 	roots         *rootSet // nil: no roots offered
 	logLevel      LogLevel
 	protos        *protocache.Cache
@@ -235,6 +248,9 @@ type Bridge struct {
 	builtins   *server        // the built-in resource tools; nil without them
 	tracer     trace.Tracer   // nil: no spans
 	sampling   *samplingState // nil: sampling off
+	// tasks keeps the requests servers asked to run as tasks (sampling,
+	// elicitation); nil when the host offers neither.
+	tasks *clienttasks.Store
 
 	// Many users (see users.go and catalog.go), under mu.
 	maxUsers    int
@@ -252,10 +268,10 @@ type Bridge struct {
 
 	mu                      sync.Mutex
 	closed                  bool
-	discovering, discovered bool             // see Status
-	tools                   map[string]*Tool // by registered name
-	sorted                  []*Tool          // by registered name
-	subs                    map[*unbounded.Chan[Event]]struct{}
+	discovering, discovered bool                            // see Status
+	tools                   map[string]*Tool                // by registered name
+	sorted                  []*Tool                         // by registered name
+	subs                    map[*lossy.Chan[Event]]struct{} // each fed from a bounded queue (see Subscribe)
 	closeOnce               sync.Once
 	rejected                map[rejectKey]DroppedTool // tools the API refused (see heal.go)
 }
@@ -333,7 +349,7 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 		interval:      o.ReconnectInterval,
 		byName:        make(map[string]*server, len(cfg.Servers)),
 		tools:         map[string]*Tool{},
-		subs:          map[*unbounded.Chan[Event]]struct{}{},
+		subs:          map[*lossy.Chan[Event]]struct{}{},
 		hooks:         hooks,
 		maxUsers:      max(o.MaxUsers, 0),
 		userIdle:      cmp.Or(o.UserIdle, defaultUserIdle),
@@ -344,13 +360,14 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 	}
 	order := make([]string, len(b.cfg.Servers))
 	redactors := make([]*secrets.Redactor, len(b.cfg.Servers))
+	host := hostRedactor(os.Environ(), o.Secrets)
 	for i, sc := range b.cfg.Servers {
-		redactors[i] = redactorFor(sc)
+		redactors[i] = secrets.Join(redactorFor(sc), host)
 	}
-	b.redact = redactor{secrets.NewKeyring(secrets.Join(redactors...))}
+	b.redact = redactor{secrets.NewKeyring(secrets.Join(append(redactors, host)...))}
 	b.log = slog.New(&redactHandler{r: b.redact, inner: o.Logger.Handler()})
 	for i, sc := range b.cfg.Servers {
-		s := &server{cfg: sc, redac: secrets.NewKeyring(redactors[i]), inflight: map[string]int{}}
+		s := &server{cfg: sc, redac: secrets.NewKeyring(redactors[i]), inflight: map[string]int{}, questions: o.Client.questions()}
 		s.creds, s.login = b.credentials(s, &o, b.learner(s))
 		s.creds = learning(s.creds, b.learner(s))
 		b.servers = append(b.servers, s)
@@ -375,6 +392,9 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 	}
 	b.onProgress = o.OnProgress
 	b.tracer = newTracer(o.TracerProvider)
+	if b.elicit != nil || o.Client.sampling() != nil {
+		b.tasks = clienttasks.New()
+	}
 	if err := b.setupSampling(o.Client.sampling()); err != nil {
 		return nil, err
 	}
@@ -500,8 +520,10 @@ func (b *Bridge) rebuildLocked() {
 // Status returns the state of every server, in configuration order, and of
 // discovery: the /mcp view. Every text is redacted with the secrets of
 // every server, errors, tool descriptions and the stderr tail (at most 4
-// KiB of whole lines) by the generic rules as well; tools are the
-// registered names in the server's order, kept for a server that died.
+// KiB of whole lines) by the generic rules as well; what servers said
+// (errors, stderr, instructions, descriptions) is cleaned for a person
+// like [CallResult.ReturnDisplay]. Tools are the registered names in the
+// server's order, kept for a server that died.
 func (b *Bridge) Status() Status {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -520,7 +542,7 @@ func (b *Bridge) Status() Status {
 		if s.login != nil {
 			ss.AuthScopes = s.login.Scopes()
 			if err := s.login.Err(); err != nil {
-				ss.AuthError = b.redact.Text(err.Error())
+				ss.AuthError = shown(err.Error(), b.redact.Text, maxErrorBytes)
 			}
 		}
 		for _, e := range b.reg.ServerEntries(s.cfg.Name) {
@@ -544,7 +566,7 @@ func (b *Bridge) Status() Status {
 		ss.Cwd = b.redact.ReplaceConfigured(ss.Cwd)
 		ss.Description = b.redact.ReplaceConfigured(ss.Description)
 		if s.err != nil {
-			ss.Error = b.redact.Text(s.err.Error())
+			ss.Error = shown(s.err.Error(), b.redact.Text, maxErrorBytes)
 		}
 		stderr := s.stderr
 		if s.link != nil {
@@ -552,13 +574,13 @@ func (b *Bridge) Status() Status {
 			ss.Protocol = s.link.conn.ProtocolVersion()
 			ss.Transport = transportOf(s.link.conn.Kind())
 		}
-		ss.Stderr = b.redact.Text(mcpconn.Tail(stderr, 0, statusStderrLimit))
+		ss.Stderr = shown(mcpconn.Tail(stderr, 0, statusStderrLimit), b.redact.Text, statusStderrLimit)
 		ss.Skipped = slices.Clone(s.skipped)
 		for _, rt := range b.rejectedLocked(s.cfg.Name) {
-			rt.Reason = b.redact.Text(rt.Reason)
+			rt.Reason = shown(rt.Reason, b.redact.Text, maxErrorBytes)
 			ss.Rejected = append(ss.Rejected, rt)
 		}
-		ss.Instructions = b.redact.Text(s.instructions)
+		ss.Instructions = shown(s.instructions, b.redact.Text, displayLimit)
 		ss.Icons = redactIcons(b.redact, s.icons)
 		if b.serverSide {
 			ss.ClientSide = b.serverSideLocked(s)
@@ -586,7 +608,7 @@ func (b *Bridge) shutdown() {
 	b.closed = true
 	b.mu.Unlock()
 	b.stopLife()
-	defer b.closeSampling()
+	defer b.closeTasks()
 	b.discoverMu.Lock() // the running Discover has returned
 	defer b.discoverMu.Unlock()
 	b.ops.Wait()
@@ -618,7 +640,7 @@ func (b *Bridge) shutdown() {
 		}
 	}
 	subs := b.subs
-	b.subs = map[*unbounded.Chan[Event]]struct{}{}
+	b.subs = map[*lossy.Chan[Event]]struct{}{}
 	b.mu.Unlock()
 
 	var wg sync.WaitGroup

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"google.golang.org/genai"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 )
 
 // TestResultCaps: inline data past BinaryLimit is replaced by a note, and
@@ -35,11 +37,13 @@ func TestResultCaps(t *testing.T) {
 
 }
 
+// TestCapDisplay: ReturnDisplay leaves the Bridge within its limit, cut
+// at a character boundary with a note saying how much was cut.
 func TestCapDisplay(t *testing.T) {
 	r := &CallResult{ReturnDisplay: strings.Repeat("é", displayLimit)} // 2 MiB of two-byte runes
-	capResult(r, -1)
+	redactor{secrets.NewKeyring(secrets.New(secrets.Config{}))}.redactResult(r)
 	d := r.ReturnDisplay
-	if n := len(d); n > displayLimit+100 || !strings.HasSuffix(d, "\n[... 1048576 more bytes not shown]") || !utf8.ValidString(d) {
-		t.Errorf("capResult display = %d bytes ending %q, want the limit, valid UTF-8 and a note", n, d[max(0, len(d)-40):])
+	if n := len(d); n > displayLimit || !strings.HasSuffix(d, " more bytes not shown]") || !utf8.ValidString(d) {
+		t.Errorf("redactResult display = %d bytes ending %q, want the limit, valid UTF-8 and a note", n, d[max(0, len(d)-40):])
 	}
 }

@@ -59,19 +59,16 @@ type Declarations struct {
 	Tools []*genai.Tool
 	// Report says what the request carries and what it left out.
 	Report RequestReport
-	// SystemInstruction is the servers' instructions as one text part for
-	// the request's system instruction, as Gemini CLI adds them to its
-	// system prompt: each server's text (see [ServerStatus.Instructions])
-	// in a block that names the server, in configuration order. nil when
-	// no server gave any. Adding it is the caller's choice.
-	SystemInstruction *genai.Part
 
-	b     *Bridge
-	hosts *hostSet
-	mcp   map[string]*Tool // declared name -> Bridge tool
-	// view is the tools of the user Declare acted for (see WithUser);
-	// nil for the user "", whose are the Bridge's.
+	b      *Bridge
+	hosts  *hostSet
+	mcp    map[string]*Tool // declared name -> Bridge tool
+	search *searchFunc      // the tool search function, nil for none
+	// view is the tools of the user Declare acted for (see WithUser),
+	// user that user's state; both nil for the user "", whose are the
+	// Bridge's.
 	view *toolView
+	user *userState
 }
 
 // Declare returns the tools of one request for conversation, the
@@ -82,7 +79,10 @@ type Declarations struct {
 // [Declarations.Heal]) fill what they leave of the limit, ranked against
 // conversation when they do not all fit (see [Selection]). A Bridge tool
 // registered under a host function's name is declared as "server__tool"
-// for the request ([RequestReport.Renamed]). With [Options.ServerSideMCP],
+// for the request ([RequestReport.Renamed]). With tool search
+// ([Selection.Search]), the request declares a search function and the
+// tools the conversation found with it instead of the candidates. With
+// [Options.ServerSideMCP],
 // the tools of the servers the Gemini API calls itself are not declared:
 // the servers are listed instead (unless opts.ClientSide). If opts is nil,
 // the default options are used; opts, conversation and the host's
@@ -133,9 +133,18 @@ func (b *Bridge) Declare(ctx context.Context, conversation []*genai.Content, opt
 	if err != nil {
 		return nil, err
 	}
-	d.view = view
-	d.SystemInstruction = b.systemInstruction(u)
+	d.view, d.user = view, u
 	return d, nil
+}
+
+// SystemInstruction returns the servers' instructions as one text part
+// for the request's system instruction, as Gemini CLI adds them to its
+// system prompt: each server's text (see [ServerStatus.Instructions]) in
+// a block that names the server, in configuration order, as the servers
+// gave them when it is called. It returns nil when no server gave any.
+// Adding it is the caller's choice; the part is new on each call.
+func (d *Declarations) SystemInstruction() *genai.Part {
+	return d.b.systemInstruction(d.user)
 }
 
 // Tool returns the Bridge tool that a call of name runs: the one declared
@@ -144,7 +153,7 @@ func (b *Bridge) Declare(ctx context.Context, conversation []*genai.Content, opt
 // function owns name (its call runs the host's function) and when no
 // tool has the name.
 func (d *Declarations) Tool(name string) (*Tool, bool) {
-	if d.hosts.has(name) {
+	if d.hosts.has(name) || d.search != nil && name == d.search.name {
 		return nil, false
 	}
 	if t := d.mcp[name]; t != nil {
@@ -165,8 +174,12 @@ func (d *Declarations) Tool(name string) (*Tool, bool) {
 // resolved, the result keeping the name called), to a registered Bridge
 // tool the request did not carry, to Fallback, and otherwise is an
 // unknown function ([ErrUnknownTool]). A Bridge tool's call is
-// [Bridge.Execute]'s, with its guarantees.
+// [Bridge.Execute]'s, with its guarantees. A call of the search function
+// of tool search (see [ToolSearch]) answers with the tools found.
 func (d *Declarations) Execute(ctx context.Context, call *genai.FunctionCall) *CallResult {
+	if d.search != nil && call != nil && call.Name == d.search.name {
+		return d.search.run(ctx, call)
+	}
 	return d.b.dispatch(ctx, d.hosts, d.mcp, call)
 }
 

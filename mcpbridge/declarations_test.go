@@ -54,12 +54,12 @@ func TestDeclare(t *testing.T) {
 				t.Errorf("Declare().Report = %+v, want %d declared and %d omitted", d.Report, tc.want, tc.omitted)
 			}
 			if tc.want == 0 {
-				if tools != nil || d.SystemInstruction != nil {
-					t.Errorf("Declare() = %v, %v, want nil", tools, d.SystemInstruction)
+				if tools != nil || d.SystemInstruction() != nil {
+					t.Errorf("Declare() = %v, %v, want nil", tools, d.SystemInstruction())
 				}
 				return
 			}
-			if d.SystemInstruction == nil {
+			if d.SystemInstruction() == nil {
 				t.Error("Declare().SystemInstruction = nil, want the server's")
 			}
 			if len(tools) != 1 || len(tools[0].FunctionDeclarations) != tc.want {

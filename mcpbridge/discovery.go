@@ -16,8 +16,9 @@ import (
 // never depend on which server answered first and no tool is renamed just
 // because of timing. A server becomes [Connected] when its tools are
 // registered. A server that fails is [Disconnected] with its error in the
-// [Status]; one that offers no tools after the filters is closed and
-// [Disconnected] with an error saying so.
+// [Status]; one that offers no tools after the filters, and neither
+// prompts nor resources, is closed and [Disconnected] with an error saying
+// so (one that offers prompts or resources stays connected).
 //
 // With a user in ctx (see [WithUser]), Discover also connects that user's
 // own connections and lists their tools (the servers whose credentials

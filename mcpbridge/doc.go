@@ -86,7 +86,7 @@
 // own, ADK's, Genkit's): the host's declarations and functions
 // ([HostFunction]) first, then the Bridge's tools, chosen for the
 // conversation so far when there are more than a request may carry (a
-// [Ranker], lexical by default: [Selection], [RequestReport]). The
+// [rank.Ranker], lexical by default: [Selection], [RequestReport]). The
 // [Declarations] it returns run the model's calls ([Declarations.Execute],
 // [Declarations.ExecuteAll]) and heal a declaration the API rejected with
 // a 400 ([Declarations.Heal], [DroppedTool]):

@@ -3,73 +3,19 @@ package mcpbridge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/elicitation"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 )
 
-// Elicitation is a server's request for input from the user while one of
-// its tools runs. It comes in two forms: a form to fill in, described by
-// Schema, or, when URL is set, a page for the user to visit (to log in or
-// consent, for example) with nothing typed back.
-type Elicitation struct {
-	// Server is the configured name of the asking server.
-	Server string
-	// ServerTool is the server's own name of the tool being called, when known:
-	// a server older than protocol 2026-07-28 asks outside the call, and
-	// then ServerTool is "".
-	ServerTool string
-	// Message says what is asked and why, in the server's words.
-	Message string
-	// Schema is the JSON Schema of the form: an object of flat properties.
-	// Nil when URL is set.
-	Schema json.RawMessage
-	// URL, when not empty, is the page the server asks the user to visit,
-	// and ID the server's id for this request; both are "" for a form.
-	// Only an https URL, or http to a loopback address, with an ASCII
-	// host and nothing before it, reaches the host (see [ClientFeatures]);
-	// Message and ID are cleaned of control and bidirectional characters.
-	URL string
-	ID  string
-	// Completed, for a URL with an ID, is closed when the server says the
-	// interaction at the page is complete
-	// (notifications/elicitation/complete): a host waiting for the user to
-	// come back may stop waiting then. It stays open when the server
-	// never says so; nil for a form.
-	Completed <-chan struct{}
-}
-
-// ElicitAction is the user's choice.
-type ElicitAction int
-
-const (
-	// ElicitDecline: the user said no. The zero value.
-	ElicitDecline ElicitAction = iota
-	// ElicitAccept: the user answered (form) or agreed to visit (URL).
-	ElicitAccept
-	// ElicitCancel: the user dismissed the question without choosing.
-	ElicitCancel
-)
-
-// ElicitResponse is the answer to an [Elicitation]. An Action other than
-// the three defined ones counts as [ElicitCancel]. For a URL, ElicitAccept
-// means the user has been to the page (or agreed to go): the Bridge goes
-// on, and when the server had refused the tool call until the visit
-// (URLElicitationRequired), it calls the tool once more.
-type ElicitResponse struct {
-	Action ElicitAction
-	// Content is the form's values when Action is ElicitAccept; it is
-	// ignored for a URL and for the other actions. A field of the form
-	// left out of it takes the default the form's schema gives it, if
-	// any. The Bridge does not modify it.
-	Content map[string]any
-}
-
-// callKey carries the tool call under way, for the Elicitation of a
+// callKey carries the tool call under way, for the elicit.Request of a
 // multi-round-trip request (whose context is the call's).
 type callKey struct{}
 
@@ -127,7 +73,7 @@ func (c *callContext) TaskContext() (context.Context, func(), bool) {
 
 // elicitFor returns the connection's elicitation hook for server, which
 // asks e (not nil).
-func elicitFor(server string, e func(context.Context, Elicitation) (ElicitResponse, error)) func(context.Context, mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
+func elicitFor(server string, e func(context.Context, elicit.Request) (elicit.Response, error)) func(context.Context, mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
 	return func(ctx context.Context, p mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
 		q, err := question(server, p)
 		if err != nil {
@@ -147,28 +93,40 @@ func elicitFor(server string, e func(context.Context, Elicitation) (ElicitRespon
 	}
 }
 
-// question is the Elicitation of p from server, as the host sees it: the
-// message cleaned, the URL checked (an unsafe one is an error: the host is
-// not asked), the schema as JSON.
-func question(server string, p mcp.ElicitationParams) (Elicitation, error) {
-	q := Elicitation{Server: server, Message: elicitation.CleanText(p.Message)}
+// question is the elicit.Request of p from server, as the host sees it: the
+// message and id cleaned for a person, the URL checked, the form held to
+// the specification's restricted schema and cleaned (see
+// [elicitation.CheckForm]). A question the host must not see (an unsafe
+// URL, a form in another shape, text past its bound) is an error, which
+// the server gets instead of an answer.
+func question(server string, p mcp.ElicitationParams) (elicit.Request, error) {
+	if len(p.Message) > elicitation.MaxMessageBytes {
+		return elicit.Request{}, fmt.Errorf("elicitation message of %d bytes, at most %d", len(p.Message), elicitation.MaxMessageBytes)
+	}
+	q := elicit.Request{Server: server, Message: result.CleanText(p.Message, -1)}
 	if p.Mode == mcp.ElicitationModeURL {
 		if p.URL == "" {
-			return Elicitation{}, fmt.Errorf("url elicitation without a url")
+			return elicit.Request{}, fmt.Errorf("url elicitation without a url")
+		}
+		if len(p.ElicitationID) > elicitation.MaxIDBytes {
+			return elicit.Request{}, fmt.Errorf("url elicitation id of %d bytes, at most %d", len(p.ElicitationID), elicitation.MaxIDBytes)
 		}
 		u, err := elicitation.CheckURL(p.URL)
 		if err != nil {
-			return Elicitation{}, fmt.Errorf("url elicitation not offered to the user: %w", err)
+			return elicit.Request{}, fmt.Errorf("url elicitation not offered to the user: %w", err)
 		}
-		q.URL, q.ID = u, elicitation.CleanText(p.ElicitationID)
+		q.URL, q.ID = u, result.CleanText(p.ElicitationID, -1)
 		return q, nil
 	}
-	if p.RequestedSchema != nil {
-		b, err := json.Marshal(p.RequestedSchema)
-		if err != nil {
-			return Elicitation{}, fmt.Errorf("elicitation schema: %w", err)
-		}
-		q.Schema = b
+	if p.RequestedSchema == nil {
+		return elicit.Request{}, errors.New("form elicitation without a requested schema")
+	}
+	b, err := json.Marshal(p.RequestedSchema)
+	if err != nil {
+		return elicit.Request{}, fmt.Errorf("elicitation schema: %w", err)
+	}
+	if q.Schema, err = elicitation.CheckForm(b); err != nil {
+		return elicit.Request{}, fmt.Errorf("form not offered to the user: %w", err)
 	}
 	return q, nil
 }
@@ -176,9 +134,9 @@ func question(server string, p mcp.ElicitationParams) (Elicitation, error) {
 // elicitAnswer is the response to the server of the host's answer a to q: for
 // an accepted form, the content with the schema's defaults for the fields
 // the user left out.
-func elicitAnswer(q Elicitation, a ElicitResponse) mcp.ElicitationResponse {
+func elicitAnswer(q elicit.Request, a elicit.Response) mcp.ElicitationResponse {
 	switch a.Action {
-	case ElicitAccept:
+	case elicit.Accept:
 		r := mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionAccept}
 		if q.URL == "" {
 			r.Content = elicitation.ApplyDefaults(q.Schema, a.Content)
@@ -187,7 +145,7 @@ func elicitAnswer(q Elicitation, a ElicitResponse) mcp.ElicitationResponse {
 			}
 		}
 		return r
-	case ElicitDecline:
+	case elicit.Decline:
 		return mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}
 	}
 	return mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionCancel}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/mcp"
 	"google.golang.org/genai"
@@ -22,9 +24,9 @@ func TestElicit(t *testing.T) {
 	for _, era := range []string{"modern", "legacy"} {
 		t.Run(era, func(t *testing.T) {
 			var mu sync.Mutex
-			var asked []Elicitation
-			answer := ElicitResponse{Action: ElicitAccept, Content: map[string]any{"value": "blue"}}
-			el := func(_ context.Context, e Elicitation) (ElicitResponse, error) {
+			var asked []elicit.Request
+			answer := elicit.Response{Action: elicit.Accept, Content: map[string]any{"value": "blue"}}
+			el := func(_ context.Context, e elicit.Request) (elicit.Response, error) {
 				mu.Lock()
 				defer mu.Unlock()
 				asked = append(asked, e)
@@ -42,13 +44,13 @@ func TestElicit(t *testing.T) {
 			}
 			for _, tc := range []struct {
 				tool   string
-				answer ElicitResponse
+				answer elicit.Response
 				want   string
 			}{
-				{"ask", ElicitResponse{Action: ElicitAccept, Content: map[string]any{"value": "blue"}}, `got {"value":"blue"}`},
-				{"ask", ElicitResponse{Action: ElicitDecline}, "declined"},
-				{"ask", ElicitResponse{Action: ElicitCancel}, "cancelled"},
-				{"ask_url", ElicitResponse{Action: ElicitAccept}, "visited"},
+				{"ask", elicit.Response{Action: elicit.Accept, Content: map[string]any{"value": "blue"}}, `got {"value":"blue"}`},
+				{"ask", elicit.Response{Action: elicit.Decline}, "declined"},
+				{"ask", elicit.Response{Action: elicit.Cancel}, "cancelled"},
+				{"ask_url", elicit.Response{Action: elicit.Accept}, "visited"},
 			} {
 				mu.Lock()
 				asked, answer = nil, tc.answer
@@ -63,8 +65,8 @@ func TestElicit(t *testing.T) {
 				}
 				got := asked[0]
 				mu.Unlock()
-				want := Elicitation{Server: "s", ServerTool: tc.tool, Message: "colour?",
-					Schema: json.RawMessage(`{"properties":{"value":{"type":"string"}},"required":["value"],"type":"object"}`)}
+				want := elicit.Request{Server: "s", ServerTool: tc.tool, Message: "colour?",
+					Schema: json.RawMessage(`{"type":"object","properties":{"value":{"type":"string"}},"required":["value"]}`)}
 				if era == "legacy" {
 					want.ServerTool = "" // asked outside the call
 				}
@@ -72,11 +74,11 @@ func TestElicit(t *testing.T) {
 					want.Message, want.Schema, want.URL, want.ID = "please consent", nil, "https://example.com/consent", "consent-1"
 				}
 				if (got.Completed != nil) != (tc.tool == "ask_url") {
-					t.Errorf("Elicitation.Completed = %v, want a channel for a URL only", got.Completed)
+					t.Errorf("elicit.Request.Completed = %v, want a channel for a URL only", got.Completed)
 				}
 				got.Completed = nil
 				if diff := cmp.Diff(want, got); diff != "" {
-					t.Errorf("Elicitation (-want +got):\n%s", diff)
+					t.Errorf("elicit.Request (-want +got):\n%s", diff)
 				}
 			}
 
@@ -98,8 +100,8 @@ func TestElicit(t *testing.T) {
 func TestElicitError(t *testing.T) {
 	for _, era := range []string{"modern", "legacy"} {
 		t.Run(era, func(t *testing.T) {
-			el := func(context.Context, Elicitation) (ElicitResponse, error) {
-				return ElicitResponse{}, errors.New("nobody at the keyboard")
+			el := func(context.Context, elicit.Request) (elicit.Response, error) {
+				return elicit.Response{}, errors.New("nobody at the keyboard")
 			}
 			srv := stdioServer("s", "-ask", "-era="+era)
 			srv.Trust = true
@@ -123,9 +125,9 @@ func TestElicitError(t *testing.T) {
 // with an error instead of reaching Options.Elicit as an empty form.
 func TestElicitURLWithoutURL(t *testing.T) {
 	asked := false
-	hook := elicitFor("s", func(context.Context, Elicitation) (ElicitResponse, error) {
+	hook := elicitFor("s", func(context.Context, elicit.Request) (elicit.Response, error) {
 		asked = true
-		return ElicitResponse{Action: ElicitAccept}, nil
+		return elicit.Response{Action: elicit.Accept}, nil
 	})
 	_, err := hook(context.Background(), mcp.ElicitationParams{Mode: mcp.ElicitationModeURL, Message: "visit"})
 	if err == nil || asked {

@@ -45,6 +45,11 @@ var (
 	// lost the call's task or kept it past its time to live, or the
 	// Bridge was closed. A call that fails so is never sent again.
 	ErrTransport = errors.New("call failed")
+	// ErrTooManyQuestions: during the call the server asked the host
+	// more questions (forms, pages to visit, sampling requests, requests
+	// for the roots) than [QuestionLimits] allow; the call was ended and
+	// the server told. The error says which kind and which bound.
+	ErrTooManyQuestions = errors.New("too many questions from the server")
 )
 
 // The errors of configuring, connecting and the Bridge's other methods.

@@ -3,7 +3,7 @@ package mcpbridge
 import (
 	"strconv"
 
-	"github.com/mcpgenai/bridge/mcpbridge/internal/unbounded"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/lossy"
 	"github.com/mcpgenai/bridge/registry"
 )
 
@@ -36,11 +36,15 @@ const (
 	// EventResourcesChanged: a server's list of resources changed
 	// (Server); list them again with [Bridge.ListResources].
 	EventResourcesChanged
+	// EventLost: the subscriber read too slowly and Lost events were
+	// dropped in its place, the oldest it had not received (see
+	// [Bridge.Subscribe]).
+	EventLost
 )
 
 // String returns "server-state", "discovery-started",
 // "discovery-completed", "tools-changed", "tool-dropped",
-// "resource-updated" or "resources-changed".
+// "resource-updated", "resources-changed" or "lost".
 func (k EventKind) String() string {
 	switch k {
 	case EventServerState:
@@ -57,6 +61,8 @@ func (k EventKind) String() string {
 		return "resource-updated"
 	case EventResourcesChanged:
 		return "resources-changed"
+	case EventLost:
+		return "lost"
 	}
 	return "EventKind(" + strconv.Itoa(int(k)) + ")"
 }
@@ -71,20 +77,26 @@ type Event struct {
 	Update     registry.Update // EventToolsChanged: what changed
 	ServerTool string          // EventToolDropped: the server's name of the tool
 	URI        string          // EventResourceUpdated: the resource (redacted)
+	Lost       int             // EventLost: how many events were dropped
 }
+
+// subscribeQueue is how many events wait for one slow subscriber before
+// the oldest are dropped (see Bridge.Subscribe).
+const subscribeQueue = 1024
 
 // Subscribe returns a channel that receives every later [Event], in the
 // order the changes happened, and a function that unsubscribes.
 //
-// Events are never dropped and emitting never waits for the reader: each
-// subscriber has its own unbounded queue, so a slow reader delays only
-// itself (and holds its undelivered events in memory). The channel is
-// closed after cancel is called or the Bridge is closed; events not yet
-// received by then are discarded. cancel may be called more than once and
-// from any goroutine. Subscribing to a closed Bridge returns a closed
-// channel.
+// Emitting never waits for the reader: each subscriber has its own queue,
+// so a slow reader delays only itself. At most 1,024 events wait for it; past that the oldest are dropped, and the reader receives
+// in their place one [EventLost] saying how many, so its memory stays
+// bounded and it knows to read the state again ([Bridge.Status]). The
+// channel is closed after cancel is called or the Bridge is closed;
+// events not yet received by then are discarded. cancel may be called
+// more than once and from any goroutine. Subscribing to a closed Bridge
+// returns a closed channel.
 func (b *Bridge) Subscribe() (<-chan Event, func()) {
-	s := unbounded.New[Event]()
+	s := lossy.New(subscribeQueue, func(n int) Event { return Event{Kind: EventLost, Lost: n} })
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()

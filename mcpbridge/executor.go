@@ -50,11 +50,14 @@ const maxParallelCalls = 16
 // [CallResult.FunctionResponse] tells the model: [ErrUnknownTool],
 // [DeniedError] ([ErrDenied]), [ErrInvalidArguments], [ErrTimeout],
 // [ErrToolError] (the server's isError, with its text), [ErrTransport],
-// and ctx's own error (context.Canceled or context.DeadlineExceeded) when
+// [ErrTooManyQuestions], and ctx's own error (context.Canceled or context.DeadlineExceeded) when
 // ctx ended first.
 // Execute never panics on what the model or the host sent: a nil call, nil
 // or ill-typed Args, huge Args and Args that contain themselves all give
-// results.
+// results. Args larger than 8 MiB (the bytes of their strings and member
+// names, and 8 bytes for each other value: the bound of arguments a model
+// streams in pieces) are refused with [ErrInvalidArguments] before they
+// are restored, copied or encoded.
 //
 // call is not modified. Execute is safe for concurrent use; confirmations
 // are asked one at a time (see [confirm.Policy.Decide]).
@@ -274,6 +277,8 @@ func (b *Bridge) callError(ctx context.Context, tool *Tool, name string, timedOu
 	case timedOut || errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("function %q %w: server %q did not answer within %v: %w",
 			name, ErrTimeout, tool.Server, tool.Timeout, err)
+	case errors.Is(err, mcpconn.ErrTooManyQuestions):
+		return fmt.Errorf("function %q: %w: %w", name, ErrTooManyQuestions, err)
 	case errors.Is(err, tasks.ErrFailed) || errors.Is(err, tasks.ErrCancelled):
 		return fmt.Errorf("function %q: %w: %w", name, ErrToolError, err)
 	}

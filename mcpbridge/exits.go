@@ -8,12 +8,15 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 )
 
 // The Bridge redacts once, at its exits: everything it hands out (call
 // results, events, errors, log records, the status) passes its redactor,
-// which knows the secrets of every configured server (see [redactorFor]).
+// which knows the secrets of every configured server (see [redactorFor])
+// and the host's own (see [hostRedactor]). Everything it sends a server
+// passes the same redactor on the way out (see [redactor.outgoing]).
 // Text the Bridge wrote itself (errors, logs, the status) also gets the
 // generic rules of [secrets.Redactor.Text]; what a server sent (a tool's
 // output) only loses the configured secrets, so ordinary output is never
@@ -23,6 +26,28 @@ import (
 // the credentials the Bridge obtains at run time (see [Bridge.learn]). The
 // zero value knows no configured secret but applies the generic rules.
 type redactor struct{ *secrets.Keyring }
+
+// hostRedactor returns the redactor that knows the host's own credentials:
+// those in its environment (see [secrets.HostSecrets]) and extra
+// ([Options.Secrets]).
+func hostRedactor(environ, extra []string) *secrets.Redactor {
+	return secrets.New(secrets.Config{Secrets: append(secrets.HostSecrets(environ), extra...)})
+}
+
+// outgoing returns what every message to a server passes (see
+// mcpconn.Spec.Outgoing): the Bridge's own credentials, and the host's,
+// replaced wherever they appear. The keyring learns credentials as they
+// come, so the function asks it each time.
+func (r redactor) outgoing(b []byte) []byte {
+	if !r.HasConfigured() {
+		return b
+	}
+	s := string(b)
+	if out := r.ReplaceConfigured(s); out != s {
+		return []byte(out)
+	}
+	return b
+}
 
 // redactorFor returns the redactor that knows the secrets of cfg: its env,
 // headers, endpoints, arguments, OAuth client secret and [ServerConfig.Secrets].
@@ -49,14 +74,35 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
-// redactErr returns err with a redacted message; err itself when nothing
-// needed hiding (so sentinels stay comparable with ==), nil for nil.
+// The texts a person may see are also cleaned at the exits (see
+// [result.CleanText]): no escape sequence, control, bidirectional or
+// invisible character of a server's or a model's text reaches a terminal,
+// and each text is bounded.
+const (
+	// maxErrorBytes bounds the text of an error at an exit.
+	maxErrorBytes = 16 << 10
+	// maxNoteBytes bounds a short text: [Progress.Message], the URI of an
+	// [Event].
+	maxNoteBytes = 4 << 10
+)
+
+// shown returns s, a text a person may see, cleaned for a terminal,
+// passed through redact and cut to limit bytes (negative: no limit).
+// Cleaning comes first, so that an escape sequence inside a secret cannot
+// hide it from redact, and cutting last, so that no secret is cut in two.
+func shown(s string, redact func(string) string, limit int) string {
+	return result.CleanText(redact(result.CleanText(s, -1)), limit)
+}
+
+// redactErr returns err with a redacted and cleaned message (see
+// [shown]); err itself when nothing changed (so sentinels stay comparable
+// with ==), nil for nil.
 func (r redactor) redactErr(err error) error {
 	if err == nil {
 		return nil
 	}
 	msg := err.Error()
-	if red := r.Text(msg); red != msg {
+	if red := shown(msg, r.Text, maxErrorBytes); red != msg {
 		return &redactedError{msg: red, err: err}
 	}
 	return err
@@ -65,7 +111,8 @@ func (r redactor) redactErr(err error) error {
 // redactResult redacts res in place (the Bridge built it and nobody else
 // holds it yet): configured secrets go from what the server sent, and the
 // generic rules apply as well to what the Bridge wrote (the error of a call
-// it could not make or finish).
+// it could not make or finish). What a person sees, ReturnDisplay and the
+// error's text, is also cleaned and bounded (see [shown]).
 func (r redactor) redactResult(res *CallResult) {
 	text := r.ReplaceConfigured
 	if res.Err != nil && !res.serverError {
@@ -80,10 +127,10 @@ func (r redactor) redactResult(res *CallResult) {
 			}
 		}
 	}
-	res.ReturnDisplay = text(res.ReturnDisplay)
+	res.ReturnDisplay = shown(res.ReturnDisplay, text, displayLimit)
 	if res.Err != nil {
-		if msg := res.Err.Error(); text(msg) != msg {
-			res.Err = &redactedError{msg: text(msg), err: res.Err}
+		if msg := res.Err.Error(); shown(msg, text, maxErrorBytes) != msg {
+			res.Err = &redactedError{msg: shown(msg, text, maxErrorBytes), err: res.Err}
 		}
 	}
 	if r.HasConfigured() {

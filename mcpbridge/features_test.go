@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genai"
 
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
 
@@ -119,9 +120,9 @@ func TestClientFeaturesBridge(t *testing.T) {
 	}
 	logs := &records{}
 	var mu sync.Mutex
-	var asked []Elicitation
-	answer := ElicitResponse{Action: ElicitAccept}
-	el := func(_ context.Context, e Elicitation) (ElicitResponse, error) {
+	var asked []elicit.Request
+	answer := elicit.Response{Action: elicit.Accept}
+	el := func(_ context.Context, e elicit.Request) (elicit.Response, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		asked = append(asked, e)
@@ -223,7 +224,7 @@ func TestClientFeaturesBridge(t *testing.T) {
 
 			// An accepted form takes the schema's defaults for what was left out.
 			mu.Lock()
-			asked, answer = nil, ElicitResponse{Action: ElicitAccept, Content: map[string]any{"name": "Ada"}}
+			asked, answer = nil, elicit.Response{Action: elicit.Accept, Content: map[string]any{"name": "Ada"}}
 			mu.Unlock()
 			if got := execText(t, b, sc.Name, "ask_defaults", nil); got != `got {"age":30,"name":"Ada","status":"active"}` {
 				t.Errorf("ask_defaults = %s, want the user's name and the other defaults", got)
@@ -251,7 +252,7 @@ func TestClientFeaturesBridge(t *testing.T) {
 				return
 			}
 			mu.Lock()
-			asked, answer = nil, ElicitResponse{Action: ElicitAccept}
+			asked, answer = nil, elicit.Response{Action: elicit.Accept}
 			mu.Unlock()
 			if got := execText(t, b, sc.Name, "need_url", map[string]any{"key": sc.Name}); got != "authorized" {
 				t.Errorf("need_url = %q, want authorized after the visit", got)
@@ -260,7 +261,7 @@ func TestClientFeaturesBridge(t *testing.T) {
 			if len(asked) != 1 || asked[0].URL != "https://example.com/login" || asked[0].ID != "login-1" || asked[0].ServerTool != "need_url" || asked[0].Message != "please log in" {
 				t.Errorf("asked %+v, want the login page once", asked)
 			}
-			asked, answer = nil, ElicitResponse{Action: ElicitDecline}
+			asked, answer = nil, elicit.Response{Action: elicit.Decline}
 			mu.Unlock()
 			r = runTool(t, b, sc.Name, "need_url", map[string]any{"key": sc.Name + "-declined"})
 			if !errors.Is(r.Err, ErrURLElicitation) || !strings.Contains(r.Err.Error(), "declined") {
@@ -432,22 +433,22 @@ func TestResubscribeOnReconnect(t *testing.T) {
 }
 
 // TestElicitationCompleted: a server's notifications/elicitation/complete
-// for the URL being visited closes Elicitation.Completed, so a host
+// for the URL being visited closes elicit.Request.Completed, so a host
 // waiting for the person can stop waiting.
 func TestElicitationCompleted(t *testing.T) {
 	sc, h := httpServer(t, "s", TransportHTTP, testserver.Options{Ask: true, Era: testserver.EraLegacy})
 	sc.Trust = true
-	el := func(ctx context.Context, e Elicitation) (ElicitResponse, error) {
+	el := func(ctx context.Context, e elicit.Request) (elicit.Response, error) {
 		if e.Completed == nil {
-			return ElicitResponse{}, errors.New("no Completed channel for a URL")
+			return elicit.Response{}, errors.New("no Completed channel for a URL")
 		}
 		// The server says the visit is over while the host waits.
 		h.MCP.SendNotificationToAllClients("notifications/elicitation/complete", map[string]any{"elicitationId": e.ID})
 		select {
 		case <-e.Completed:
-			return ElicitResponse{Action: ElicitAccept}, nil
+			return elicit.Response{Action: elicit.Accept}, nil
 		case <-ctx.Done():
-			return ElicitResponse{}, ctx.Err()
+			return elicit.Response{}, ctx.Err()
 		}
 	}
 	b := newBridge(t, &Options{Client: &ClientFeatures{Elicit: el}}, sc)

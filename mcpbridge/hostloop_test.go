@@ -130,13 +130,13 @@ func hostLoop(ctx context.Context, b *Bridge, gen generator, history []*genai.Co
 func requestConfig(cfg *genai.GenerateContentConfig, d *Declarations, instructions bool) *genai.GenerateContentConfig {
 	out := *cfg
 	out.Tools = d.Tools
-	if instructions && d.SystemInstruction != nil {
+	if part := d.SystemInstruction(); instructions && part != nil {
 		si := &genai.Content{Role: genai.RoleUser}
 		if cfg.SystemInstruction != nil {
 			si.Role = cfg.SystemInstruction.Role
 			si.Parts = slices.Clone(cfg.SystemInstruction.Parts)
 		}
-		si.Parts = append(si.Parts, d.SystemInstruction)
+		si.Parts = append(si.Parts, part)
 		out.SystemInstruction = si
 	}
 	return &out

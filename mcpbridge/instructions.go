@@ -28,7 +28,9 @@ func (b *Bridge) instructions(u *userState) []serverInstructions {
 	var out []serverInstructions
 	for _, s := range b.servers {
 		if u != nil && b.perUserLocked(s) {
-			s = b.instanceLocked(u, s)
+			if s = u.inst[s]; s == nil {
+				continue // u has not connected to it (or has left)
+			}
 		}
 		if strings.TrimSpace(s.instructions) == "" {
 			continue

@@ -57,7 +57,7 @@ func TestInstructions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	part := d.SystemInstruction
+	part := d.SystemInstruction()
 	if part == nil {
 		t.Fatal("Declare().SystemInstruction = nil, want the servers' instructions")
 	}
@@ -67,7 +67,7 @@ func TestInstructions(t *testing.T) {
 			t.Errorf("SystemInstruction lacks %q:\n%s", block, part.Text)
 		}
 	}
-	if again := mustDeclare(t, b).SystemInstruction; again == part || again.Text != part.Text {
+	if again := mustDeclare(t, b).SystemInstruction(); again == part || again.Text != part.Text {
 		t.Errorf("a second Declare's SystemInstruction = %p %q, want a new part with the same text", again, again.Text)
 	}
 }
@@ -75,7 +75,7 @@ func TestInstructions(t *testing.T) {
 func TestSystemInstructionNone(t *testing.T) {
 	b := newBridge(t, nil)
 	discover(t, b)
-	if p := mustDeclare(t, b).SystemInstruction; p != nil {
+	if p := mustDeclare(t, b).SystemInstruction(); p != nil {
 		t.Errorf("SystemInstruction with no servers = %v, want nil", p)
 	}
 }

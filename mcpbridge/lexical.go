@@ -6,25 +6,8 @@ import (
 	"strings"
 	"sync"
 
-	"google.golang.org/genai"
-
 	"github.com/mcpgenai/bridge/mcpbridge/rank"
 )
-
-// lexicalRanker is the Ranker used when [Selection.Ranker] is nil: the
-// rank package's built-in [rank.Lexical] over each tool's
-// [Tool.RankDocument]. The zero value is ready to use and safe for
-// concurrent use.
-type lexicalRanker struct{}
-
-// Rank implements [Ranker]. It never fails.
-func (lexicalRanker) Rank(ctx context.Context, conversation []*genai.Content, tools []*Tool) ([]float64, error) {
-	r, err := rankTools(ctx, rank.Lexical{}, rank.ConversationQuery(conversation), tools)
-	if err != nil {
-		return nil, err
-	}
-	return r.Scores(), nil
-}
 
 // rankTools ranks tools for q with r, each tool by its cached document:
 // what selection and tool search both call.

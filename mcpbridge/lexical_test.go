@@ -48,7 +48,7 @@ func TestLexicalRanker(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tools := []*Tool{plain("other_one"), tc.tool, plain("other_two")}
 			conv := []*genai.Content{genai.NewContentFromText(tc.query, genai.RoleUser)}
-			scores, err := lexicalRanker{}.Rank(context.Background(), conv, tools)
+			scores, err := lexicalScores(context.Background(), conv, tools)
 			if err != nil || len(scores) != len(tools) {
 				t.Fatalf("Rank() = %v, %v", scores, err)
 			}
@@ -57,7 +57,7 @@ func TestLexicalRanker(t *testing.T) {
 			}
 		})
 	}
-	if scores, err := (lexicalRanker{}).Rank(context.Background(), nil, nil); err != nil || len(scores) != 0 {
+	if scores, err := lexicalScores(context.Background(), nil, nil); err != nil || len(scores) != 0 {
 		t.Errorf("Rank(nil, nil) = %v, %v", scores, err)
 	}
 }
@@ -99,10 +99,10 @@ func BenchmarkLexicalRank(b *testing.B) {
 	for _, n := range []int{1000, 5000, 10000} {
 		tools := syntheticTools(n)
 		ctx := context.Background()
-		_, _ = lexicalRanker{}.Rank(ctx, conv, tools) // build the caches
+		_, _ = lexicalScores(ctx, conv, tools) // build the caches
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := (lexicalRanker{}).Rank(ctx, conv, tools); err != nil {
+				if _, err := lexicalScores(ctx, conv, tools); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -123,14 +123,14 @@ func BenchmarkLexicalRankLinearity(b *testing.B) {
 	}
 	ctx := context.Background()
 	small, large := syntheticTools(1000), syntheticTools(5000)
-	_, _ = lexicalRanker{}.Rank(ctx, conv, small)
-	_, _ = lexicalRanker{}.Rank(ctx, conv, large)
+	_, _ = lexicalScores(ctx, conv, small)
+	_, _ = lexicalScores(ctx, conv, large)
 	var ts, tl []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		_, _ = lexicalRanker{}.Rank(ctx, conv, small)
+		_, _ = lexicalScores(ctx, conv, small)
 		mid := time.Now()
-		_, _ = lexicalRanker{}.Rank(ctx, conv, large)
+		_, _ = lexicalScores(ctx, conv, large)
 		ts, tl = append(ts, mid.Sub(start)), append(tl, time.Since(mid))
 	}
 	ms, ml := median(ts), median(tl)
@@ -145,30 +145,10 @@ func BenchmarkLexicalRankLinearity(b *testing.B) {
 // tools read straight from the benchmark's file: what the rank package's
 // recall figures measure is what a Bridge's selection does.
 func TestDefaultRankerLiveMCPBench(t *testing.T) {
-	bench, err := livemcpbench.Tools(filepath.Join("rank", "testdata", "livemcpbench", "tools.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.DiscardHandler)
-	var tools []*Tool
+	bench, tools := liveMCPBenchTools(t)
 	var docs []*rank.Document
-	for start := 0; start < len(bench); {
-		server := bench[start].Server
-		end := start
-		for end < len(bench) && bench[end].Server == server {
-			end++
-		}
-		cfg := &ServerConfig{Name: server}
-		var listed []mcpconn.Tool
-		for _, tl := range bench[start:end] {
-			listed = append(listed, mcpconn.Tool{Name: tl.Name, Description: tl.Description, InputSchema: tl.InputSchema})
-			docs = append(docs, rank.NewDocument(rank.Tool{Name: tl.Name, Server: server, Description: tl.Description, InputSchema: tl.InputSchema}))
-		}
-		for _, def := range convertTools(cfg, listed, schema.Options{Target: schema.Gemini}, log) {
-			e := registry.Entry{Name: def.raw.Name, Server: server, ServerTool: def.raw.Name}
-			tools = append(tools, newTool(e, def, cfg))
-		}
-		start = end
+	for _, tl := range bench {
+		docs = append(docs, rank.NewDocument(rank.Tool{Name: tl.Name, Server: tl.Server, Description: tl.Description, InputSchema: tl.InputSchema}))
 	}
 	if len(tools) != 527 || len(docs) != 527 {
 		t.Fatalf("%d tools and %d documents, want 527", len(tools), len(docs))
@@ -180,7 +160,7 @@ func TestDefaultRankerLiveMCPBench(t *testing.T) {
 		"Help me check the high-speed train tickets from Beijing to Shanghai on next Wednesday.",
 	} {
 		conv := []*genai.Content{genai.NewContentFromText(q, genai.RoleUser)}
-		scores, err := lexicalRanker{}.Rank(ctx, conv, tools)
+		scores, err := lexicalScores(ctx, conv, tools)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,4 +172,45 @@ func TestDefaultRankerLiveMCPBench(t *testing.T) {
 	if a, b := tools[0].RankDocument(), tools[0].RankDocument(); a != b {
 		t.Errorf("RankDocument() built the document twice")
 	}
+}
+
+// lexicalScores is what the Selection's default ranker gives tools for
+// conversation: rank.Lexical's scores of their documents, in their order.
+func lexicalScores(ctx context.Context, conversation []*genai.Content, tools []*Tool) ([]float64, error) {
+	r, err := rankTools(ctx, rank.Lexical{}, rank.ConversationQuery(conversation), tools)
+	if err != nil {
+		return nil, err
+	}
+	return r.Scores(), nil
+}
+
+// liveMCPBenchTools returns LiveMCPBench's 527 tools as its file lists
+// them and as a Bridge registers them (schema conversion and all), in the
+// same order.
+func liveMCPBenchTools(t testing.TB) ([]livemcpbench.Tool, []*Tool) {
+	t.Helper()
+	bench, err := livemcpbench.Tools(filepath.Join("rank", "testdata", "livemcpbench", "tools.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	var tools []*Tool
+	for start := 0; start < len(bench); {
+		server := bench[start].Server
+		end := start
+		for end < len(bench) && bench[end].Server == server {
+			end++
+		}
+		cfg := &ServerConfig{Name: server}
+		var listed []mcpconn.Tool
+		for _, tl := range bench[start:end] {
+			listed = append(listed, mcpconn.Tool{Name: tl.Name, Description: tl.Description, InputSchema: tl.InputSchema})
+		}
+		for _, def := range convertTools(cfg, listed, schema.Options{Target: schema.Gemini}, log) {
+			e := registry.Entry{Name: def.raw.Name, Server: server, ServerTool: def.raw.Name}
+			tools = append(tools, newTool(e, def, cfg))
+		}
+		start = end
+	}
+	return bench, tools
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 )
 
 // TestNPMEverythingFeatures drives the client features through the public
@@ -21,27 +23,19 @@ import (
 // templates complete; and every kind of resource reads (static documents,
 // dynamic text and blob templates, a session resource made by a tool).
 func TestNPMEverythingFeatures(t *testing.T) {
-	bin := npmBin(t, "mcp-server-everything")
-	servers := []ServerConfig{
-		{Name: "everything", Command: bin, Args: []string{"stdio"}},
-		{Name: "everything-http", HTTPURL: startHTTPServer(t, bin, "streamableHttp") + "/mcp"},
-	}
-	for i := range servers {
-		servers[i].Timeout = 30 * time.Second
-		servers[i].Trust = true
-	}
+	servers := everythingServers(t)
 	root, err := DirRoot(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	logs := &records{}
 	var mu sync.Mutex
-	var asked []Elicitation
-	el := func(_ context.Context, e Elicitation) (ElicitResponse, error) {
+	var asked []elicit.Request
+	el := func(_ context.Context, e elicit.Request) (elicit.Response, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		asked = append(asked, e)
-		return ElicitResponse{Action: ElicitAccept}, nil
+		return elicit.Response{Action: elicit.Accept}, nil
 	}
 	b := newBridge(t, &Options{Logger: slog.New(logs), Client: &ClientFeatures{Elicit: el, Roots: []Root{root}, LogLevel: LogInfo}}, servers...)
 	events, stop := b.Subscribe()
@@ -155,6 +149,23 @@ func TestNPMEverythingFeatures(t *testing.T) {
 	}
 }
 
+// everythingServers are the pinned server-everything over stdio and
+// streamable HTTP ("everything", "everything-http"), trusted, with a
+// timeout of 30 s; the test is skipped when it is not installed.
+func everythingServers(t *testing.T) []ServerConfig {
+	t.Helper()
+	bin := npmBin(t, "mcp-server-everything")
+	servers := []ServerConfig{
+		{Name: "everything", Command: bin, Args: []string{"stdio"}},
+		{Name: "everything-http", HTTPURL: startHTTPServer(t, bin, "streamableHttp") + "/mcp"},
+	}
+	for i := range servers {
+		servers[i].Timeout = 30 * time.Second
+		servers[i].Trust = true
+	}
+	return servers
+}
+
 // waitFor waits until cond holds, polling, failing after 30 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -164,5 +175,38 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("%s not seen within 30s", what)
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestNPMEverythingElicitationTask: over stdio and streamable HTTP,
+// server-everything offers trigger-elicitation-request-async, since the
+// client declares elicitation run as a task, and the form it sends as a
+// task reaches the host (checked and accepted as the restricted schema it
+// is) and its answer the server, which polls the task; its
+// trigger-elicitation-request form, with every kind of field, is accepted
+// too.
+func TestNPMEverythingElicitationTask(t *testing.T) {
+	servers := everythingServers(t)
+	a := &askedForms{answer: elicit.Response{Action: elicit.Accept, Content: map[string]any{"name": "Ada", "favoriteColor": "Blue", "agreeToTerms": true}}}
+	b := newBridge(t, &Options{Client: &ClientFeatures{Elicit: a.elicit}}, servers...)
+	discover(t, b)
+	for _, sc := range servers {
+		t.Run(sc.Name, func(t *testing.T) {
+			a.take()
+			got := execText(t, b, sc.Name, "trigger-elicitation-request-async", nil)
+			for _, want := range []string{"[COMPLETED] User provided the requested information!", "Task created: ", "- Name: Ada", "- Favorite Color: Blue"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("trigger-elicitation-request-async = %q, want %q in it", got, want)
+				}
+			}
+			got = execText(t, b, sc.Name, "trigger-elicitation-request", nil)
+			if !strings.Contains(got, "Ada") {
+				t.Errorf("trigger-elicitation-request = %q, want the answer in it", got)
+			}
+			asked := a.take()
+			if len(asked) != 2 || !strings.Contains(string(asked[0].Schema), "favoriteColor") || !strings.Contains(string(asked[1].Schema), "titledMultipleSelectEnum") {
+				t.Errorf("host asked %d forms, want the async form then the sync one: %+v", len(asked), asked)
+			}
+		})
 	}
 }

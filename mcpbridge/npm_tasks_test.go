@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 )
 
 // TestNPMEverythingTasks: the reference server's task tool
@@ -27,18 +29,18 @@ func TestNPMEverythingTasks(t *testing.T) {
 			srv.Timeout = 3 * time.Second
 			var mu sync.Mutex
 			var reports []Progress
-			var asked []Elicitation
+			var asked []elicit.Request
 			b := newBridge(t, &Options{
 				OnProgress: func(p Progress) {
 					mu.Lock()
 					defer mu.Unlock()
 					reports = append(reports, p)
 				},
-				Client: &ClientFeatures{Elicit: func(_ context.Context, e Elicitation) (ElicitResponse, error) {
+				Client: &ClientFeatures{Elicit: func(_ context.Context, e elicit.Request) (elicit.Response, error) {
 					mu.Lock()
 					defer mu.Unlock()
 					asked = append(asked, e)
-					return ElicitResponse{Action: ElicitAccept, Content: map[string]any{"interpretation": "snake"}}, nil
+					return elicit.Response{Action: elicit.Accept, Content: map[string]any{"interpretation": "snake"}}, nil
 				}},
 			}, srv)
 			discover(t, b)

@@ -34,7 +34,9 @@ type Progress struct {
 	// Total is where Progress ends; 0 when the server does not know.
 	Total float64
 	// Message is the server's note, redacted (see the package
-	// documentation); "" when it sent none.
+	// documentation) and cleaned for a person: no escape sequences,
+	// control characters but newline and tab, or bidirectional
+	// formatting characters, and at most 4 KiB; "" when it sent none.
 	Message string
 }
 
@@ -71,7 +73,7 @@ func (b *Bridge) withProgress(ctx context.Context, tool *Tool, name, id string) 
 	return mcpconn.WithProgress(ctx, func(progress, total float64, message string) {
 		fn(Progress{
 			Name: name, ID: id, User: user, Server: tool.Server, ServerTool: tool.ServerTool,
-			Progress: progress, Total: total, Message: redac.Text(message),
+			Progress: progress, Total: total, Message: shown(message, redac.Text, maxNoteBytes),
 		})
 	})
 }

@@ -19,8 +19,11 @@ import (
 type Prompt struct {
 	// Server is the configured server name.
 	Server string `json:"server"`
-	// Name is the prompt's name as the server lists it.
-	Name        string `json:"name"`
+	// Name is the prompt's name as the server lists it, never "".
+	Name string `json:"name"`
+	// Title (for a person) and Description are the server's, as it sent
+	// them: unverified, and not cleaned of control characters ("" when
+	// it gave none).
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	// Arguments are the values the prompt takes, in the server's order.
@@ -31,10 +34,14 @@ type Prompt struct {
 
 // PromptArgument is one argument of a [Prompt].
 type PromptArgument struct {
-	Name        string `json:"name"`
+	// Name is the key of the argument in [Bridge.GetPrompt]'s args, never
+	// "".
+	Name string `json:"name"`
+	// Title and Description are the server's, as for [Prompt].
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
-	Required    bool   `json:"required,omitempty"`
+	// Required arguments must be given to [Bridge.GetPrompt].
+	Required bool `json:"required,omitempty"`
 }
 
 // ListPrompts lists the prompts of the named server, in the server's

@@ -15,10 +15,15 @@ import (
 // family of resources whose URIs follow URITemplate (RFC 6570). Exactly
 // one of URI and URITemplate is set.
 type Resource struct {
+	// URI is the resource's URI, to give to [Bridge.ReadResource]; ""
+	// for a template.
 	URI string `json:"uri,omitempty"`
 	// URITemplate is set, and URI empty, for a resource template (give it
 	// to [Bridge.Complete] as [CompletionRequest.ResourceTemplate]).
 	URITemplate string `json:"uriTemplate,omitempty"`
+	// Name, Title (for a person), Description and MIMEType are the
+	// server's, as it sent them: unverified, and not cleaned of control
+	// characters ("" when it gave none).
 	Name        string `json:"name"`
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`

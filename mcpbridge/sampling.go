@@ -21,21 +21,29 @@ type Sampling struct {
 	Sampler sampling.Sampler
 	// Review is the person in the loop: it is called with res nil before
 	// the model runs, with req.Model set to the model chosen, and again
-	// with the answer. It may edit *req (the messages, the model, ...)
+	// with the answer. The texts it sees (the system prompt, the
+	// messages, the tools' descriptions; the answer's text) are cleaned
+	// for a person first, in place, as every text the Bridge shows:
+	// what it approves is what the model and the server get. It may edit *req (the messages, the model, ...)
 	// and *res in place. Returning an error wrapping
 	// [sampling.ErrRefused] refuses: the server reads the protocol's
 	// "User rejected sampling request" (code -1); on protocol 2026-07-28
-	// the tool call that asked fails. Another error fails the request.
-	// It is called concurrently and should return once ctx is done. nil
-	// approves every request unseen.
+	// the tool call that asked fails. Another error fails the request,
+	// and the server reads a fixed message; the error goes to
+	// [Options.Logger]. It is called concurrently and should return once
+	// ctx is done. nil approves every request unseen.
 	Review func(ctx context.Context, req *sampling.Request, res *sampling.Result) error
 	// MaxOutputTokens caps the maxTokens a server asks for. 0 means
 	// [sampling.DefaultMaxOutputTokens].
 	MaxOutputTokens int
 	// PerMinute is how many requests each server may make in any minute;
-	// more are refused. 0 means [sampling.DefaultPerMinute].
+	// more are refused, and a tool call that brought one fails with
+	// [ErrTooManyQuestions] (see [QuestionLimits], which bound how many
+	// one call may bring). 0 means [sampling.DefaultPerMinute]; a
+	// negative value means no bound.
 	PerMinute int
-	// MaxRequestBytes bounds one request's params; a larger one is
-	// refused. 0 means [sampling.DefaultMaxRequestBytes].
+	// MaxRequestBytes bounds one request, its JSON as the server sent it;
+	// a larger one is refused before it is decoded. 0 means
+	// [sampling.DefaultMaxRequestBytes].
 	MaxRequestBytes int
 }

@@ -240,8 +240,8 @@ func TestSamplingModelPreference(t *testing.T) {
 	}
 }
 
-// TestSamplingBounds: a flood past PerMinute is refused request by
-// request; a 10 MB request is refused with a clear error and the
+// TestSamplingBounds: a flood past PerMinute is refused and ends the call
+// that brought it; a 10 MB request is refused with a clear error and the
 // connection stays up; maxTokens is capped by MaxOutputTokens.
 func TestSamplingBounds(t *testing.T) {
 	cfg := stdioServer("s", "-sample", "-era=legacy")
@@ -277,9 +277,8 @@ func TestSamplingBounds(t *testing.T) {
 	}
 
 	r = sampleCall(t, b, "sample_flood", map[string]any{"n": 10})
-	want := "ok=2 failed=8 last error: "
-	if r.Err != nil || !strings.HasPrefix(r.ReturnDisplay, want) || !strings.Contains(r.ReturnDisplay, "sampling rate limit: at most 3 requests a minute") {
-		t.Errorf("Execute(sample_flood) = %q, %v; want %q and the rate limit", r.ReturnDisplay, r.Err, want)
+	if !errors.Is(r.Err, ErrTooManyQuestions) || !strings.Contains(r.Err.Error(), "more than 3 sampling requests in a minute") {
+		t.Errorf("Execute(sample_flood) = %q, %v; want ErrTooManyQuestions naming the rate", r.ReturnDisplay, r.Err)
 	}
 	if n := len(srv.Requests()); n != 3 {
 		t.Errorf("Gemini got %d requests, want 3", n)

@@ -1,6 +1,7 @@
 package mcpbridge
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/rpcerr"
 	isampling "github.com/mcpgenai/bridge/mcpbridge/internal/sampling"
 	"github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
@@ -22,6 +25,8 @@ import (
 type samplingState struct {
 	h      *isampling.Handler
 	nested map[string]*atomic.Int32
+	// maxRequest bounds a request's params (Sampling.MaxRequestBytes).
+	maxRequest int
 }
 
 // Attribute keys of sampling spans.
@@ -42,17 +47,42 @@ func (b *Bridge) setupSampling(s *Sampling) error {
 		return errors.New("mcpbridge: ClientFeatures.Sampling has no Sampler")
 	}
 	cfg := isampling.Config{
-		Sampler:         redactingSampler{s.Sampler, b.redact},
-		Review:          s.Review,
+		Sampler:         redactingSampler{s.Sampler, b.redact, b.log},
 		MaxOutputTokens: s.MaxOutputTokens,
-		PerMinute:       s.PerMinute,
 		MaxRequestBytes: s.MaxRequestBytes,
 		Target:          b.target,
+		Tasks:           b.tasks,
+	}
+	if review := s.Review; review != nil {
+		// The server reads a fixed message when the review refuses or
+		// fails; why is for the host's log alone.
+		cfg.Review = func(ctx context.Context, req *sampling.Request, res *sampling.Result) error {
+			// The review is where a person sees the request (the
+			// server's text) and the answer (the model's): both are
+			// cleaned first, in place, so that what is approved is what
+			// goes on.
+			if res == nil {
+				req.SystemPrompt = result.CleanText(req.SystemPrompt, -1)
+				for i := range req.Messages {
+					cleanContents(req.Messages[i].Content)
+				}
+				for i := range req.Tools {
+					req.Tools[i].Description = result.CleanText(req.Tools[i].Description, -1)
+				}
+			} else {
+				cleanContents(res.Content)
+			}
+			err := review(ctx, req, res)
+			if err != nil {
+				b.log.InfoContext(ctx, "sampling request not approved by the review", "server", req.Server, "err", err)
+			}
+			return err
+		}
 	}
 	if b.tracer != nil {
 		cfg.Trace = b.traceSampling
 	}
-	st := &samplingState{h: isampling.NewHandler(cfg), nested: map[string]*atomic.Int32{}}
+	st := &samplingState{h: isampling.NewHandler(cfg), nested: map[string]*atomic.Int32{}, maxRequest: cmp.Or(s.MaxRequestBytes, sampling.DefaultMaxRequestBytes)}
 	for _, sv := range b.servers {
 		st.nested[sv.cfg.Name] = new(atomic.Int32)
 	}
@@ -73,14 +103,14 @@ func (b *Bridge) sampleFor(server string) func(context.Context, string, json.Raw
 			tool = cl.tool
 		}
 		if n := st.nested[server]; method == "sampling/createMessage" && n != nil && n.Load() > 0 {
-			return nil, &isampling.RPCError{Code: isampling.CodeLimited, Message: "a sampling request made while answering another is refused"}
+			return nil, &rpcerr.Error{Code: rpcerr.Limited, Message: "a sampling request made while answering another is refused"}
 		}
 		raw, err := st.h.Handle(ctx, server, tool, method, params)
 		if err != nil {
 			err = b.redact.redactErr(err)
 			level := slog.LevelInfo
-			var re *isampling.RPCError
-			if errors.As(err, &re) && re.Code == isampling.CodeLimited {
+			var re *rpcerr.Error
+			if errors.As(err, &re) && re.Code == rpcerr.Limited {
 				level = slog.LevelDebug // a flood must not flood the log
 			}
 			b.log.Log(ctx, level, "sampling request not answered", "server", server, "method", method, "err", err)
@@ -104,10 +134,14 @@ func (b *Bridge) samplingCall(ctx context.Context, tool *Tool) func() {
 	return func() { n.Add(-1) }
 }
 
-// closeSampling ends the sampling tasks still running.
-func (b *Bridge) closeSampling() {
+// closeTasks ends the tasks still running for servers (sampling,
+// elicitation).
+func (b *Bridge) closeTasks() {
 	if b.sampling != nil {
 		b.sampling.h.Close()
+	}
+	if b.tasks != nil {
+		b.tasks.Close()
 	}
 }
 
@@ -128,14 +162,14 @@ func (b *Bridge) traceSampling(ctx context.Context, server string) (context.Cont
 		}
 		if err != nil {
 			kind := "_OTHER"
-			var re *isampling.RPCError
+			var re *rpcerr.Error
 			if errors.As(err, &re) {
 				switch re.Code {
-				case isampling.CodeRejected:
+				case rpcerr.Rejected:
 					kind = "refused"
-				case isampling.CodeLimited:
+				case rpcerr.Limited:
 					kind = "limited"
-				case isampling.CodeInvalidParams:
+				case rpcerr.InvalidParams:
 					kind = "invalid_request"
 				}
 			}
@@ -147,14 +181,19 @@ func (b *Bridge) traceSampling(ctx context.Context, server string) (context.Cont
 }
 
 // redactingSampler hides the configured secrets in the model's answer
-// before anyone (the review, the server) reads it.
+// before anyone (the review, the server) reads it, and logs why the model
+// could not answer (the server reads a fixed message).
 type redactingSampler struct {
 	sampling.Sampler
-	r redactor
+	r   redactor
+	log *slog.Logger
 }
 
 func (s redactingSampler) Sample(ctx context.Context, req *sampling.Request) (*sampling.Result, error) {
 	res, err := s.Sampler.Sample(ctx, req)
+	if err != nil && ctx.Err() == nil {
+		s.log.InfoContext(ctx, "sampling request not answered by the model", "server", req.Server, "model", req.Model, "err", err)
+	}
 	if err != nil || res == nil {
 		return res, err
 	}
@@ -186,4 +225,13 @@ func (s redactingSampler) redactValue(v any) any {
 		return out
 	}
 	return v
+}
+
+// cleanContents cleans the text of cs for a person, in place (see
+// [result.CleanText]), tool results' blocks included.
+func cleanContents(cs []sampling.Content) {
+	for i := range cs {
+		cs[i].Text = result.CleanText(cs[i].Text, -1)
+		cleanContents(cs[i].Content)
+	}
 }

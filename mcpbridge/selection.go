@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgenai/bridge/internal/genaitool"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/clone"
+	"github.com/mcpgenai/bridge/mcpbridge/rank"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -50,28 +51,19 @@ type Selection struct {
 	// lower ranked one out. The host's functions are sent even when they
 	// alone are larger. Zero or a negative value means no size limit.
 	MaxSize schema.Size
-	// Ranker orders the candidates when they do not all fit. nil means
-	// the built-in lexical ranker, which works offline and without a
-	// model: Okapi BM25 over the words of each tool's name, description
-	// and parameter names (names split at "_", ".", "-" and camelCase;
-	// case and a plural "s" ignored; common English words skipped). The
-	// latest user message counts three times as much as earlier text; the
-	// names of functions already called count too.
-	Ranker Ranker
-}
-
-// Ranker scores tools against a conversation, for choosing which ones a
-// request carries when there are more than it may hold. The built-in
-// lexical one (see [Selection.Ranker]) matches words; a ranker built on
-// embeddings (genai's EmbedContent, for
-// example) can do better.
-type Ranker interface {
-	// Rank returns one score per tool, in the order of tools: higher
-	// means more useful for the conversation's next step. conversation
-	// and tools must not be modified. An error makes Declare fall back
-	// to the built-in lexical ranker for that request (the error is
-	// logged).
-	Rank(ctx context.Context, conversation []*genai.Content, tools []*Tool) ([]float64, error)
+	// Ranker orders the candidates when they do not all fit, ranking
+	// each tool's [Tool.RankDocument] for the conversation's
+	// [rank.ConversationQuery] (and, in tool search, the model's query:
+	// see [ToolSearch]). nil means the built-in [rank.Lexical], which works
+	// offline and without a model. An error, or a ranking of another
+	// length, makes Declare rank with rank.Lexical for that request (the
+	// error is logged).
+	Ranker rank.Ranker
+	// Search, if not nil, turns on tool search (see [ToolSearch]): the
+	// requests declare a search function and the tools the model found
+	// with it, instead of the candidates; the Ranker ranks them for the
+	// model's queries. nil means no search.
+	Search *ToolSearch
 }
 
 // RequestReport says what one request carried ([Declarations.Report]).
@@ -85,6 +77,25 @@ type RequestReport struct {
 	// Omitted are the registered names of the candidate tools (see
 	// [Selection]) that the limit left out, best ranked first.
 	Omitted []string
+	// Ranked are the Bridge tools the request carries, when the
+	// candidates were ranked because they did not all fit (nil when they
+	// all did): best first, each with its registered name, its score and
+	// its place in the ranking of every candidate (tied tools share a
+	// Place; Index is the tool's position among the candidates sorted by
+	// name). A Score of 0 means the tool matched nothing in the
+	// conversation: it only filled the room left, in the order of names.
+	Ranked []rank.Entry
+	// SearchFunction is the name the request declares the search function
+	// under (see [ToolSearch]), "" when it has no tool search.
+	SearchFunction string
+	// Found are the declared names of the tools the conversation found
+	// with the search function that the request declares, in the order
+	// they were found (and declared).
+	Found []string
+	// Evicted are the declared names of the tools the conversation found
+	// that the request no longer declares because more were found since
+	// (see [ToolSearch.MaxFound]), in the order they left.
+	Evicted []string
 	// Renamed maps a declared name to the registered name of a Bridge
 	// tool that a host function's name displaced for this request.
 	Renamed map[string]string
@@ -110,8 +121,9 @@ func (b *Bridge) limit(sel *Selection) int {
 
 // declare chooses and declares the tools of one request (see
 // [Bridge.Declare]): the host's declarations first, in their order, then
-// the chosen Bridge tools sorted by name, all in one genai.Tool after the
-// host's other tools. Every declaration is a copy. serverSide false
+// the chosen Bridge tools sorted by name (or, with tool search, the search
+// function and the tools found), all in one genai.Tool after the host's
+// other tools. Every declaration is a copy. serverSide false
 // bridges every server, whatever Options.ServerSideMCP says (for Live
 // sessions). It fails when the host's own declarations are more than the
 // limit.
@@ -136,39 +148,67 @@ func (b *Bridge) declare(ctx context.Context, history []*genai.Content, tools []
 		hostSize += declarationSize(d)
 	}
 	req := &Declarations{b: b, hosts: h, mcp: make(map[string]*Tool, min(len(cands), room))}
-	if len(cands) > room || overSize(sel, hostSize, cands) {
-		chosen, omitted := b.rank(ctx, history, cands, room, max(sel.maxSize()-hostSize, 0), sel)
-		cands = chosen
-		req.Report.Omitted = omitted
-		slices.SortFunc(cands, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
-	}
-	req.Report.Size = hostSize
-	for _, t := range cands {
-		req.Report.Size += t.Size
-	}
-
-	decls := make([]*genai.FunctionDeclaration, 0, len(h.decls)+len(cands))
+	decls := make([]*genai.FunctionDeclaration, 0, len(h.decls)+min(len(cands), room))
 	for _, d := range h.decls {
 		decls = append(decls, clone.Declaration(d))
 	}
-	var taken map[string]bool // every name in use, built on the first conflict
-	for _, t := range cands {
-		name := t.Name
-		if h.has(name) {
-			if taken == nil {
-				taken = b.namesInUse(ctx, h)
-			}
-			name = aliasFor(t, taken)
-			taken[name] = true
-			if req.Report.Renamed == nil {
-				req.Report.Renamed = map[string]string{}
-			}
-			req.Report.Renamed[name] = t.Name
-		}
+	req.Report.Size = hostSize
+	declared := func(name string, t *Tool) {
 		d := clone.Declaration(t.Declaration)
 		d.Name = name
 		decls = append(decls, d)
 		req.mcp[name] = t
+		req.Report.Size += t.Size
+	}
+	if s := sel.search(); s.on(cands) && room > 0 {
+		// Tool search: the search function, then what the conversation
+		// found, in the order found.
+		f := &searchFunc{b: b, name: b.searchName(s, h), sel: sel, cands: cands, n: s.results()}
+		f.names = b.declaredNames(ctx, h, cands, f.name)
+		byName := make(map[string]*Tool, len(cands))
+		for t, n := range f.names {
+			byName[n] = t
+		}
+		sd := f.declaration()
+		decls = append(decls, sd)
+		req.Report.Size += declarationSize(sd)
+		var sizeRoom schema.Size
+		if sel.maxSize() > 0 {
+			sizeRoom = max(sel.maxSize()-req.Report.Size, 1)
+		}
+		found, evicted := foundTools(history, f.name, byName, min(s.maxFound(), room-1), sizeRoom)
+		for _, n := range found {
+			declared(n, byName[n])
+		}
+		req.search = f
+		req.Report.SearchFunction, req.Report.Found, req.Report.Evicted = f.name, found, evicted
+	} else {
+		if len(cands) > room || overSize(sel, hostSize, cands) {
+			chosen, omitted := b.rank(ctx, history, cands, room, max(sel.maxSize()-hostSize, 0), sel)
+			kept := make([]*Tool, len(chosen))
+			for i, e := range chosen {
+				kept[i] = cands[e.Index]
+			}
+			cands = kept
+			req.Report.Omitted, req.Report.Ranked = omitted, chosen
+			slices.SortFunc(cands, func(a, b *Tool) int { return cmp.Compare(a.Name, b.Name) })
+		}
+		var taken map[string]bool // every name in use, built on the first conflict
+		for _, t := range cands {
+			name := t.Name
+			if h.has(name) {
+				if taken == nil {
+					taken = b.namesInUse(ctx, h)
+				}
+				name = aliasFor(t, taken)
+				taken[name] = true
+				if req.Report.Renamed == nil {
+					req.Report.Renamed = map[string]string{}
+				}
+				req.Report.Renamed[name] = t.Name
+			}
+			declared(name, t)
+		}
 	}
 	for _, t := range tools {
 		if t == nil {
@@ -219,6 +259,28 @@ func aliasFor(t *Tool, taken map[string]bool) string {
 	return name
 }
 
+// declaredNames returns the name each of cands is declared under: its
+// registered name, or an alias when a host function has that name (as a
+// request without search declares it, but for every candidate, in the
+// order of names, and never search, the search function's name).
+func (b *Bridge) declaredNames(ctx context.Context, h *hostSet, cands []*Tool, search string) map[*Tool]string {
+	names := make(map[*Tool]string, len(cands))
+	var taken map[string]bool
+	for _, t := range cands {
+		if !h.has(t.Name) {
+			names[t] = t.Name
+			continue
+		}
+		if taken == nil {
+			taken = b.namesInUse(ctx, h)
+			taken[search] = true
+		}
+		names[t] = aliasFor(t, taken)
+		taken[names[t]] = true
+	}
+	return names
+}
+
 // namesInUse returns the host's names and every registered name, so that
 // an alias never hides another tool.
 func (b *Bridge) namesInUse(ctx context.Context, h *hostSet) map[string]bool {
@@ -267,6 +329,14 @@ func (b *Bridge) candidates(ctx context.Context, sel *Selection) []*Tool {
 	return kept
 }
 
+// search is sel's Search, nil for none.
+func (sel *Selection) search() *ToolSearch {
+	if sel == nil {
+		return nil
+	}
+	return sel.Search
+}
+
 // maxSize is sel's MaxSize, 0 for none.
 func (sel *Selection) maxSize() schema.Size {
 	if sel == nil || sel.MaxSize <= 0 {
@@ -289,44 +359,74 @@ func overSize(sel *Selection, hostSize schema.Size, cands []*Tool) bool {
 	return total > limit
 }
 
-// rank returns the n best of cands for history and the names of the rest,
-// best first; with size > 0 (Selection.MaxSize less the host's share), of
-// those n the best ones whose declarations fit in size. Ties keep the
-// order of cands.
-func (b *Bridge) rank(ctx context.Context, history []*genai.Content, cands []*Tool, n int, size schema.Size, sel *Selection) (chosen []*Tool, omitted []string) {
-	var r Ranker = lexicalRanker{}
-	if sel != nil && sel.Ranker != nil {
-		r = sel.Ranker
+// rank returns the n best of cands for history, as ranked entries, and
+// the names of the rest, best first; with size > 0 (Selection.MaxSize less
+// the host's share), of those n the best ones whose declarations fit in
+// size. Ties keep the order of cands.
+func (b *Bridge) rank(ctx context.Context, history []*genai.Content, cands []*Tool, n int, size schema.Size, sel *Selection) (chosen []rank.Entry, omitted []string) {
+	ranking := b.ranking(ctx, sel, rank.ConversationQuery(history), cands)
+	order := make([]int, len(ranking.Entries))
+	for i, e := range ranking.Entries {
+		order[i] = e.Index
 	}
-	scores, err := r.Rank(ctx, history, cands)
-	if err == nil && len(scores) != len(cands) {
-		err = fmt.Errorf("%d scores for %d tools", len(scores), len(cands))
-	}
-	if err != nil {
-		b.log.Warn("tool ranker failed; ranking lexically", "err", err)
-		scores, _ = lexicalRanker{}.Rank(ctx, history, cands)
-	}
-	order := make([]int, len(cands))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(scores[j], scores[i]) })
 	n = min(n, len(order))
 	kept := order[:n]
 	if sel.maxSize() > 0 {
 		kept, _ = fitSize(cands, kept, size)
 	}
 	in := make(map[int]bool, len(kept))
-	chosen = make([]*Tool, 0, len(kept))
 	for _, i := range kept {
-		chosen = append(chosen, cands[i])
 		in[i] = true
 	}
+	chosen = make([]rank.Entry, 0, len(kept))
 	omitted = make([]string, 0, len(cands)-len(kept))
-	for _, i := range order {
-		if !in[i] {
-			omitted = append(omitted, cands[i].Name)
+	for _, e := range ranking.Entries {
+		if in[e.Index] {
+			chosen = append(chosen, e)
+		} else {
+			omitted = append(omitted, cands[e.Index].Name)
 		}
 	}
 	return chosen, omitted
+}
+
+// ranking ranks cands for q with sel's ranker, or rank.Lexical when sel
+// has none or its ranker fails. Every entry's Index is a valid index of
+// cands and its Name the tool's registered name.
+func (b *Bridge) ranking(ctx context.Context, sel *Selection, q rank.Query, cands []*Tool) *rank.Ranking {
+	var r rank.Ranker = rank.Lexical{}
+	if sel != nil && sel.Ranker != nil {
+		r = sel.Ranker
+	}
+	ranking, err := rankTools(ctx, r, q, cands)
+	if err == nil {
+		err = checkRanking(ranking, len(cands))
+	}
+	if err != nil {
+		b.log.Warn("tool ranker failed; ranking lexically", "err", err)
+		ranking, _ = rankTools(ctx, rank.Lexical{}, q, cands)
+	}
+	for i := range ranking.Entries {
+		ranking.Entries[i].Name = cands[ranking.Entries[i].Index].Name
+	}
+	return ranking
+}
+
+// checkRanking reports an error unless r ranks each of n documents once.
+func checkRanking(r *rank.Ranking, n int) error {
+	if r == nil || len(r.Entries) != n {
+		got := 0
+		if r != nil {
+			got = len(r.Entries)
+		}
+		return fmt.Errorf("a ranking of %d entries for %d tools", got, n)
+	}
+	seen := make([]bool, n)
+	for _, e := range r.Entries {
+		if e.Index < 0 || e.Index >= n || seen[e.Index] {
+			return fmt.Errorf("a ranking with index %d twice or out of range for %d tools", e.Index, n)
+		}
+		seen[e.Index] = true
+	}
+	return nil
 }

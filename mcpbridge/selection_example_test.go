@@ -75,27 +75,10 @@ func ExampleSelection() {
 	// 1 declared: stock left out: [order]
 }
 
-// rankRanker makes a ranker of the rank package (its Embedding, say) the
-// Ranker of a Selection: it ranks each tool's cached RankDocument for the
-// conversation.
-type rankRanker struct{ r rank.Ranker }
-
-func (r rankRanker) Rank(ctx context.Context, conversation []*genai.Content, tools []*mcpbridge.Tool) ([]float64, error) {
-	docs := make([]*rank.Document, len(tools))
-	for i, t := range tools {
-		docs[i] = t.RankDocument()
-	}
-	ranking, err := r.r.Rank(ctx, rank.ConversationQuery(conversation), docs)
-	if err != nil {
-		return nil, err // Declare falls back to the lexical ranker
-	}
-	return ranking.Scores(), nil
-}
-
-// A Ranker built on Gemini's embeddings, for hosts that can afford the
-// calls: each tool's text is embedded once and cached, then a request costs
-// one embedding of the conversation's latest message.
-func ExampleRanker() {
+// A Selection ranking on Gemini's embeddings, for hosts that can afford
+// the calls: each tool's text is embedded once and cached, then a request
+// costs one embedding of the conversation's latest message.
+func ExampleSelection_embedding() {
 	ctx := context.Background()
 	client, err := genai.NewClient(ctx, nil) // GEMINI_API_KEY from the environment
 	if err != nil {
@@ -103,6 +86,49 @@ func ExampleRanker() {
 	}
 	_ = &mcpbridge.DeclareOptions{Selection: &mcpbridge.Selection{
 		Limit:  128,
-		Ranker: rankRanker{rank.NewEmbedding(client.Models, nil)},
+		Ranker: rank.NewEmbedding(client.Models, nil),
 	}}
+}
+
+// Tool search: the request declares a search function; the model searches
+// in its own words, and what it found is declared from the next request
+// on, read from the conversation.
+func ExampleToolSearch() {
+	ts, stop := shopServer()
+	defer stop()
+	policy := &confirm.Policy{AutoAllowReadOnly: true}
+	b := openShop(ts.URL, policy)
+	defer b.Close()
+
+	ctx := context.Background()
+	opts := &mcpbridge.DeclareOptions{Selection: &mcpbridge.Selection{Search: &mcpbridge.ToolSearch{}}}
+	history := []*genai.Content{genai.NewContentFromText("Are pears in stock?", genai.RoleUser)}
+	d, err := b.Declare(ctx, history, opts)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("declared:", d.Tools[0].FunctionDeclarations[0].Name)
+
+	// The model searches; the answer names the tools found.
+	search := &genai.FunctionCall{Name: "search_tools", Args: map[string]any{"query": "items in stock"}}
+	r := d.Execute(ctx, search)
+	fmt.Println(r.FunctionResponse().Response["output"])
+	history = append(history,
+		genai.NewContentFromParts([]*genai.Part{{FunctionCall: search}}, genai.RoleModel),
+		genai.NewContentFromParts([]*genai.Part{r.Part()}, genai.RoleUser))
+
+	// The next request declares the search function and what it found.
+	if d, err = b.Declare(ctx, history, opts); err != nil {
+		log.Fatal(err)
+	}
+	for _, fd := range d.Tools[0].FunctionDeclarations {
+		fmt.Println("declared:", fd.Name)
+	}
+	fmt.Println("found:", d.Report.Found)
+	// Output:
+	// declared: search_tools
+	// map[tools:[map[description:Items in stock. name:stock server:shop]]]
+	// declared: search_tools
+	// declared: stock
+	// found: [stock]
 }

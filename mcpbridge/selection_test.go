@@ -10,10 +10,12 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/geminitest"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
+	"github.com/mcpgenai/bridge/mcpbridge/rank"
 	"github.com/mcpgenai/bridge/registry"
 	"github.com/mcpgenai/bridge/schema"
 )
@@ -97,13 +99,13 @@ func TestSelectsAmongThousands(t *testing.T) {
 		genai.NewContentFromText("How many euros do I get for 250 US dollars at today's exchange rate?", genai.RoleUser),
 	}
 
-	scores, err := lexicalRanker{}.Rank(ctx, task, b.Tools())
+	scores, err := lexicalScores(ctx, task, b.Tools())
 	if err != nil {
 		t.Fatal(err)
 	}
 	best := b.Tools()[slices.Index(scores, slices.Max(scores))]
 	if best.Name != "convert_currency" {
-		t.Errorf("lexicalRanker's best tool = %s, want convert_currency", best.Name)
+		t.Errorf("the built-in ranker's best tool = %s, want convert_currency", best.Name)
 	}
 
 	host := HostFunction{Declaration: &genai.FunctionDeclaration{Name: "remember", Description: "notes a fact"},
@@ -244,7 +246,7 @@ func TestSelectionLimit(t *testing.T) {
 }
 
 // BenchmarkSelection measures what Declare does for each request when the
-// tools exceed the limit: choosing 512 of 5,000 tools with lexicalRanker,
+// tools exceed the limit: choosing 512 of 5,000 tools with the built-in ranker,
 // sorting them and copying their declarations. The baseline, run
 // alternately in the same loop so that both see the same load, is a
 // request of 512 tools (no ranking: the copying alone, which every request
@@ -353,3 +355,82 @@ func hash8(server, tool string) string {
 }
 
 func registrySanitized(t *Tool) string { return registry.SanitizeName(t.Server + "__" + t.ServerTool) }
+
+// fixedRanker scores documents by name from a map: a host's own ranker.
+type fixedRanker map[string]float64
+
+func (f fixedRanker) Rank(_ context.Context, _ rank.Query, docs []*rank.Document) (*rank.Ranking, error) {
+	scores := make([]float64, len(docs))
+	for i, d := range docs {
+		scores[i] = f[d.Name()]
+	}
+	return rank.NewRanking(docs, scores), nil
+}
+
+// brokenRanker ranks one document too few.
+type brokenRanker struct{}
+
+func (brokenRanker) Rank(_ context.Context, _ rank.Query, docs []*rank.Document) (*rank.Ranking, error) {
+	return rank.NewRanking(docs[1:], make([]float64, len(docs)-1)), nil
+}
+
+// TestReportRanked: a request whose candidates were ranked reports what
+// it carries in the ranking's order with scores and places, ties sharing a
+// place (a tool of the best match's server gains a share of its score:
+// convert_currency ties with search_issues, which is left out), and a tool
+// that matched nothing with score 0 (no silent fill);
+// the Selection's ranker is a rank.Ranker, and a failing one gives way to
+// rank.Lexical.
+func TestReportRanked(t *testing.T) {
+	other := stdioServer("other", "-name=other", "-described="+topics[2], "-described="+topics[3], "-described="+topics[0])
+	other.ExcludeTools = defaultToolNames
+	b := newBridge(t, nil, other)
+	discover(t, b)
+	ctx := context.Background()
+	ask := func(text string) []*genai.Content {
+		return []*genai.Content{genai.NewContentFromText(text, genai.RoleUser)}
+	}
+	type entry struct {
+		Name  string
+		Score float64
+		Place int
+	}
+	tests := []struct {
+		name    string
+		conv    []*genai.Content
+		sel     *Selection
+		want    []entry
+		omitted []string
+	}{
+		{"lexical", ask("what is the weather in Oslo"), &Selection{Limit: 2},
+			[]entry{{"get_weather", 1.3, 1}, {"convert_currency", 0.3, 2}}, []string{"search_issues"}},
+		{"nothing matched", ask("zzz qqq"), &Selection{Limit: 1},
+			[]entry{{"convert_currency", 0, 1}}, []string{"get_weather", "search_issues"}},
+		{"a host's ranker with ties", ask("anything"), &Selection{Limit: 2, Ranker: fixedRanker{"search_issues": 2, "get_weather": 2, "convert_currency": 1}},
+			[]entry{{"get_weather", 2, 1}, {"search_issues", 2, 1}}, []string{"convert_currency"}},
+		{"a broken ranker", ask("what is the weather in Oslo"), &Selection{Limit: 2, Ranker: brokenRanker{}},
+			[]entry{{"get_weather", 1.3, 1}, {"convert_currency", 0.3, 2}}, []string{"search_issues"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := b.Declare(ctx, tc.conv, &DeclareOptions{Selection: tc.sel})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []entry
+			for _, e := range d.Report.Ranked {
+				got = append(got, entry{e.Name, e.Score, e.Place})
+			}
+			if diff := cmp.Diff(tc.want, got, cmpopts.EquateApprox(0, 1e-6)); diff != "" {
+				t.Errorf("Ranked (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.omitted, d.Report.Omitted); diff != "" {
+				t.Errorf("Omitted (-want +got):\n%s", diff)
+			}
+		})
+	}
+	d, err := b.Declare(ctx, ask("weather"), &DeclareOptions{Selection: &Selection{Limit: 5}})
+	if err != nil || d.Report.Ranked != nil {
+		t.Errorf("Declare with room for every tool: Ranked = %v, %v; want nil", d.Report.Ranked, err)
+	}
+}

@@ -28,6 +28,10 @@ type server struct {
 	// mu), made again on each new connection.
 	subs map[string]int
 
+	// questions bound the server's questions per call and per minute,
+	// across its connections.
+	questions *mcpconn.Questions
+
 	// dialMu is held while connecting (discovery or reconnect), so a server
 	// has at most one attempt under way.
 	dialMu sync.Mutex
@@ -151,6 +155,10 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		OnResourceUpdated:  func(uri string) { b.resourceUpdated(s, l, uri) },
 		OnResourcesChanged: func() { b.resourcesChanged(s, l) },
 		Subscriptions:      b.subscriptionsOf(s),
+		Questions:          s.questions,
+		Tasks:              b.tasks,
+		QuestionBytes:      b.questionBytes(),
+		Outgoing:           b.redact.outgoing,
 	}
 	if b.elicit != nil {
 		sp.Elicit = b.askedElicit(s, elicitFor(cfg.Name, b.elicit))

@@ -13,8 +13,9 @@ import (
 // two ways:
 //
 //   - skipped when listed ([ServerStatus.Skipped]): its JSON nested too
-//     deeply to decode safely, it was not an object, it had no name, or its
-//     name was listed twice;
+//     deeply to decode safely, it was not an object, it had no name, its
+//     name was listed twice, or (over streamable HTTP at 2026-07-28) its
+//     x-mcp-header annotations break the protocol's rules;
 //   - rejected by the Gemini API ([ServerStatus.Rejected],
 //     [RequestReport.Rejected]): a 400 answer blamed its declaration, so
 //     [Declarations.Heal] dropped it and [Bridge.Declare] leaves it out of

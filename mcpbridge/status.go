@@ -59,17 +59,19 @@ func (s *ServerState) UnmarshalText(b []byte) error {
 // already redacted when the Bridge builds it; nothing here may hold a
 // secret. In JSON, Timeout is "timeoutMs" in milliseconds.
 type ServerStatus struct {
-	Name  string      `json:"name"`
+	// Name is the server's configured name.
+	Name string `json:"name"`
+	// State is where its connection stands now.
 	State ServerState `json:"state"`
 	// Transport is the configured one; while connected, the one in use
 	// (for a URL without type, the one detected).
 	Transport   Transport     `json:"transport"`
-	Command     string        `json:"command,omitempty"` // command line, stdio only
-	URL         string        `json:"url,omitempty"`     // endpoint, SSE and HTTP only
-	Cwd         string        `json:"cwd,omitempty"`
-	Timeout     time.Duration `json:"-"` // as configured; 0 means the default, 10 minutes
-	Description string        `json:"description,omitempty"`
-	Trust       bool          `json:"trust,omitempty"`
+	Command     string        `json:"command,omitempty"`     // command line, stdio only
+	URL         string        `json:"url,omitempty"`         // endpoint, SSE and HTTP only
+	Cwd         string        `json:"cwd,omitempty"`         // working directory, stdio only, as configured
+	Timeout     time.Duration `json:"-"`                     // as configured; 0 means the default, 10 minutes
+	Description string        `json:"description,omitempty"` // the configured description
+	Trust       bool          `json:"trust,omitempty"`       // the server's tools run without confirmation
 	// Protocol is the protocol version of the live connection: 2026-07-28
 	// or later when the server answered server/discover, otherwise the
 	// version agreed in the initialize handshake; "" when not connected.
@@ -181,6 +183,7 @@ func newServerStatus(cfg ServerConfig) ServerStatus {
 // discovery as a whole. It encodes to JSON as
 // {"servers": [...], "discovering": false, "discovered": true}.
 type Status struct {
+	// Servers holds every configured server, in configuration order.
 	Servers []ServerStatus `json:"servers"`
 	// Discovering reports whether a [Bridge.Discover] is under way: its
 	// servers are being connected and listed.

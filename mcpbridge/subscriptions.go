@@ -18,7 +18,8 @@ var ErrNotOffered = errors.New("not offered by the server")
 // SubscribeResource asks the named server to report changes of the
 // resource uri: each one it reports becomes an [EventResourceUpdated] for
 // [Bridge.Subscribe]'s channels (read the resource again with
-// [Bridge.ReadResource]). The subscription lasts until unsubscribe is
+// [Bridge.ReadResource]). A report of a resource nobody subscribed to is
+// dropped. The subscription lasts until unsubscribe is
 // called or the Bridge closes, and is made again when the server
 // reconnects. A server that did not declare resource subscriptions is an
 // error wrapping [ErrNotOffered]. Subscribing twice to one resource is
@@ -114,14 +115,15 @@ func (b *Bridge) subscriptionsOf(s *server) []string {
 }
 
 // resourceUpdated turns a notifications/resources/updated of s's link l
-// into an event.
+// into an event, when uri is subscribed to; one nobody subscribed to is
+// dropped.
 func (b *Bridge) resourceUpdated(s *server, l *link, uri string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.closed || (s.link != nil && s.link != l) {
+	if b.closed || (s.link != nil && s.link != l) || s.subs[uri] == 0 {
 		return
 	}
-	b.emitLocked(Event{Kind: EventResourceUpdated, Server: s.cfg.Name, User: linkUser(s, l), URI: b.redact.Text(uri)})
+	b.emitLocked(Event{Kind: EventResourceUpdated, Server: s.cfg.Name, User: linkUser(s, l), URI: shown(uri, b.redact.Text, maxNoteBytes)})
 }
 
 // resourcesChanged turns a notifications/resources/list_changed of s's

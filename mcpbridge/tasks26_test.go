@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/testserver"
 )
 
@@ -29,13 +30,13 @@ func TestTasks26(t *testing.T) {
 			srv.Trust = true
 			srv.Timeout, srv.MaxCallTime = time.Second, 2500*time.Millisecond
 			var mu sync.Mutex
-			var asked []Elicitation
+			var asked []elicit.Request
 			b := newBridge(t, &Options{Client: &ClientFeatures{
-				Elicit: func(_ context.Context, e Elicitation) (ElicitResponse, error) {
+				Elicit: func(_ context.Context, e elicit.Request) (elicit.Response, error) {
 					mu.Lock()
 					defer mu.Unlock()
 					asked = append(asked, e)
-					return ElicitResponse{Action: ElicitAccept, Content: map[string]any{"name": "Ada"}}, nil
+					return elicit.Response{Action: elicit.Accept, Content: map[string]any{"name": "Ada"}}, nil
 				},
 				Roots: []Root{{URI: "file:///work"}},
 			}}, srv)

@@ -195,16 +195,16 @@ func (t *Tool) registeredAs(e registry.Entry) bool {
 // newTool builds the registered view of def under e.
 func newTool(e registry.Entry, def *toolDef, cfg *ServerConfig) *Tool {
 	a := def.raw.Annotations
-	a.Title = result.CleanText(a.Title)
-	decl := def.conv.Declaration(e.Name, result.CleanText(def.raw.Description))
+	a.Title = result.CleanText(a.Title, -1)
+	decl := def.conv.Declaration(e.Name, result.CleanText(def.raw.Description, -1))
 	def.out.declare(decl)
 	return &Tool{
 		Name:        e.Name,
 		Server:      e.Server,
 		ServerTool:  e.ServerTool,
 		Renamed:     renamed(e),
-		Title:       result.CleanText(def.raw.Title),
-		Description: result.CleanText(def.raw.Description),
+		Title:       result.CleanText(def.raw.Title, -1),
+		Description: result.CleanText(def.raw.Description, -1),
 		Annotations: a,
 		Icons:       iconsOf(def.raw.Icons),
 		Declaration: decl,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 )
 
@@ -20,7 +21,7 @@ var ErrURLElicitation = errors.New("the server needs the user to visit a page fi
 
 // urlRequired handles a tool call of serverName refused with
 // URLElicitationRequired: each page the server names is put to the host's
-// Elicit (as a URL [Elicitation]) and, when the user accepts them all, it
+// Elicit (as a URL [elicit.Request]) and, when the user accepts them all, it
 // reports true: the call may be sent once more. Otherwise it returns the
 // error to report instead of err; for any other err it returns err.
 func (b *Bridge) urlRequired(ctx context.Context, serverName, tool string, conn *mcpconn.Conn, err error) (bool, error) {
@@ -33,6 +34,9 @@ func (b *Bridge) urlRequired(ctx context.Context, serverName, tool string, conn 
 	}
 	if b.elicit == nil {
 		return false, fmt.Errorf("%w, and this program cannot ask the user: %s", ErrURLElicitation, pages(ue))
+	}
+	if err := conn.AdmitPages(len(ue.Elicitations)); err != nil {
+		return false, fmt.Errorf("%w: %w: %w", ErrURLElicitation, ErrTooManyQuestions, err)
 	}
 	for _, p := range ue.Elicitations {
 		p.Mode = mcp.ElicitationModeURL
@@ -50,18 +54,23 @@ func (b *Bridge) urlRequired(ctx context.Context, serverName, tool string, conn 
 		if aerr != nil {
 			return false, fmt.Errorf("%w: asking the user: %w", ErrURLElicitation, aerr)
 		}
-		if a.Action != ElicitAccept {
+		if a.Action != elicit.Accept {
 			return false, fmt.Errorf("%w: the user did not (%s): %s", ErrURLElicitation, a.Action, pages(ue))
 		}
 	}
 	return true, nil
 }
 
-// pages lists the messages and URLs of ue for an error, cleaned as
-// [Elicitation]s are (an unsafe URL is left out).
+// pages lists the messages and URLs of the first three pages of ue for an
+// error, cleaned as [elicit.Request]s are (an unsafe URL is left out).
 func pages(ue mcp.URLElicitationRequiredError) string {
+	const shown = 3
 	var out []string
-	for _, p := range ue.Elicitations {
+	for i, p := range ue.Elicitations {
+		if i == shown {
+			out = append(out, fmt.Sprintf("and %d more", len(ue.Elicitations)-shown))
+			break
+		}
 		p.Mode = mcp.ElicitationModeURL
 		if q, err := question("", p); err == nil {
 			out = append(out, fmt.Sprintf("%q at %s", q.Message, q.URL))
@@ -71,15 +80,4 @@ func pages(ue mcp.URLElicitationRequiredError) string {
 		return "no page that may be offered"
 	}
 	return strings.Join(out, "; ")
-}
-
-// String returns "declined", "accepted" or "cancelled".
-func (a ElicitAction) String() string {
-	switch a {
-	case ElicitAccept:
-		return "accepted"
-	case ElicitDecline:
-		return "declined"
-	}
-	return "cancelled"
 }

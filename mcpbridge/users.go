@@ -14,7 +14,7 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/login"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
-	isampling "github.com/mcpgenai/bridge/mcpbridge/internal/sampling"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/rpcerr"
 )
 
 // One Bridge serves many users: the context of each operation names the
@@ -284,7 +284,7 @@ func (b *Bridge) instanceLocked(u *userState, base *server) *server {
 	if s := u.inst[base]; s != nil {
 		return s
 	}
-	s := &server{cfg: base.cfg, redac: base.redac, base: base, user: u.id}
+	s := &server{cfg: base.cfg, redac: base.redac, base: base, user: u.id, questions: base.questions.Fresh()}
 	lc := base.loginCfg
 	lc.User = u.id
 	c := login.New(lc)
@@ -666,7 +666,7 @@ func (b *Bridge) askedSample(s *server, sample func(context.Context, string, jso
 		ctx, err := b.questionUser(ctx, s)
 		if err != nil {
 			b.log.Info("mcp server sampling request refused", "server", s.cfg.Name, "err", err)
-			return nil, &isampling.RPCError{Code: isampling.CodeRejected, Message: err.Error()}
+			return nil, &rpcerr.Error{Code: rpcerr.Rejected, Message: err.Error(), Err: err}
 		}
 		return sample(ctx, method, params)
 	}

@@ -29,6 +29,7 @@ import (
 
 	"github.com/mcpgenai/bridge/mcpbridge"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 )
 
 const serverName = "conformance"
@@ -311,6 +312,6 @@ func followLogin(ctx context.Context, _, authURL string) error {
 // person who leaves every field as it is: the library fills in the
 // defaults of the requested schema (SEP-1034), which is what the suite's
 // elicitation scenario checks.
-func acceptEmpty(context.Context, mcpbridge.Elicitation) (mcpbridge.ElicitResponse, error) {
-	return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept}, nil
+func acceptEmpty(context.Context, elicit.Request) (elicit.Response, error) {
+	return elicit.Response{Action: elicit.Accept}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/mcpgenai/bridge/mcpbridge"
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 	"github.com/mcpgenai/bridge/mcpbridge/sampling"
 )
 
@@ -34,7 +35,7 @@ const maxTries = 3
 
 // Elicit shows e and reads the person's answer. The end of input cancels;
 // the end of ctx is an error (no answer).
-func (el *terminalElicitor) Elicit(ctx context.Context, e mcpbridge.Elicitation) (mcpbridge.ElicitResponse, error) {
+func (el *terminalElicitor) Elicit(ctx context.Context, e elicit.Request) (elicit.Response, error) {
 	el.mu.Lock()
 	defer el.mu.Unlock()
 	if el.drain {
@@ -53,7 +54,7 @@ func (el *terminalElicitor) Elicit(ctx context.Context, e mcpbridge.Elicitation)
 	fields, err := formFields(e.Schema)
 	if err != nil {
 		fmt.Fprintf(el.out, "(the form cannot be shown: %v; declined)\n", err)
-		return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitDecline}, nil
+		return elicit.Response{Action: elicit.Decline}, nil
 	}
 	choice, err := el.ask(ctx, "[a]nswer / [d]ecline / [c]ancel: ")
 	if err != nil || choice != "a" {
@@ -63,18 +64,18 @@ func (el *terminalElicitor) Elicit(ctx context.Context, e mcpbridge.Elicitation)
 	for _, f := range fields {
 		v, ok, err := el.field(ctx, f)
 		if err != nil {
-			return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitCancel}, err
+			return elicit.Response{Action: elicit.Cancel}, err
 		}
 		if ok {
 			content[f.name] = v
 		}
 	}
-	return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept, Content: content}, nil
+	return elicit.Response{Action: elicit.Accept, Content: content}, nil
 }
 
 // visit shows a page to visit and waits until the person says they are
 // back (or the server says the visit is complete).
-func (el *terminalElicitor) visit(ctx context.Context, who string, e mcpbridge.Elicitation) (mcpbridge.ElicitResponse, error) {
+func (el *terminalElicitor) visit(ctx context.Context, who string, e elicit.Request) (elicit.Response, error) {
 	fmt.Fprintf(el.out, "\n%s asks you to open a page: %s\n\n  %s\n\n", who, e.Message, e.URL)
 	choice, err := el.ask(ctx, "[o]pen it (then come back) / [d]ecline / [c]ancel: ")
 	if err != nil || choice != "o" {
@@ -96,14 +97,14 @@ func (el *terminalElicitor) visit(ctx context.Context, who string, e mcpbridge.E
 	switch {
 	case ctx.Err() != nil:
 		fmt.Fprintln(el.out)
-		return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitCancel}, ctx.Err()
+		return elicit.Response{Action: elicit.Cancel}, ctx.Err()
 	case errors.Is(err, io.EOF):
 		fmt.Fprintln(el.out, "\ncancelled (end of input)")
-		return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitCancel}, nil
+		return elicit.Response{Action: elicit.Cancel}, nil
 	case err != nil:
 		fmt.Fprintln(el.out, "\nthe server says the page is done")
 	}
-	return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept}, nil
+	return elicit.Response{Action: elicit.Accept}, nil
 }
 
 // ask shows prompt and returns the first letter of the answer, lower case
@@ -127,11 +128,11 @@ func (el *terminalElicitor) ask(ctx context.Context, prompt string) (string, err
 }
 
 // refusal is the response to a choice other than answering.
-func refusal(choice string) mcpbridge.ElicitResponse {
+func refusal(choice string) elicit.Response {
 	if choice == "d" {
-		return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitDecline}
+		return elicit.Response{Action: elicit.Decline}
 	}
-	return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitCancel}
+	return elicit.Response{Action: elicit.Cancel}
 }
 
 // formField is one field of a form.

@@ -11,12 +11,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcpgenai/bridge/mcpbridge"
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 )
 
 // elicitWith answers e with the console lines input and returns the
 // response and what was shown.
-func elicitWith(t *testing.T, input string, e mcpbridge.Elicitation) (mcpbridge.ElicitResponse, string, error) {
+func elicitWith(t *testing.T, input string, e elicit.Request) (elicit.Response, string, error) {
 	t.Helper()
 	lines := newLineReader(strings.NewReader(input))
 	defer lines.stop()
@@ -37,14 +37,14 @@ const profileSchema = `{"type":"object","properties":{
 	"required":["name"]}`
 
 func TestTerminalElicitorForm(t *testing.T) {
-	e := mcpbridge.Elicitation{Server: "shop", ServerTool: "signup", Message: "Tell us about you", Schema: json.RawMessage(profileSchema)}
+	e := elicit.Request{Server: "shop", ServerTool: "signup", Message: "Tell us about you", Schema: json.RawMessage(profileSchema)}
 	// Fields come required first, then by name: name, age, news, plan, tags.
 	// age is left to its default; plan is answered wrongly once.
 	r, shown, err := elicitWith(t, "a\nAda\n\nyes\nenterprise\npro\na, c\n", e)
 	if err != nil {
 		t.Fatalf("Elicit() = %v\n%s", err, shown)
 	}
-	want := mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept, Content: map[string]any{
+	want := elicit.Response{Action: elicit.Accept, Content: map[string]any{
 		"name": "Ada", "news": true, "plan": "pro", "tags": []string{"a", "c"},
 	}}
 	if diff := cmp.Diff(want, r); diff != "" {
@@ -66,13 +66,13 @@ func TestTerminalElicitorTitledChoices(t *testing.T) {
 		"fish":{"type":"array","items":{"anyOf":[{"const":"fish-1","title":"Tuna"},{"const":"fish-2","title":"Salmon"}]}},
 		"pet":{"type":"string","enum":["pet-1","pet-2"],"enumNames":["Cat","Dog"]}},
 		"required":["hero","fish","pet"]}`
-	e := mcpbridge.Elicitation{Server: "s", Message: "pick", Schema: json.RawMessage(schema)}
+	e := elicit.Request{Server: "s", Message: "pick", Schema: json.RawMessage(schema)}
 	// Fields by name: fish, hero, pet. hero is answered wrongly once.
 	r, shown, err := elicitWith(t, "a\nsalmon, fish-1\nBatman\nwonder woman\npet-2\n", e)
 	if err != nil {
 		t.Fatalf("Elicit() = %v\n%s", err, shown)
 	}
-	want := mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept, Content: map[string]any{
+	want := elicit.Response{Action: elicit.Accept, Content: map[string]any{
 		"fish": []string{"fish-2", "fish-1"}, "hero": "hero-2", "pet": "pet-2",
 	}}
 	if diff := cmp.Diff(want, r); diff != "" {
@@ -91,19 +91,19 @@ func TestTerminalElicitorTitledChoices(t *testing.T) {
 }
 
 func TestTerminalElicitorRefusals(t *testing.T) {
-	form := mcpbridge.Elicitation{Server: "s", Message: "?", Schema: json.RawMessage(profileSchema)}
+	form := elicit.Request{Server: "s", Message: "?", Schema: json.RawMessage(profileSchema)}
 	for _, tc := range []struct {
 		name, input string
-		want        mcpbridge.ElicitAction
+		want        elicit.Action
 	}{
-		{"decline", "d\n", mcpbridge.ElicitDecline},
-		{"cancel", "c\n", mcpbridge.ElicitCancel},
-		{"end of input", "", mcpbridge.ElicitCancel},
-		{"url declined", "decline\n", mcpbridge.ElicitDecline},
+		{"decline", "d\n", elicit.Decline},
+		{"cancel", "c\n", elicit.Cancel},
+		{"end of input", "", elicit.Cancel},
+		{"url declined", "decline\n", elicit.Decline},
 	} {
 		e := form
 		if strings.HasPrefix(tc.name, "url") {
-			e = mcpbridge.Elicitation{Server: "s", Message: "log in", URL: "https://example.com/login", ID: "1"}
+			e = elicit.Request{Server: "s", Message: "log in", URL: "https://example.com/login", ID: "1"}
 		}
 		r, shown, err := elicitWith(t, tc.input, e)
 		if err != nil || r.Action != tc.want || r.Content != nil {
@@ -113,9 +113,9 @@ func TestTerminalElicitorRefusals(t *testing.T) {
 }
 
 func TestTerminalElicitorURL(t *testing.T) {
-	e := mcpbridge.Elicitation{Server: "auth", Message: "Log in", URL: "https://example.com/login", ID: "x"}
+	e := elicit.Request{Server: "auth", Message: "Log in", URL: "https://example.com/login", ID: "x"}
 	r, shown, err := elicitWith(t, "o\n\n", e)
-	if err != nil || r.Action != mcpbridge.ElicitAccept {
+	if err != nil || r.Action != elicit.Accept {
 		t.Fatalf("Elicit(url) = %+v, %v; want accept", r, err)
 	}
 	if !strings.Contains(shown, "https://example.com/login") || !strings.Contains(shown, "Press Enter") {
@@ -139,7 +139,7 @@ func TestTerminalElicitorURL(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	r, err = el.Elicit(ctx, e)
-	if err != nil || r.Action != mcpbridge.ElicitAccept || !strings.Contains(out.String(), "the server says the page is done") {
+	if err != nil || r.Action != elicit.Accept || !strings.Contains(out.String(), "the server says the page is done") {
 		t.Errorf("Elicit(url, completed) = %+v, %v; want accept once the server says so\n%s", r, err, out.String())
 	}
 }

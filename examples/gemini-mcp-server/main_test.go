@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m,
 		// genai's dependencies start this worker when they load.
 		goleak.IgnoreTopFunction("go.opencensus.io/stats/view.(*worker).start"),
-		goleak.Cleanup(func(int) { os.RemoveAll(dir) }),
+		goleak.Cleanup(func(code int) { os.RemoveAll(dir); os.Exit(code) }),
 	)
 }
 

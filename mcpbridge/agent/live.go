@@ -53,7 +53,9 @@ type LiveSession struct {
 // tasks but those of [Options.Foreground]) are declared NON_BLOCKING. With
 // [Options.ServerInstructions] the servers' instructions follow the
 // system instruction's parts. The declarations are fixed for the session:
-// tools that change later are still run when called, but not declared.
+// tools that change later are still run when called, but not declared;
+// and the session does no tool search ([mcpbridge.Selection.Search] is
+// ignored: the Selection's other fields choose the tools).
 //
 // It fails with [ErrClosed] after [Agent.Close], with Declare's errors
 // (an invalid host function, [mcpbridge.ErrTooManyTools] ...), when a name
@@ -67,8 +69,16 @@ func (a *Agent) Live(ctx context.Context, config *genai.LiveConnectConfig) (*Liv
 	if config != nil {
 		*cfg = *config
 	}
+	sel := a.o.Selection
+	if sel != nil && sel.Search != nil {
+		// A session's declarations are fixed: what a search found could
+		// never be declared, so the session selects instead.
+		s := *sel
+		s.Search = nil
+		sel = &s
+	}
 	d, err := a.b.Declare(ctx, nil, &mcpbridge.DeclareOptions{
-		Tools: cfg.Tools, Functions: a.o.Functions, Fallback: a.o.Fallback, Selection: a.o.Selection, ClientSide: true,
+		Tools: cfg.Tools, Functions: a.o.Functions, Fallback: a.o.Fallback, Selection: sel, ClientSide: true,
 	})
 	if err != nil {
 		return nil, err
@@ -97,7 +107,7 @@ func (a *Agent) Live(ctx context.Context, config *genai.LiveConnectConfig) (*Liv
 	}
 	cfg.Tools = d.Tools
 	if a.o.ServerInstructions {
-		cfg.SystemInstruction = withInstructions(cfg.SystemInstruction, d.SystemInstruction)
+		cfg.SystemInstruction = withInstructions(cfg.SystemInstruction, d.SystemInstruction())
 	}
 	l.config = cfg
 	a.mu.Lock()

@@ -253,3 +253,24 @@ func TestLiveOptionsErrors(t *testing.T) {
 	_ = lt.Close()
 	_ = lt.Close()
 }
+
+// TestLiveToolSearch: a Live session, whose declarations are fixed, does
+// no tool search: the Selection's other fields choose its tools.
+func TestLiveToolSearch(t *testing.T) {
+	b := discovered(t, nil, mcptestExec("main"))
+	sel := &mcpbridge.Selection{Names: []string{"lookup", "echo"}, Search: &mcpbridge.ToolSearch{}}
+	lt, err := newAgent(t, b, &Options{Selection: sel}).Live(context.Background(), nil)
+	if err != nil {
+		t.Fatalf("Live() = %v", err)
+	}
+	defer lt.Close()
+	var names []string
+	for _, tool := range lt.Config().Tools {
+		for _, fd := range tool.FunctionDeclarations {
+			names = append(names, fd.Name)
+		}
+	}
+	if strings.Join(names, " ") != "echo lookup" || lt.Report().SearchFunction != "" || sel.Search == nil {
+		t.Errorf("the session declares %v (search %q), want echo and lookup, and the Options' Selection unchanged", names, lt.Report().SearchFunction)
+	}
+}

@@ -212,3 +212,59 @@ func TestRunHostFunctions(t *testing.T) {
 		t.Errorf("Run() modified config.Tools")
 	}
 }
+
+// TestToolSearchLoops: with tool search, Run and RunStream declare the
+// search function, answer the model's search, declare what it found from
+// the next request on (appended) and run it when called.
+func TestToolSearchLoops(t *testing.T) {
+	weather := mcptestWith("main", "-described=get_weather=Current weather and forecast for a city",
+		"-described=convert_currency=Converts an amount of money between currencies")
+	weather.Trust = true
+	b := discovered(t, nil, weather)
+	ctx := context.Background()
+	for _, stream := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stream=%v", stream), func(t *testing.T) {
+			var seen [][]string
+			srv := geminitest.New(t, nil,
+				func(req *geminitest.Request) geminitest.Response {
+					seen = append(seen, declaredNames(req))
+					return geminitest.Response{Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{Name: "search_tools",
+						Args: map[string]any{"query": "will it rain in Oslo tomorrow"}}}}}
+				},
+				func(req *geminitest.Request) geminitest.Response {
+					seen = append(seen, declaredNames(req))
+					return geminitest.Response{Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{Name: "get_weather"}}}}
+				},
+				func(req *geminitest.Request) geminitest.Response {
+					seen = append(seen, declaredNames(req))
+					return geminitest.Response{Parts: []*genai.Part{{Text: "rain"}}}
+				},
+			)
+			a := newAgent(t, b, &Options{Selection: &mcpbridge.Selection{Search: &mcpbridge.ToolSearch{}}})
+			var results []*mcpbridge.CallResult
+			if stream {
+				for ev, err := range a.RunStream(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil) {
+					if err != nil {
+						t.Fatalf("RunStream() = %v", err)
+					}
+					if ev.Kind == EventResult {
+						results = append(results, ev.Result)
+					}
+				}
+			} else {
+				res, err := a.Run(ctx, srv.Client(ctx).Models, e2eModel, prompt(), nil)
+				if err != nil {
+					t.Fatalf("Run() = %v", err)
+				}
+				results = res.Results
+			}
+			want := [][]string{{"search_tools"}, {"search_tools", "get_weather"}, {"search_tools", "get_weather"}}
+			if diff := cmp.Diff(want, seen); diff != "" {
+				t.Errorf("declared (-want +got):\n%s", diff)
+			}
+			if len(results) != 2 || results[1].Name != "get_weather" || results[1].Err != nil {
+				t.Errorf("results %+v, want the search and get_weather run", results)
+			}
+		})
+	}
+}

@@ -47,6 +47,7 @@ const (
 // Event is one step of [Agent.RunStream]. Kind says which field is set.
 // Its pointers are the run's own values: read them, do not modify them.
 type Event struct {
+	// Kind says what happened, and so which of the fields below is set.
 	Kind EventKind
 	// Turn is the number of the request the event belongs to, from 1.
 	Turn int

@@ -141,7 +141,7 @@ func (r *run) requestConfig(d *mcpbridge.Declarations) *genai.GenerateContentCon
 	}
 	cfg.Tools = d.Tools
 	if r.a.o.ServerInstructions {
-		cfg.SystemInstruction = withInstructions(cfg.SystemInstruction, d.SystemInstruction)
+		cfg.SystemInstruction = withInstructions(cfg.SystemInstruction, d.SystemInstruction())
 	}
 	return cfg
 }

@@ -6,7 +6,8 @@
 // of a server's login ([State]).
 //
 // The login itself (OAuth 2.1 discovery, dynamic client registration,
-// authorization code with PKCE, refresh, Google credentials) is run by
+// authorization code with PKCE, the grants without a person, DPoP,
+// refresh, Google credentials) is run by
 // [github.com/mcpgenai/bridge/mcpbridge.Bridge]; this package has no
 // network code.
 //
@@ -29,10 +30,11 @@ import (
 // secret except TokenType and Expiry: a Token is never logged, and its
 // String and LogValue show neither token.
 type Token struct {
-	// AccessToken is sent to the server as a bearer token.
+	// AccessToken is sent to the server as a bearer token, or as a DPoP
+	// token with a proof signed by DPoPKey when that is set.
 	AccessToken string `json:"accessToken"`
 	// TokenType is the type the authorization server gave, usually
-	// "Bearer".
+	// "Bearer" ("DPoP" for a token bound to DPoPKey).
 	TokenType string `json:"tokenType,omitempty"`
 	// RefreshToken gets a new AccessToken without a login; "" when the
 	// authorization server gave none.

@@ -1,5 +1,6 @@
 // Package rank orders tools by how well they fit a request: the ranker a
-// Bridge's selection uses when a request cannot carry every tool, public
+// Bridge's selection uses when a request cannot carry every tool (and its
+// tool search, for the model's queries), public
 // so that a host can run it itself, beside its own, or instead of it.
 //
 // A tool is read once into a [Document] (its name, title, description,

@@ -65,8 +65,8 @@ func ExampleFuse() {
 }
 
 // A host's own ranker reports its scores as a Ranking, which can then be
-// fused with the built-in one's. (mcpbridge's ExampleRanker shows a rank
-// Ranker made a Selection's.)
+// fused with the built-in one's. (Any Ranker can be an mcpbridge
+// Selection's Ranker.)
 func ExampleNewRanking() {
 	tools := []*rank.Document{
 		rank.NewDocument(rank.Tool{Name: "get_weather"}),

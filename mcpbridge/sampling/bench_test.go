@@ -46,7 +46,7 @@ func BenchmarkSampling(b *testing.B) {
 	})
 	b.Run("handle", func(b *testing.B) {
 		srv := geminitest.New(b, nil, turns(b.N+1)...)
-		h := isampling.NewHandler(isampling.Config{Sampler: sampling.Gemini(srv.Client(context.Background()).Models, "gemini-2.5-flash"), PerMinute: 1 << 30})
+		h := isampling.NewHandler(isampling.Config{Sampler: sampling.Gemini(srv.Client(context.Background()).Models, "gemini-2.5-flash")})
 		defer h.Close()
 		b.ReportAllocs()
 		b.ResetTimer()

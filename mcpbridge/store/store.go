@@ -96,7 +96,9 @@ type Tasks interface {
 // Protocol is how a server was last reached: its protocol revision and
 // transport ("http", "sse" or "stdio").
 type Protocol struct {
-	Version   string `json:"protocol"`
+	// Version is the protocol revision ("2026-07-28", "2025-11-25", ...).
+	Version string `json:"protocol"`
+	// Transport is "http", "sse" or "stdio".
 	Transport string `json:"transport"`
 }
 
@@ -107,7 +109,8 @@ type ToolsKey struct {
 	// Server is an opaque key of the server (a hash of how it is
 	// reached): no URL, command or header appears in it.
 	Server string
-	User   string
+	// User is as in [auth.Key]; "" for a public list.
+	User string
 }
 
 // ToolList is a server's tools list, kept while it is fresh.

@@ -19,9 +19,19 @@ import (
 // pass; deeper ones can only come from host code.
 const maxArgsDepth = 10000
 
+// MaxBytes bounds the size of one call's arguments: the bytes of every
+// string and member name, and valueCost for every other value and every
+// container. Arguments a model streams in pieces are bounded the same way
+// (package streamargs).
+const MaxBytes = 8 << 20
+
+// valueCost is what a value other than a string counts towards MaxBytes.
+const valueCost = 8
+
 // Check reports why v cannot be a call's arguments: a map, slice or
 // pointer that contains itself (host code can build one; walking it would
-// never end), or nesting deeper than maxArgsDepth. It returns nil for
+// never end), nesting deeper than maxArgsDepth, or a size past MaxBytes,
+// found before anything is copied or encoded. It returns nil for
 // everything else, leaving other problems to the JSON encoder. v is not
 // modified.
 func Check(v any) error {
@@ -29,8 +39,14 @@ func Check(v any) error {
 	if w.walk(v, 0) {
 		return nil
 	}
+	if w.problem == tooLarge {
+		return fmt.Errorf("arguments of more than %d bytes", MaxBytes)
+	}
 	return fmt.Errorf("%s at '%s'", w.problem, w.path())
 }
+
+// tooLarge is the problem of arguments past MaxBytes.
+const tooLarge = "too large"
 
 // argsWalker walks a value depth first, keeping the maps, slices and
 // pointers on the current path.
@@ -38,20 +54,45 @@ type argsWalker struct {
 	onPath  map[uintptr]bool
 	keys    []any // the keys and indexes of the path, deepest last, kept on failure
 	problem string
+	size    int // what was walked so far counts towards MaxBytes
+}
+
+// grow counts n bytes more and reports whether the size is within
+// MaxBytes.
+func (w *argsWalker) grow(n int) bool {
+	w.size += n
+	if w.size > MaxBytes {
+		w.problem = tooLarge
+		return false
+	}
+	return true
 }
 
 // walk reports whether v is fine; on failure problem and keys say why and
 // where.
 func (w *argsWalker) walk(v any, depth int) bool {
 	switch v := v.(type) {
-	case nil, string, bool, float64, int, int64:
-		return true
+	case string:
+		return w.grow(len(v))
+	case nil, bool, float64, int, int64:
+		return w.grow(valueCost)
 	case map[string]any:
-		if len(v) == 0 || depth < maxArgsDepth && flat(v) {
-			return true
+		if len(v) == 0 {
+			return w.grow(valueCost)
+		}
+		if depth < maxArgsDepth {
+			if n, ok := flat(v); ok {
+				return w.grow(n)
+			}
+		}
+		if !w.grow(valueCost) {
+			return false
 		}
 		return w.container(reflect.ValueOf(v).Pointer(), depth, func() bool {
 			for k, e := range v {
+				if !w.grow(len(k)) {
+					return false
+				}
 				if !w.walk(e, depth+1) {
 					w.keys = append(w.keys, k)
 					return false
@@ -60,6 +101,9 @@ func (w *argsWalker) walk(v any, depth int) bool {
 			return true
 		})
 	case []any:
+		if !w.grow(valueCost) {
+			return false
+		}
 		if len(v) == 0 {
 			return true
 		}
@@ -77,17 +121,22 @@ func (w *argsWalker) walk(v any, depth int) bool {
 }
 
 // flat reports whether every value of m is a string, number, boolean or
-// null: such a map cannot contain itself, so walk needs no bookkeeping for
-// it (the usual arguments of a call).
-func flat(m map[string]any) bool {
-	for _, e := range m {
-		switch e.(type) {
-		case nil, string, bool, float64, int, int64:
+// null, and then m's size as MaxBytes counts it: such a map cannot contain
+// itself, so walk needs no bookkeeping for it (the usual arguments of a
+// call).
+func flat(m map[string]any) (int, bool) {
+	n := valueCost
+	for k, e := range m {
+		switch e := e.(type) {
+		case string:
+			n += len(k) + len(e)
+		case nil, bool, float64, int, int64:
+			n += len(k) + valueCost
 		default:
-			return false
+			return 0, false
 		}
 	}
-	return true
+	return n, true
 }
 
 // walkValue is walk for types other than JSON's own, through reflection.
@@ -98,9 +147,16 @@ func (w *argsWalker) walkValue(v reflect.Value, depth int) bool {
 			return true
 		}
 		return w.walk(v.Elem().Interface(), depth)
+	case reflect.String:
+		return w.grow(v.Len())
 	case reflect.Pointer, reflect.Map, reflect.Slice:
-		if v.IsNil() || v.Kind() != reflect.Pointer && v.Len() == 0 ||
-			v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			return w.grow(v.Len()) // base64 in JSON: a little more
+		}
+		if !w.grow(valueCost) {
+			return false
+		}
+		if v.IsNil() || v.Kind() != reflect.Pointer && v.Len() == 0 {
 			return true
 		}
 		// A slice is identified by its first element and its length, so
@@ -115,7 +171,7 @@ func (w *argsWalker) walkValue(v reflect.Value, depth int) bool {
 				return w.elem(v.Elem(), nil, depth)
 			case reflect.Map:
 				for it := v.MapRange(); it.Next(); {
-					if !w.elem(it.Value(), it.Key().Interface(), depth) {
+					if !w.grow(valueCost) || !w.elem(it.Value(), it.Key().Interface(), depth) {
 						return false
 					}
 				}

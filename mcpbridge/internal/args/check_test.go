@@ -1,6 +1,7 @@
 package args
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -24,6 +25,8 @@ func TestCheckArgs(t *testing.T) {
 		cur = next
 	}
 	arr := make([]any, 4)
+	many := make([]any, MaxBytes/valueCost+1)
+	type label string
 	tests := []struct {
 		name string
 		args any
@@ -38,6 +41,13 @@ func TestCheckArgs(t *testing.T) {
 		{"cyclic slice", map[string]any{"list": cyclicSlice}, "a value that contains itself at '/list/1'"},
 		{"cyclic pointers", map[string]any{"n": loop}, "a value that contains itself at '/n/Next/Next'"},
 		{"too deep", deep, "nested more than 10000 levels deep at '…/d/d/d"},
+		{"a string at the bound", map[string]any{"s": strings.Repeat("x", MaxBytes-valueCost-1)}, ""},
+		{"one long string", map[string]any{"s": strings.Repeat("x", MaxBytes)}, "arguments of more than 8388608 bytes"},
+		{"long strings in a list", map[string]any{"l": []any{strings.Repeat("x", MaxBytes/2), strings.Repeat("x", MaxBytes/2)}}, "arguments of more than 8388608 bytes"},
+		{"many small values", map[string]any{"l": many}, "arguments of more than 8388608 bytes"},
+		{"long keys", map[string]any{strings.Repeat("k", MaxBytes): 1.0}, "arguments of more than 8388608 bytes"},
+		{"typed strings", map[string]any{"t": []label{label(strings.Repeat("x", MaxBytes))}}, "arguments of more than 8388608 bytes"},
+		{"bytes", map[string]any{"b": make([]byte, MaxBytes+1)}, "arguments of more than 8388608 bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -64,4 +74,24 @@ func TestCheckArgsFlatAllocs(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("Check(flat) = %v allocations, want 0", n)
 	}
+}
+
+// FuzzCheck: on any JSON value, Check never panics, and a value it
+// accepts encodes.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{`{"a":[1,"x",{"b":true}]}`, `[[[[]]]]`, `"x"`, `{"":null}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var v any
+		if json.Unmarshal(b, &v) != nil {
+			return
+		}
+		if err := Check(v); err != nil {
+			return
+		}
+		if _, _, err := Encode(v); err != nil {
+			t.Fatalf("Check(%s) = nil, but Encode fails: %v", b, err)
+		}
+	})
 }

@@ -1,13 +1,13 @@
 // Package elicitation holds the rules mcpbridge applies to a server's
 // request for input from the user (MCP elicitation) before and after the
-// host answers it: the text shown is cleaned of control and bidirectional
-// formatting characters, only a URL that is safe to offer reaches the
-// host, and the defaults of the requested schema fill what the user left
-// out of a form.
+// host answers it: a form follows the specification's restricted schema
+// within bounds, its text cleaned for a person; only a URL that is safe to
+// offer reaches the host; and the defaults of the form fill what the user
+// left out.
 //
-//	msg := elicitation.CleanText(params.Message)
-//	u, err := elicitation.CheckURL(params.URL) // https, or http on loopback
-//	content = elicitation.ApplyDefaults(schema, content)
+//	form, err := elicitation.CheckForm(params.RequestedSchema) // flat primitives only
+//	u, err := elicitation.CheckURL(params.URL)                 // https, or http on loopback
+//	content = elicitation.ApplyDefaults(form, content)
 package elicitation
 
 import (
@@ -21,30 +21,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 )
-
-// CleanText returns s without control characters other than newline and
-// tab, without bidirectional formatting characters (which can make text
-// read in another order than it is written), and with invalid UTF-8
-// replaced by U+FFFD. Clean text comes back unchanged; cleaning twice
-// changes nothing.
-func CleanText(s string) string {
-	if utf8.ValidString(s) && strings.IndexFunc(s, unwanted) < 0 {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if unwanted(r) {
-			return -1
-		}
-		return r
-	}, strings.ToValidUTF8(s, "\uFFFD"))
-}
-
-// unwanted reports whether r is removed by CleanText.
-func unwanted(r rune) bool {
-	return (unicode.IsControl(r) && r != '\n' && r != '\t') || unicode.Is(unicode.Bidi_Control, r) ||
-		r == '\u200b' || r == '\u2060' || r == '\ufeff' // zero-width characters that hide text boundaries
-}
 
 // MaxURLLength bounds the URLs CheckURL accepts, in bytes.
 const MaxURLLength = 4096
@@ -68,7 +47,7 @@ func CheckURL(raw string) (string, error) {
 		return "", fmt.Errorf("%w: empty", ErrUnsafeURL)
 	case len(raw) > MaxURLLength:
 		return "", fmt.Errorf("%w: longer than %d bytes", ErrUnsafeURL, MaxURLLength)
-	case !utf8.ValidString(raw) || strings.IndexFunc(raw, func(r rune) bool { return unwanted(r) || unicode.IsSpace(r) }) >= 0:
+	case result.CleanText(raw, -1) != raw || strings.IndexFunc(raw, unicode.IsSpace) >= 0:
 		return "", fmt.Errorf("%w: control, space or bidirectional characters", ErrUnsafeURL)
 	}
 	u, err := url.Parse(raw)

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/result"
 )
 
 // sep1034 is the form of the conformance suite's defaults scenario.
@@ -62,21 +63,6 @@ func cloneJSON(t *testing.T, m map[string]any) string {
 	return string(b)
 }
 
-func TestCleanText(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"Please log in.\nThen\tcome back.", "Please log in.\nThen\tcome back."},
-		{"evil\x1b[31m red\x07", "evil[31m red"},
-		{"pay \u202etxt.exe", "pay txt.exe"},
-		{"a\u200bb\u2066c\u2069", "abc"},
-		{"bad \xff byte", "bad \uFFFD byte"},
-	}
-	for _, tc := range tests {
-		if got := CleanText(tc.in); got != tc.want {
-			t.Errorf("CleanText(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 func TestCheckURL(t *testing.T) {
 	tests := []struct {
 		in, want string // want "" means refused
@@ -112,23 +98,6 @@ func TestCheckURL(t *testing.T) {
 	}
 }
 
-// FuzzCleanText: no panic, valid UTF-8 free of what is removed, and
-// cleaning twice changes nothing.
-func FuzzCleanText(f *testing.F) {
-	for _, s := range []string{"plain", "a\x1b[0mb", "\u202e\u2066x", "\xff\xfe", "line\nnext\ttab"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		c := CleanText(s)
-		if !utf8.ValidString(c) || strings.IndexFunc(c, unwanted) >= 0 {
-			t.Fatalf("CleanText(%q) = %q: invalid or unclean", s, c)
-		}
-		if again := CleanText(c); again != c {
-			t.Fatalf("CleanText not idempotent: %q -> %q -> %q", s, c, again)
-		}
-	})
-}
-
 // FuzzCheckURL: no panic; an accepted URL is https (or http on loopback),
 // clean, and accepted again unchanged.
 func FuzzCheckURL(f *testing.F) {
@@ -143,7 +112,7 @@ func FuzzCheckURL(f *testing.F) {
 		if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
 			t.Fatalf("CheckURL(%q) = %q: not http(s)", s, u)
 		}
-		if CleanText(u) != u {
+		if result.CleanText(u, -1) != u {
 			t.Fatalf("CheckURL(%q) = %q: unclean", s, u)
 		}
 		again, err := CheckURL(u)

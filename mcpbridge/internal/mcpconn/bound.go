@@ -2,6 +2,7 @@ package mcpconn
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,9 +43,9 @@ func (s *Spec) maxMessage() int {
 // deeper than MaxDepth is rewritten by guardDepth, or ends the connection.
 type lineGuard struct {
 	r       *bufio.Reader
+	spec    *Spec
 	max     int
 	fail    func(error)
-	line    []byte // the line being read
 	pending []byte // output not yet handed out
 	err     error
 	late    *lateAnswer // sees each line, if set
@@ -53,7 +54,7 @@ type lineGuard struct {
 // guardLines returns r, bounded as lineGuard says; fail is called once with
 // the reason when the server broke a bound.
 func guardLines(r io.Reader, s *Spec, fail func(error)) *lineGuard {
-	return &lineGuard{r: bufio.NewReaderSize(r, 64<<10), max: s.maxMessage(), fail: fail}
+	return &lineGuard{r: bufio.NewReaderSize(r, 64<<10), spec: s, max: s.maxMessage(), fail: fail}
 }
 
 func (g *lineGuard) Read(p []byte) (int, error) {
@@ -71,27 +72,33 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 // fill reads the next whole line into pending, or sets err. A line that
 // arrives whole in r's buffer is handed out from there, without a copy: the
 // buffer only changes on r's next read, which is the next fill, once
-// pending has been handed out.
+// pending has been handed out. A longer line is read in pieces and put
+// together once, at its length: growing one buffer as the pieces come
+// would copy a long line several times over.
 func (g *lineGuard) fill() {
-	g.line = g.line[:0]
 	var line []byte
+	var pieces [][]byte
+	size := 0
 	for {
 		chunk, err := g.r.ReadSlice('\n')
-		if len(g.line)+len(chunk) > g.max {
-			g.line = nil
+		if size+len(chunk) > g.max {
 			g.err = fmt.Errorf("%w: the server sent a line over %d bytes", ErrMessageTooLarge, g.max)
 			g.fail(g.err)
 			return
 		}
 		if err == bufio.ErrBufferFull {
-			g.line = append(g.line, chunk...)
+			pieces = append(pieces, bytes.Clone(chunk))
+			size += len(chunk)
 			continue
 		}
-		if len(g.line) == 0 {
+		if len(pieces) == 0 {
 			line = chunk
 		} else {
-			g.line = append(g.line, chunk...)
-			line = g.line
+			line = make([]byte, 0, size+len(chunk))
+			for _, p := range pieces {
+				line = append(line, p...)
+			}
+			line = append(line, chunk...)
 		}
 		if err != nil {
 			g.pending, g.err = line, err
@@ -99,7 +106,7 @@ func (g *lineGuard) fill() {
 		}
 		break
 	}
-	out, err := guardDepth(line)
+	out, err := guardDepth(guardQuestion(line, g.spec))
 	if err != nil {
 		g.err = fmt.Errorf("%w: the server sent a message %v", ErrMessageTooLarge, err)
 		g.fail(g.err)

@@ -43,6 +43,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/clienttasks"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/lifespan"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -215,9 +216,34 @@ type Spec struct {
 	// a task. Over SSE no request of the server reaches it. ctx ends
 	// with the request's timeout, the connection, or the server's
 	// notifications/cancelled; for a multi round-trip request it is the
-	// tool call's. An error that is an [RPCCoder] gives the server its
+	// tool call's. An error that is an [rpcerr.Coder] gives the server its
 	// code, others -32603; the message is the error's text.
 	Sample func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
+	// Tasks, when not nil, keeps the requests the server asks to run as
+	// tasks before 2026-07-28 (see [clienttasks.Store]), and answers its
+	// tasks/get, tasks/result, tasks/list and tasks/cancel: then, with
+	// Elicit, the client also declares elicitation run as a task. It may
+	// be shared by the connections of several servers (each sees its own
+	// tasks). Over SSE no request of the server reaches it.
+	Tasks *clienttasks.Store
+	// Outgoing, when not nil, is applied to everything sent to the server
+	// (see outgoing.go): each stdio message, each HTTP request's body and
+	// its Mcp-Param-* header values. It returns its input when there is
+	// nothing to change (and must not modify it), and is called
+	// concurrently.
+	Outgoing func([]byte) []byte
+	// QuestionBytes bounds the requests of the server (its questions:
+	// elicitation/create, sampling/createMessage, roots/list, tasks/*) by
+	// method, in bytes; a method it does not name is bounded by
+	// DefaultQuestionBytes. A longer request is refused before mcp-go
+	// decodes it (see [TooLargeKey]); on 2026-07-28, a result holding
+	// questions longer than the largest bound fails its request.
+	QuestionBytes map[string]int
+	// Questions, when not nil, bounds the questions the server may ask
+	// (Elicit, Sample, Roots) per tool call and per minute (see
+	// [Questions]); it may be shared by the connections of one server.
+	// nil bounds nothing.
+	Questions *Questions
 	// OnClose is called once when the connection dies by itself (process
 	// exit, lost stream), not after Close. Same goroutine rules as
 	// OnToolsChanged.
@@ -299,6 +325,7 @@ type Conn struct {
 	earlies   [2]earlyList // the tools and prompts lists read before the acknowledgement
 
 	elicitations completions // URL elicitations awaiting their completion
+	asking       callSet     // tool calls that may bring questions
 	listenMu     sync.Mutex  // startListen and endListen, one at a time
 
 	closeOnce sync.Once
@@ -413,7 +440,7 @@ func (c *Conn) connect(dctx context.Context) error {
 			defer c.late.connected()
 			g.late = c.late
 		}
-		tr = stdioTap{transport.NewIO(g, p.stdin, nil), c.in}
+		tr = stdioTap{c.newStdio(g), c.in}
 	case SSE:
 		c.web = newWatchTransport(c.lost, s)
 		wait := s.EndpointWait
@@ -423,7 +450,7 @@ func (c *Conn) connect(dctx context.Context) error {
 		t, err := transport.NewSSE(s.URL,
 			transport.WithHeaders(s.Headers),
 			transport.WithHTTPClient(&http.Client{Transport: c.roundTripper()}),
-			transport.WithSSELogger(c.log),
+			transport.WithSSELogger(c.libLogger()),
 			transport.WithEndpointTimeout(min(wait, s.timeout())),
 			transport.WithResponseTimeout(s.timeout()))
 		if err != nil {
@@ -435,12 +462,12 @@ func (c *Conn) connect(dctx context.Context) error {
 		t, err := transport.NewStreamableHTTP(s.URL, append([]transport.StreamableHTTPCOption{
 			transport.WithHTTPHeaders(s.Headers),
 			transport.WithHTTPBasicClient(&http.Client{Transport: &resumeTransport{&sessionIDTransport{base: c.roundTripper()}}}),
-			transport.WithHTTPLogger(c.log)},
+			transport.WithHTTPLogger(c.libLogger())},
 			s.sessionOptions()...)...)
 		if err != nil {
 			return err
 		}
-		tr = httpTap{t, c.cancelled, c.in}
+		tr = httpTap{t, c.cancelled, c.in, c.log}
 		if s.join != "" {
 			t.SetProtocolVersion(s.Era)
 		}

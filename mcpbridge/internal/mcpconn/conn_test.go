@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 	}
 	// Shorter grace periods keep fault tests fast; the logic is the same.
 	stdinGrace, termGrace = 300*time.Millisecond, 300*time.Millisecond
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(int) { _ = os.RemoveAll(dir) }))
+	goleak.VerifyTestMain(m, append(testserver.IgnoreServerGoroutines(), goleak.Cleanup(func(code int) { _ = os.RemoveAll(dir); os.Exit(code) }))...)
 }
 
 // testTimeout is the Timeout of test specs: generous, so that a loaded

@@ -40,6 +40,28 @@ func guardDepthN(msg []byte, maxDepth int) ([]byte, error) {
 // obj, when it is a string or a number; nil otherwise. Nothing is decoded
 // beyond that value, so obj may nest arbitrarily deep.
 func topLevel(obj []byte, key string) json.RawMessage {
+	j := topLevelValue(obj, key)
+	if j < 0 {
+		return nil
+	}
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(obj[j:]))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	switch v.(type) {
+	case string, json.Number:
+		raw, _ := json.Marshal(v)
+		return raw
+	}
+	return nil
+}
+
+// topLevelValue returns where the value of key at the top level of the
+// JSON object obj begins, or -1 when obj has no such key. Only the keys
+// on the way are decoded.
+func topLevelValue(obj []byte, key string) int {
 	depth := 0
 	for i := 0; i < len(obj); i++ {
 		switch obj[i] {
@@ -59,41 +81,31 @@ func topLevel(obj []byte, key string) json.RawMessage {
 				j++
 			}
 			if j >= len(obj) {
-				return nil
+				return -1
 			}
-			var v any
-			dec := json.NewDecoder(bytes.NewReader(obj[j:]))
-			dec.UseNumber()
-			if dec.Decode(&v) != nil {
-				return nil
-			}
-			switch v.(type) {
-			case string, json.Number:
-				raw, _ := json.Marshal(v)
-				return raw
-			}
-			return nil
+			return j
 		}
 	}
-	return nil
+	return -1
 }
 
-// guardBody makes the body of resp pass guardDepth before mcp-go reads it:
+// guardBody makes the body of resp pass guardQuestion and guardDepth
+// before mcp-go reads it:
 // a JSON body as a whole, an SSE stream event by event (the streamable
 // HTTP transport's answers and the SSE transport's messages). A too-deep
 // message that guardDepth refuses fails the read with an error wrapping
 // ErrMessageTooLarge, which is also passed to fail. The body must already
 // be bounded (see limitBody): a message is held in memory whole.
-func guardBody(resp *http.Response, fail func(error)) {
+func guardBody(resp *http.Response, s *Spec, fail func(error)) {
 	if resp == nil || resp.Body == nil {
 		return
 	}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mt {
 	case "application/json":
-		resp.Body = &depthBody{body: resp.Body, fail: fail}
+		resp.Body = &depthBody{body: resp.Body, spec: s, fail: fail}
 	case "text/event-stream":
-		resp.Body = &depthBody{body: resp.Body, fail: fail, events: bufio.NewReaderSize(resp.Body, 64<<10)}
+		resp.Body = &depthBody{body: resp.Body, spec: s, fail: fail, events: bufio.NewReaderSize(resp.Body, 64<<10)}
 	}
 }
 
@@ -101,6 +113,7 @@ func guardBody(resp *http.Response, fail func(error)) {
 // guardDepth.
 type depthBody struct {
 	body    io.ReadCloser
+	spec    *Spec
 	events  *bufio.Reader // nil for a JSON body
 	fail    func(error)
 	pending []byte
@@ -192,7 +205,7 @@ func (b *depthBody) readEvent() {
 // guard returns msg passed through guardDepth; on a refusal it sets err,
 // calls fail and returns nil.
 func (b *depthBody) guard(msg []byte) []byte {
-	out, err := guardDepth(msg)
+	out, err := guardDepth(guardQuestion(msg, b.spec))
 	if err != nil {
 		b.err = fmt.Errorf("%w: the server sent a message %v", ErrMessageTooLarge, err)
 		b.fail(b.err)

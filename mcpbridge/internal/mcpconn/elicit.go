@@ -26,6 +26,18 @@ type elicitor struct{ c *Conn }
 
 // Elicit implements mcp-go's client.ElicitationHandler.
 func (e elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	kind := AskForm
+	if req.Params.Mode == mcp.ElicitationModeURL {
+		kind = AskURL
+	}
+	if err := e.c.admit(ctx, kind); err != nil {
+		return nil, err
+	}
+	return e.answer(ctx, req)
+}
+
+// answer puts an admitted request to Spec.Elicit.
+func (e elicitor) answer(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	s := &e.c.spec
 	// A server's elicitation/create comes with the transport's context:
 	// bound the question by the connection's life and the longest a call
@@ -63,7 +75,7 @@ func (e elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.
 func (s *Spec) featureOptions(c *Conn) []client.ClientOption {
 	opts := s.samplingOptions(c)
 	caps := mcp.ClientCapabilities{Extensions: extensionCapabilities()}
-	s.samplingCapabilities(&caps)
+	s.taskCapabilities(&caps)
 	if s.Elicit != nil {
 		opts = append(opts, client.WithElicitationHandler(elicitor{c}))
 		caps.Elicitation = &mcp.ElicitationCapability{Form: &struct{}{}, URL: &struct{}{}}

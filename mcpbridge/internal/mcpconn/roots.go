@@ -16,6 +16,9 @@ type rootsHandler struct{ c *Conn }
 
 // ListRoots implements mcp-go's client.RootsHandler.
 func (h rootsHandler) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	if err := h.c.admit(ctx, AskRoots); err != nil {
+		return nil, err
+	}
 	roots, err := h.c.spec.Roots(ctx)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 
@@ -165,6 +166,7 @@ type httpTap struct {
 	*transport.StreamableHTTP
 	cancelled cancelFunc
 	in        *incoming
+	log       *slog.Logger
 }
 
 // RequiresLegacyProtocol reports false although the transport has
@@ -177,7 +179,48 @@ func (t httpTap) SendRequest(ctx context.Context, req transport.JSONRPCRequest) 
 	if err != nil && ctx.Err() != nil {
 		t.cancelled(req, ctx.Err())
 	}
+	if err == nil && req.Method == string(mcp.MethodToolsList) {
+		dropBadHeaderTools(resp, t.log)
+	}
 	return resp, err
+}
+
+// dropBadHeaderTools removes from the tools/list result resp, as mcp-go's
+// client will read it, every tool whose x-mcp-header annotations break
+// SEP-2243 (see paramHeaderError). mcp-go's client drops them itself on
+// 2026-07-28 streamable HTTP, but says so on slog.Default(), the host's;
+// the listing the Bridge reads, captured before, reports them as skipped
+// (see ListTools), so here they are only noted at debug level.
+func dropBadHeaderTools(resp *transport.JSONRPCResponse, log *slog.Logger) {
+	if resp == nil || resp.Error != nil || !bytes.Contains(resp.Result, []byte("x-mcp-header")) {
+		return
+	}
+	var page map[string]json.RawMessage
+	var list []json.RawMessage
+	if json.Unmarshal(resp.Result, &page) != nil || json.Unmarshal(page["tools"], &list) != nil {
+		return
+	}
+	kept := list[:0:0]
+	for _, raw := range list {
+		var tool struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}
+		if json.Unmarshal(raw, &tool) == nil {
+			if err := paramHeaderError(tool.InputSchema); err != nil {
+				log.Debug("mcp tool kept from the MCP client", "tool", tool.Name, "err", err)
+				continue
+			}
+		}
+		kept = append(kept, raw)
+	}
+	if len(kept) == len(list) {
+		return
+	}
+	page["tools"], _ = json.Marshal(kept)
+	if out, err := json.Marshal(page); err == nil {
+		resp.Result = out
+	}
 }
 
 // asksForInput reports whether raw is a result with resultType

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -152,3 +154,42 @@ func TestCallToolStub(t *testing.T) {
 		t.Errorf("CallTool(echo) = %s, want the server's result with its content", raw)
 	}
 }
+
+// TestDropBadHeaderTools: a tool with a malformed x-mcp-header annotation
+// is kept from mcp-go's client (which would drop it itself, logging to
+// slog.Default()) and noted on the connection's logger; the others stay,
+// and a page without such a tool is not touched.
+func TestDropBadHeaderTools(t *testing.T) {
+	good := `{"name":"good","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A"}}}}`
+	bad := `{"name":"bad","inputSchema":{"type":"object","properties":{"a":{"type":"array","x-mcp-header":"A"}}}}`
+	page := `{"tools":[` + good + `,` + bad + `],"nextCursor":"c"}`
+	var logged []string
+	log := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) { logged = append(logged, string(p)) }), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	resp := &transport.JSONRPCResponse{Result: json.RawMessage(page)}
+	dropBadHeaderTools(resp, log)
+	var got struct {
+		Tools []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+		NextCursor string `json:"nextCursor"`
+	}
+	if err := json.Unmarshal(resp.Result, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Tools) != 1 || got.Tools[0].Name != "good" || got.NextCursor != "c" {
+		t.Errorf("dropBadHeaderTools() left %s, want the good tool and the cursor", resp.Result)
+	}
+	if len(logged) != 1 || !strings.Contains(logged[0], "tool=bad") {
+		t.Errorf("logged %q, want one record naming the bad tool", logged)
+	}
+	plain := json.RawMessage(`{"tools":[` + good + `]}`)
+	resp = &transport.JSONRPCResponse{Result: plain}
+	dropBadHeaderTools(resp, log)
+	if string(resp.Result) != string(plain) {
+		t.Errorf("dropBadHeaderTools() changed a good page to %s", resp.Result)
+	}
+}
+
+type writerFunc func([]byte)
+
+func (f writerFunc) Write(p []byte) (int, error) { f(p); return len(p), nil }

@@ -203,6 +203,9 @@ func (p taskPeer) Answer(ctx context.Context, raw json.RawMessage) (json.RawMess
 		if s.Sample == nil {
 			return nil, fmt.Errorf("%w: the host offers no sampling", tasks.ErrInputUnsupported)
 		}
+		if err := p.c.admit(ctx, AskSampling); err != nil {
+			return nil, err
+		}
 		return s.Sample(ctx, head.Method, head.Params)
 	default:
 		return nil, fmt.Errorf("%w: %q", tasks.ErrInputUnsupported, cutText(head.Method, 64))

@@ -316,6 +316,17 @@ func (c *Conn) CallToolIn(ctx context.Context, cancel context.CancelFunc, name s
 
 // callTool is CallToolIn; task asks for a task (see [Conn.CallTask]).
 func (c *Conn) callTool(ctx context.Context, cancel context.CancelFunc, name string, args any, task bool) (json.RawMessage, error) {
+	ctx, endAsking := c.beginAsking(ctx)
+	defer endAsking()
+	raw, err := c.callToolAsking(ctx, cancel, name, args, task)
+	if qe := questionCause(ctx); err != nil && qe != nil {
+		return nil, c.wrap(string(mcp.MethodToolsCall), qe)
+	}
+	return raw, err
+}
+
+// callToolAsking is callTool within the count of its questions.
+func (c *Conn) callToolAsking(ctx context.Context, cancel context.CancelFunc, name string, args any, task bool) (json.RawMessage, error) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args

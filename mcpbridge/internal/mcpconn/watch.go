@@ -12,8 +12,10 @@ import (
 // connection. It notices a server that went away while nothing is being
 // asked of it: the listening stream's reconnect fails at the network level.
 //
-// It also bounds every response (see limitBody), rewrites or refuses a
-// message nested too deeply (see guardBody) and keeps every credential
+// It also passes what is sent through Spec.Outgoing (see outgoing.go),
+// bounds every response (see limitBody), rewrites or refuses a message
+// nested too deeply or a question too large (see guardBody) and keeps
+// every credential
 // (configured headers, the Authorization header, the token query
 // parameter) to the configured origin: a request to another origin, after
 // a redirect or to an endpoint a server handed out, goes without them.
@@ -24,6 +26,7 @@ type watchTransport struct {
 	connected  atomic.Bool // set once Dial succeeded
 	lost       func(error)
 	maxMessage int
+	spec       *Spec
 	confine    egress.Confine
 }
 
@@ -36,15 +39,15 @@ func newWatchTransport(lost func(error), s *Spec) *watchTransport {
 	// 2026-07-28, of every user of a Bridge): keep more than net/http's
 	// two idle connections, so that each burst does not dial anew.
 	base.MaxIdleConnsPerHost = maxIdlePerServer
-	return &watchTransport{base: base, lost: lost, maxMessage: s.maxMessage(), confine: s.confine()}
+	return &watchTransport{base: base, lost: lost, maxMessage: s.maxMessage(), spec: s, confine: s.confine()}
 }
 
 // RoundTrip forwards req; a network failure of a request nobody cancelled,
 // after Dial, means the server is gone.
 func (w *watchTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := w.base.RoundTrip(w.confine.Request(req))
+	resp, err := w.base.RoundTrip(outgoingRequest(w.confine.Request(req), w.spec.Outgoing))
 	limitBody(resp, w.maxMessage, w.lost)
-	guardBody(resp, w.lost)
+	guardBody(resp, w.spec, w.lost)
 	if err != nil && req.Context().Err() == nil && w.connected.Load() {
 		w.lost(fmt.Errorf("%s %s: %w", req.Method, req.URL.Redacted(), err))
 	}

@@ -2,7 +2,6 @@ package result
 
 import (
 	"fmt"
-	"unicode/utf8"
 
 	"google.golang.org/genai"
 )
@@ -29,17 +28,4 @@ func CapBinary(parts []*genai.Part, limit int) []*genai.Part {
 		used += n
 	}
 	return parts
-}
-
-// CapDisplay cuts d to at most limit bytes at a UTF-8 boundary and says
-// how many bytes were cut; d is returned unchanged when it fits.
-func CapDisplay(d string, limit int) string {
-	if len(d) <= limit {
-		return d
-	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(d[cut]) {
-		cut--
-	}
-	return d[:cut] + fmt.Sprintf("\n[... %d more bytes not shown]", len(d)-cut)
 }

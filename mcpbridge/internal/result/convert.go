@@ -4,9 +4,9 @@
 // ([ResourceParts]) or a prompts/get result ([PromptContents]) into genai
 // parts and a display text, with one base64 decoder for all
 // ([DecodeBase64]), the text limit ([TextLimit], [TruncateParts]), the
-// binary and display caps ([CapBinary], [CapDisplay]), and the cleaning of
-// a server's text for a person ([CleanText], and [OneLine] for one line of
-// a status). It also writes the few tools/call results the Bridge makes
+// binary cap ([CapBinary]), and the cleaning of a server's or a model's
+// text for a person ([CleanText], bounded, and [OneLine] for one line of a
+// status). It also writes the few tools/call results the Bridge makes
 // itself ([FromValue], [ToolError], [AppendText]), so that they read back
 // exactly as a server's would. It works on raw JSON, so that nothing a
 // client library would drop or reject is lost on the way.

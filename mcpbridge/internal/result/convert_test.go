@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"google.golang.org/genai"
@@ -167,17 +166,6 @@ func TestCapBinary(t *testing.T) {
 	}
 	if got := CapBinary([]*genai.Part{blob("a/b", 1, 2)}, -1); len(got) != 1 || got[0].InlineData == nil {
 		t.Errorf("CapBinary(-1) = %v, want the data kept", got)
-	}
-}
-
-func TestCapDisplay(t *testing.T) {
-	const limit = 1 << 20
-	d := CapDisplay(strings.Repeat("é", limit), limit) // 2 MiB of two-byte runes
-	if n := len(d); n > limit+100 || !strings.HasSuffix(d, "\n[... 1048576 more bytes not shown]") || !utf8.ValidString(d) {
-		t.Errorf("CapDisplay = %d bytes ending %q, want the limit, valid UTF-8 and a note", n, d[max(0, len(d)-40):])
-	}
-	if got := CapDisplay("short", 10); got != "short" {
-		t.Errorf("CapDisplay(short) = %q, want it unchanged", got)
 	}
 }
 

@@ -5,36 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
-	"time"
 
+	"github.com/mcpgenai/bridge/mcpbridge/internal/clienttasks"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/rpcerr"
 	api "github.com/mcpgenai/bridge/mcpbridge/sampling"
 	"github.com/mcpgenai/bridge/schema"
 )
-
-// JSON-RPC error codes the Handler answers with.
-const (
-	// CodeRejected is the protocol's code for a request the user refused.
-	CodeRejected      = -1
-	CodeInvalidParams = -32602
-	CodeInternal      = -32603
-	// CodeLimited answers a request past a limit of the host (rate,
-	// recursion).
-	CodeLimited = -32000
-)
-
-// RPCError is an error the server is to read as a JSON-RPC error.
-type RPCError struct {
-	Code    int
-	Message string
-	Err     error // the cause, if any
-}
-
-func (e *RPCError) Error() string { return e.Message }
-func (e *RPCError) Unwrap() error { return e.Err }
-
-// RPCCode returns the JSON-RPC error code.
-func (e *RPCError) RPCCode() int { return e.Code }
 
 // Config configures a [Handler].
 type Config struct {
@@ -47,13 +23,13 @@ type Config struct {
 	Review func(ctx context.Context, req *api.Request, res *api.Result) error
 	// MaxOutputTokens caps the server's maxTokens. 0 = DefaultMaxOutputTokens.
 	MaxOutputTokens int
-	// PerMinute is how many requests one server may make in any minute.
-	// 0 = DefaultPerMinute.
-	PerMinute int
 	// MaxRequestBytes bounds a request's params. 0 = DefaultMaxRequestBytes.
 	MaxRequestBytes int
 	// Target is the schema target of the tools' schemas.
 	Target schema.Target
+	// Tasks keeps the requests run as tasks; nil means a store of the
+	// Handler's own, which Close closes.
+	Tasks *clienttasks.Store
 	// Trace, when not nil, is called as a request's answering begins
 	// (after the checks, in the task when it runs as one); the context
 	// it returns is the review's and the model's, and end is called once
@@ -62,12 +38,13 @@ type Config struct {
 }
 
 // Handler answers sampling requests of any number of servers. Its methods
-// are safe for concurrent use. Close it to end the tasks it runs.
+// are safe for concurrent use. Close it to end the tasks it runs. How many
+// requests a server may make is bounded where they arrive (mcpconn's
+// questions), not here.
 type Handler struct {
 	cfg   Config
-	mu    sync.Mutex
-	times map[string][]time.Time // recent requests by server
-	tasks *tasks
+	tasks *clienttasks.Store
+	own   bool // tasks is the Handler's own
 }
 
 // NewHandler returns a Handler for cfg, with zero fields at their defaults.
@@ -75,13 +52,14 @@ func NewHandler(cfg Config) *Handler {
 	if cfg.MaxOutputTokens <= 0 {
 		cfg.MaxOutputTokens = api.DefaultMaxOutputTokens
 	}
-	if cfg.PerMinute <= 0 {
-		cfg.PerMinute = api.DefaultPerMinute
-	}
 	if cfg.MaxRequestBytes <= 0 {
 		cfg.MaxRequestBytes = api.DefaultMaxRequestBytes
 	}
-	return &Handler{cfg: cfg, times: map[string][]time.Time{}, tasks: newTasks()}
+	h := &Handler{cfg: cfg, tasks: cfg.Tasks}
+	if h.tasks == nil {
+		h.tasks, h.own = clienttasks.New(), true
+	}
+	return h
 }
 
 // activeKey marks a context inside the answering of a sampling request.
@@ -95,27 +73,24 @@ func Active(ctx context.Context) bool { return ctx.Value(activeKey{}) != nil }
 // (run at once, or as a task when its params ask), or tasks/get,
 // tasks/result, tasks/list and tasks/cancel about that server's tasks.
 // serverTool names the tool being called when known. The result is the
-// JSON result; an error is an *RPCError.
+// JSON result; an error is an *rpcerr.Error.
 func (h *Handler) Handle(ctx context.Context, server, serverTool, method string, params json.RawMessage) (json.RawMessage, error) {
 	if method != "sampling/createMessage" {
-		return h.tasks.handle(ctx, server, method, params)
+		return h.tasks.Handle(ctx, server, method, params)
 	}
 	if len(params) > h.cfg.MaxRequestBytes {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("sampling request of %d bytes exceeds the client's limit of %d", len(params), h.cfg.MaxRequestBytes)}
+		return nil, &rpcerr.Error{Code: rpcerr.InvalidParams, Message: fmt.Sprintf("sampling request of %d bytes exceeds the client's limit of %d", len(params), h.cfg.MaxRequestBytes)}
 	}
 	if Active(ctx) {
-		return nil, &RPCError{Code: CodeLimited, Message: "a sampling request made while answering another is refused"}
+		return nil, &rpcerr.Error{Code: rpcerr.Limited, Message: "a sampling request made while answering another is refused"}
 	}
 	req, task, err := Parse(params)
 	if err != nil {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: err.Error(), Err: err}
-	}
-	if !h.allow(server, time.Now()) {
-		return nil, &RPCError{Code: CodeLimited, Message: fmt.Sprintf("sampling rate limit: at most %d requests a minute", h.cfg.PerMinute)}
+		return nil, &rpcerr.Error{Code: rpcerr.InvalidParams, Message: err.Error(), Err: err}
 	}
 	req.Server, req.ServerTool, req.Target = server, serverTool, h.cfg.Target
 	if task {
-		return h.tasks.start(ctx, server, params, func(tctx context.Context) (json.RawMessage, error) {
+		return h.tasks.Start(ctx, server, params, func(tctx context.Context) (json.RawMessage, error) {
 			return h.answer(tctx, req)
 		})
 	}
@@ -142,22 +117,22 @@ func (h *Handler) answer(ctx context.Context, req *api.Request) (_ json.RawMessa
 		return nil, err
 	}
 	if len(req.Messages) == 0 || req.Model == "" {
-		return nil, &RPCError{Code: CodeInternal, Message: "no model was chosen, or the review left no messages"}
+		return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: "no model was chosen, or the review left no messages"}
 	}
 	req.MaxTokens = max(1, min(req.MaxTokens, h.cfg.MaxOutputTokens))
 	res, err = h.cfg.Sampler.Sample(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, &RPCError{Code: CodeInternal, Message: "sampling cancelled", Err: context.Cause(ctx)}
+			return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: "sampling cancelled", Err: context.Cause(ctx)}
 		}
-		return nil, &RPCError{Code: CodeInternal, Message: "sampling failed: " + err.Error(), Err: err}
+		return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: msgModelFailed, Err: err}
 	}
 	if err := h.review(ctx, req, res); err != nil {
 		return nil, err
 	}
 	raw, err := Encode(req, res)
 	if err != nil {
-		return nil, &RPCError{Code: CodeInternal, Message: "sampling failed: " + err.Error(), Err: err}
+		return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: msgModelFailed, Err: err}
 	}
 	return raw, nil
 }
@@ -171,30 +146,26 @@ func (h *Handler) review(ctx context.Context, req *api.Request, res *api.Result)
 	case err == nil:
 		return nil
 	case errors.Is(err, api.ErrRefused):
-		return &RPCError{Code: CodeRejected, Message: "User rejected sampling request", Err: err}
+		return &rpcerr.Error{Code: rpcerr.Rejected, Message: msgRejected, Err: err}
 	case ctx.Err() != nil:
-		return &RPCError{Code: CodeInternal, Message: "sampling cancelled", Err: context.Cause(ctx)}
+		return &rpcerr.Error{Code: rpcerr.Internal, Message: "sampling cancelled", Err: context.Cause(ctx)}
 	}
-	return &RPCError{Code: CodeInternal, Message: "sampling review failed: " + err.Error(), Err: err}
+	return &rpcerr.Error{Code: rpcerr.Internal, Message: msgReviewFailed, Err: err}
 }
 
-// allow reports whether server may make a request at now, and counts it.
-func (h *Handler) allow(server string, now time.Time) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	ts := h.times[server]
-	i := 0
-	for i < len(ts) && now.Sub(ts[i]) >= time.Minute {
-		i++
-	}
-	ts = ts[i:]
-	if len(ts) >= h.cfg.PerMinute {
-		h.times[server] = ts
-		return false
-	}
-	h.times[server] = append(ts, now)
-	return true
-}
+// The messages a server reads when the host could not answer: fixed, so
+// that nothing of the host (a path, an address, the model's error) reaches
+// the server; the cause is the error's Err, for the host's log.
+const (
+	msgRejected     = "User rejected sampling request"
+	msgReviewFailed = "the client could not review the sampling request"
+	msgModelFailed  = "the client's model could not answer the sampling request"
+)
 
-// Close cancels the tasks still running and waits for them to end.
-func (h *Handler) Close() { h.tasks.close() }
+// Close cancels the tasks still running in a store of the Handler's own
+// and waits for them to end.
+func (h *Handler) Close() {
+	if h.own {
+		h.tasks.Close()
+	}
+}

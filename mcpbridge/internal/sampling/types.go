@@ -8,7 +8,7 @@
 //
 //	h := sampling.NewHandler(sampling.Config{Sampler: api.Gemini(client.Models, "gemini-2.5-flash")})
 //	raw, err := h.Handle(ctx, "files", "", "sampling/createMessage", params) // params: the request's JSON params
-//	// raw is the CreateMessageResult; err may be an *RPCError for the server.
+//	// raw is the CreateMessageResult; err may be an *rpcerr.Error for the server.
 //
 // The package knows nothing of transports: mcpconn routes the requests,
 // and the Bridge adds redaction and tracing at its exits.

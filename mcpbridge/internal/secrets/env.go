@@ -221,3 +221,32 @@ func credentialValue(v string) bool {
 	}
 	return false
 }
+
+// HostSecrets returns the credentials in the host program's own
+// environment (as from [os.Environ]), the ones [ChildEnv] withholds from a
+// child: the value of a variable whose value looks like a credential (for
+// a URL, its password and secret query values), and the value of a
+// variable whose name looks secret when it is 8 bytes or longer, holds no
+// space and is no path or URL. A short flag under a secret-looking name
+// (TOKENIZERS_PARALLELISM=false) is no credential, and hiding "false"
+// wherever it appears would break what is sent. environ is not modified.
+func HostSecrets(environ []string) []string {
+	var out []string
+	for _, kv := range environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" || value == "" {
+			continue
+		}
+		switch {
+		case strings.Contains(value, "://") && credentialValue(value):
+			out = append(out, urlSecrets(value)...)
+		case credentialValue(value):
+			out = append(out, value)
+		case secretName(name) && len(value) >= 8 && !strings.ContainsAny(value, " \t\n") && !strings.Contains(value, "://") &&
+			!strings.HasPrefix(value, "/") && !strings.HasPrefix(value, "~") && !strings.HasPrefix(value, ".") &&
+			!(len(value) > 2 && value[1] == ':' && (value[2] == '\\' || value[2] == '/')):
+			out = append(out, value)
+		}
+	}
+	return out
+}

@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -210,4 +211,51 @@ func ExampleChildEnv() {
 	// GITHUB_PERSONAL_ACCESS_TOKEN=given-on-purpose
 	// HOME=/home/me
 	// PATH=/usr/bin
+}
+
+func TestHostSecrets(t *testing.T) {
+	env := []string{
+		"GEMINI_API_KEY=AIzaSyA-not-a-real-key-0123456789abcd",
+		"GOOGLE_API_KEY=plainlettersonly",
+		"TOKENIZERS_PARALLELISM=false",
+		"GOOGLE_APPLICATION_CREDENTIALS=/home/ada/.config/gcloud/adc.json",
+		"DATABASE_URL=postgres://ada:hunter2pw@db.example/app",
+		"SSH_AUTH_SOCK=/tmp/ssh-x/agent.1",
+		"HOME=/home/ada",
+		"REGION=us-central1",
+		"GITHUB=ghp_0123456789abcdefghijklmnopqrstuvwxyz",
+		"MALFORMED",
+	}
+	got := HostSecrets(env)
+	want := []string{"AIzaSyA-not-a-real-key-0123456789abcd", "plainlettersonly", "hunter2pw", "ghp_0123456789abcdefghijklmnopqrstuvwxyz"}
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("HostSecrets() = %q, want %q among them", got, w)
+		}
+	}
+	for _, no := range []string{"false", "/home/ada/.config/gcloud/adc.json", "/tmp/ssh-x/agent.1", "/home/ada", "us-central1"} {
+		if slices.Contains(got, no) {
+			t.Errorf("HostSecrets() = %q, want %q left out", got, no)
+		}
+	}
+}
+
+// FuzzHostSecrets: on any environment entry, no panic; every credential
+// found is in the entry's value, at least 4 bytes, and no short flag
+// ("false") or path is taken for one.
+func FuzzHostSecrets(f *testing.F) {
+	for _, kv := range []string{"GEMINI_API_KEY=AIzaSyA-0123456789abcdefghijklmnopqrstuv", "TOKENIZERS_PARALLELISM=false", "DATABASE_URL=postgres://u:pw@h/db", "HOME=/root", "A_TOKEN=/run/secrets/x"} {
+		f.Add(kv)
+	}
+	f.Fuzz(func(t *testing.T, kv string) {
+		_, value, _ := strings.Cut(kv, "=")
+		for _, s := range HostSecrets([]string{kv}) {
+			if s == "" || !strings.Contains(value, s) && !strings.Contains(value, url.QueryEscape(s)) {
+				t.Fatalf("HostSecrets(%q) = %q: not from the value", kv, s)
+			}
+			if s == "false" || s == "true" || strings.HasPrefix(s, "/") && !credentialValue(s) {
+				t.Fatalf("HostSecrets(%q) = %q: a flag or a path", kv, s)
+			}
+		}
+	})
 }

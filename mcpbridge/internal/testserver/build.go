@@ -37,7 +37,19 @@ func Main(m *testing.M, path *string) {
 		_ = os.RemoveAll(dir)
 		os.Exit(1)
 	}
-	goleak.VerifyTestMain(m,
+	goleak.VerifyTestMain(m, append(IgnoreServerGoroutines(),
 		goleak.IgnoreTopFunction("go.opencensus.io/stats/view.(*worker).start"),
-		goleak.Cleanup(func(int) { _ = os.RemoveAll(dir) }))
+		goleak.Cleanup(func(code int) { _ = os.RemoveAll(dir); os.Exit(code) }))...)
+}
+
+// IgnoreServerGoroutines are goleak options for the goroutines that
+// mcp-go's own server (the in-process test servers) leaves behind by
+// design, not the client's: a task's clean-up sleeps out the task's time
+// to live, and a subscriptions/listen handler waits for its session's
+// end, which an SSE session that its client left never reaches.
+func IgnoreServerGoroutines() []goleak.Option {
+	return []goleak.Option{
+		goleak.IgnoreAnyFunction("github.com/mark3labs/mcp-go/server.(*MCPServer).scheduleTaskCleanup"),
+		goleak.IgnoreAnyFunction("github.com/mark3labs/mcp-go/server.(*MCPServer).handleSubscriptionsListen"),
+	}
 }

@@ -38,6 +38,10 @@ import (
 //     full", at once or ms milliseconds after its creation;
 //   - inline: created already completed, with "done at once";
 //   - sync: no task: the result "no task" at once;
+//   - shout: working with Dirty as its status message, completed at the
+//     second tasks/get with Dirty as its result;
+//   - shout_fail: working with Dirty as its status message, failed at the
+//     second tasks/get with Dirty as its error's message;
 //   - gate: first asks "go ahead?" (a form) with a multi round-trip
 //     input_required result, then, called again with the answer, creates
 //     a task like work's (the composition SEP-2663 describes).
@@ -173,7 +177,7 @@ func (s *Tasks26) Handle(msg []byte, name string, overHTTP bool) []byte {
 		})
 	case "tools/list":
 		var tools []map[string]any
-		for _, n := range []string{"work", "ask", "think", "endless", "lost", "fail", "inline", "sync", "gate"} {
+		for _, n := range []string{"work", "ask", "think", "endless", "lost", "fail", "inline", "sync", "gate", "shout", "shout_fail"} {
 			tools = append(tools, map[string]any{"name": n, "description": "a task tool", "inputSchema": map[string]any{"type": "object"}})
 		}
 		return reply(map[string]any{"resultType": "complete", "tools": tools})
@@ -252,6 +256,10 @@ func (s *Tasks26) advance(t *task26) {
 		t.status, t.result = "completed", fmt.Sprintf("worked %v ms", t.ms)
 	case t.tool == "fail" && time.Since(t.created) >= time.Duration(t.ms*float64(time.Millisecond)):
 		t.status = "failed"
+	case t.tool == "shout" && t.polls >= 2:
+		t.status, t.result = "completed", Dirty
+	case t.tool == "shout_fail" && t.polls >= 2:
+		t.status = "failed"
 	case (t.tool == "ask" || t.tool == "think") && t.answers == nil:
 		t.status = "input_required"
 	case t.tool == "ask" && t.stale:
@@ -309,6 +317,9 @@ func (s *Tasks26) state(id string, t *task26) map[string]any {
 	switch t.status {
 	case "working":
 		st["statusMessage"] = fmt.Sprintf("step %d", t.polls)
+		if strings.HasPrefix(t.tool, "shout") {
+			st["statusMessage"] = Dirty
+		}
 	case "input_required":
 		st["statusMessage"] = "waiting for your name"
 		if t.tool == "think" {
@@ -329,6 +340,9 @@ func (s *Tasks26) state(id string, t *task26) map[string]any {
 		st["result"] = toolText(t.result)
 	case "failed":
 		st["error"] = map[string]any{"code": -32603, "message": "the disk is full"}
+		if t.tool == "shout_fail" {
+			st["error"] = map[string]any{"code": -32603, "message": Dirty}
+		}
 	}
 	return st
 }

@@ -53,6 +53,9 @@ type Options struct {
 	Ask bool
 	// Sample adds the tools sample and sample_flood (see addSampleTools).
 	Sample bool
+	// Hostile adds tools that behave as a hostile server would (see
+	// addHostileTools); with Tasks.On, shout_task too.
+	Hostile bool
 	// OnSleepCancelled is called when a "sleep" call ends because its
 	// request was cancelled, as the server saw it.
 	OnSleepCancelled func()
@@ -245,6 +248,9 @@ func New(o Options) *server.MCPServer {
 	}
 	if o.Sample {
 		addSampleTools(s)
+	}
+	if o.Hostile {
+		addHostileTools(s, o.Tasks.On)
 	}
 	if o.Features {
 		addFeatures(s, listening)

@@ -49,11 +49,12 @@ type Limits struct {
 // Defaults of [Limits].
 const (
 	DefaultMaxDepth  = 64
-	DefaultMaxBytes  = 8 << 20
+	DefaultMaxBytes  = 8 << 20 // as the arguments of a call that comes whole (see TestBoundsAgree)
 	DefaultMaxPieces = 1 << 20
 )
 
-// valueCost is what a value other than a string counts towards MaxBytes.
+// valueCost is what a value other than a string counts towards MaxBytes,
+// as for a call's arguments that come whole (package args).
 const valueCost = 8
 
 // Assembler assembles one call's arguments. Create it with [New]. It is

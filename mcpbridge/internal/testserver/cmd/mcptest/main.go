@@ -36,6 +36,7 @@ func main() {
 	holdDiscover := flag.Duration("hold-discover", 0, "write server/discover answers this much late, other answers at once")
 	ask := flag.Bool("ask", false, "add the tools ask and ask_url, which ask the user for input")
 	sample := flag.Bool("sample", false, "add the tools sample and sample_flood, which ask the client's model")
+	hostile := flag.Bool("hostile", false, "add the tools of a hostile server (ask_many, ask_loop, bad_form, dirty_form, shout, shout_error; shout_task with -tasks)")
 	sampleCancel := flag.String("sample-cancel", "", "answer by hand: a tool that sends a sampling request and cancels it once this file exists")
 	peers := flag.String("await-peers", "", "DIR:N: before serving, wait until N processes given DIR arrived")
 	crashFile := flag.String("crash-on-file", "", "exit with code 3 once this file exists")
@@ -142,7 +143,7 @@ func main() {
 			os.Exit(3)
 		}()
 	}
-	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Gather: *gather, Features: *features, Tasks: testserver.Tasks{On: *taskTools, Lose: *loseTasks}, Described: described, Fixture: fixture, Offers: *offers, Bare: *bare, Ask: *ask, Sample: *sample, OnSleepCancelled: func() {
+	s := testserver.New(testserver.Options{Name: *name, Tools: *tools, PageSize: *page, Exec: *execTools, Gather: *gather, Features: *features, Tasks: testserver.Tasks{On: *taskTools, Lose: *loseTasks}, Described: described, Fixture: fixture, Offers: *offers, Bare: *bare, Ask: *ask, Sample: *sample, Hostile: *hostile, OnSleepCancelled: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: sleep cancelled")
 	}, OnCrash: func() {
 		fmt.Fprintln(os.Stderr, "mcptest: crash tool called")

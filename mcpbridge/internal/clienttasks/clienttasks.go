@@ -1,27 +1,42 @@
-package sampling
+// Package clienttasks keeps the tasks a client runs at its servers'
+// request (MCP 2025-11-25): a server may ask for its sampling/createMessage
+// or elicitation/create to run as a task, and the client then answers at
+// once with the task, runs the request in the background, and the server
+// polls tasks/get, fetches tasks/result, lists (tasks/list) and cancels
+// (tasks/cancel) them. Each server sees only its own tasks. The package
+// knows nothing of what the tasks do or of transports.
+//
+//	s := clienttasks.New()
+//	defer s.Close()
+//	created, err := s.Start(ctx, "files", params, run) // a CreateTaskResult
+//	state, err := s.Handle(ctx, "files", "tasks/get", getParams)
+package clienttasks
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/mcpgenai/bridge/mcpbridge/internal/rpcerr"
 )
 
-// A server may ask for a sampling request to run as a task: the client
-// answers at once with the task, runs the request in the background, and
-// the server polls tasks/get and fetches tasks/result. Each server sees
-// only its own tasks.
-
-// Task limits.
+// Bounds of the tasks.
 const (
-	maxTasksPerServer = 32
-	maxTaskTTL        = 10 * time.Minute
-	defaultTaskTTL    = 5 * time.Minute
-	pollInterval      = 500 // ms, suggested to the server
+	// MaxPerServer is how many tasks one server may have at a time (with
+	// those that ended and whose time to live is not over).
+	MaxPerServer = 32
+	// MaxTTL bounds the time to live a server may ask for; DefaultTTL is
+	// what one that asks for none gets.
+	MaxTTL     = 10 * time.Minute
+	DefaultTTL = 5 * time.Minute
+	// pollInterval is the interval suggested to the server, in ms.
+	pollInterval = 500
 )
 
 // Task statuses.
@@ -38,12 +53,14 @@ type task struct {
 	ttl              time.Duration
 	status, message  string
 	result           json.RawMessage
-	err              *RPCError
+	err              rpcerr.Coder
 	done             chan struct{}
 	cancel           context.CancelFunc
 }
 
-type tasks struct {
+// Store keeps the tasks of any number of servers. Its methods are safe for
+// concurrent use. Close it to end the tasks still running.
+type Store struct {
 	life   context.Context
 	end    context.CancelFunc
 	wg     sync.WaitGroup
@@ -52,9 +69,10 @@ type tasks struct {
 	closed bool
 }
 
-func newTasks() *tasks {
+// New returns an empty Store.
+func New() *Store {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &tasks{life: ctx, end: cancel, byID: map[string]*task{}}
+	return &Store{life: ctx, end: cancel, byID: map[string]*task{}}
 }
 
 // wireTask is a Task as it travels.
@@ -74,19 +92,24 @@ func (t *task) wire() wireTask {
 		TTL: t.ttl.Milliseconds(), PollInterval: pollInterval}
 }
 
-// start runs run as a task of server and returns the CreateTaskResult.
-// The task's context carries the values of ctx (its trace among them)
-// but ends only with the task.
-func (ts *tasks) start(ctx context.Context, server string, params json.RawMessage, run func(context.Context) (json.RawMessage, error)) (json.RawMessage, error) {
+// Start runs run as a task of server, whose request had params (their
+// "task" member gives the time to live asked for, bounded by MaxTTL), and
+// returns the CreateTaskResult at once. The task's context carries the
+// values of ctx (its trace among them) but ends only with the task: when
+// run returns, when the server cancels it, or at Close. run's result is
+// what tasks/result answers; its error, the error tasks/result answers
+// (with its JSON-RPC code when it has an RPCCode method, else -32603). A
+// server past MaxPerServer tasks, or a closed Store, is an *rpcerr.Error.
+func (ts *Store) Start(ctx context.Context, server string, params json.RawMessage, run func(context.Context) (json.RawMessage, error)) (json.RawMessage, error) {
 	var p struct {
 		Task struct {
 			TTL *int64 `json:"ttl"`
 		} `json:"task"`
 	}
-	_ = json.Unmarshal(params, &p) // Parse already read it
-	ttl := defaultTaskTTL
+	_ = json.Unmarshal(params, &p) // a bad ttl is no ttl
+	ttl := DefaultTTL
 	if p.Task.TTL != nil && *p.Task.TTL > 0 {
-		ttl = min(time.Duration(*p.Task.TTL)*time.Millisecond, maxTaskTTL)
+		ttl = min(time.Duration(min(*p.Task.TTL, MaxTTL.Milliseconds()))*time.Millisecond, MaxTTL)
 	}
 	var b [16]byte
 	_, _ = rand.Read(b[:])
@@ -100,14 +123,14 @@ func (ts *tasks) start(ctx context.Context, server string, params json.RawMessag
 		ts.mu.Unlock()
 		stopLife()
 		cancel()
-		return nil, &RPCError{Code: CodeInternal, Message: "the client is closing"}
+		return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: "the client is closing"}
 	}
 	ts.expire(now)
-	if ts.count(server) >= maxTasksPerServer {
+	if ts.count(server) >= MaxPerServer {
 		ts.mu.Unlock()
 		stopLife()
 		cancel()
-		return nil, &RPCError{Code: CodeLimited, Message: fmt.Sprintf("at most %d sampling tasks per server", maxTasksPerServer)}
+		return nil, &rpcerr.Error{Code: rpcerr.Limited, Message: fmt.Sprintf("at most %d tasks per server", MaxPerServer)}
 	}
 	ts.byID[t.id] = t
 	out, _ := json.Marshal(struct {
@@ -126,7 +149,7 @@ func (ts *tasks) start(ctx context.Context, server string, params json.RawMessag
 			t.updated = time.Now()
 			if err != nil {
 				t.status, t.err = statusFailed, asRPC(err)
-				t.message = t.err.Message
+				t.message = t.err.Error()
 			} else {
 				t.status, t.result = statusCompleted, res
 			}
@@ -136,15 +159,18 @@ func (ts *tasks) start(ctx context.Context, server string, params json.RawMessag
 	return out, nil
 }
 
-func asRPC(err error) *RPCError {
-	if e, ok := err.(*RPCError); ok {
-		return e
+// asRPC returns err as an error with a JSON-RPC code (-32603 when it has
+// none of its own).
+func asRPC(err error) rpcerr.Coder {
+	var rc rpcerr.Coder
+	if errors.As(err, &rc) {
+		return rc
 	}
-	return &RPCError{Code: CodeInternal, Message: err.Error(), Err: err}
+	return &rpcerr.Error{Code: rpcerr.Internal, Message: err.Error(), Err: err}
 }
 
 // count returns how many tasks server has. Under mu.
-func (ts *tasks) count(server string) int {
+func (ts *Store) count(server string) int {
 	n := 0
 	for _, t := range ts.byID {
 		if t.server == server {
@@ -155,7 +181,7 @@ func (ts *tasks) count(server string) int {
 }
 
 // expire forgets finished tasks whose time to live is over. Under mu.
-func (ts *tasks) expire(now time.Time) {
+func (ts *Store) expire(now time.Time) {
 	for id, t := range ts.byID {
 		if t.status != statusWorking && now.Sub(t.created) > t.ttl {
 			delete(ts.byID, id)
@@ -163,14 +189,18 @@ func (ts *tasks) expire(now time.Time) {
 	}
 }
 
-// handle answers a tasks/* request of server.
-func (ts *tasks) handle(ctx context.Context, server, method string, params json.RawMessage) (json.RawMessage, error) {
+// Handle answers a request of server about its tasks (tasks/get,
+// tasks/result, tasks/list or tasks/cancel) with params as sent, and
+// returns the JSON result. tasks/result waits for the task's end within
+// ctx. A task of another server is unknown. Errors are *rpcerr.Error or, for the
+// result of a failed task, the error its run returned.
+func (ts *Store) Handle(ctx context.Context, server, method string, params json.RawMessage) (json.RawMessage, error) {
 	var p struct {
 		TaskID string `json:"taskId"`
 	}
 	if len(params) > 0 {
 		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: " + err.Error()}
+			return nil, &rpcerr.Error{Code: rpcerr.InvalidParams, Message: "invalid params: " + err.Error()}
 		}
 	}
 	ts.mu.Lock()
@@ -195,7 +225,7 @@ func (ts *tasks) handle(ctx context.Context, server, method string, params json.
 	t := ts.byID[p.TaskID]
 	if t == nil || t.server != server {
 		ts.mu.Unlock()
-		return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("unknown task %q", p.TaskID)}
+		return nil, &rpcerr.Error{Code: rpcerr.InvalidParams, Message: fmt.Sprintf("unknown task %q", p.TaskID)}
 	}
 	switch method {
 	case "tasks/get":
@@ -204,7 +234,7 @@ func (ts *tasks) handle(ctx context.Context, server, method string, params json.
 	case "tasks/cancel":
 		defer ts.mu.Unlock()
 		if t.status != statusWorking {
-			return nil, &RPCError{Code: CodeInvalidParams, Message: fmt.Sprintf("task %q is already %s", t.id, t.status)}
+			return nil, &rpcerr.Error{Code: rpcerr.InvalidParams, Message: fmt.Sprintf("task %q is already %s", t.id, t.status)}
 		}
 		t.status, t.updated, t.message = statusCancelled, time.Now(), "cancelled by the server"
 		t.cancel()
@@ -214,7 +244,7 @@ func (ts *tasks) handle(ctx context.Context, server, method string, params json.
 		select {
 		case <-t.done:
 		case <-ctx.Done():
-			return nil, &RPCError{Code: CodeInternal, Message: "cancelled while waiting for the task", Err: ctx.Err()}
+			return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: "cancelled while waiting for the task", Err: ctx.Err()}
 		}
 		ts.mu.Lock()
 		defer ts.mu.Unlock()
@@ -222,27 +252,28 @@ func (ts *tasks) handle(ctx context.Context, server, method string, params json.
 		case statusCompleted:
 			return withRelatedTask(t.result, t.id)
 		case statusCancelled:
-			return nil, &RPCError{Code: CodeInternal, Message: fmt.Sprintf("task %q was cancelled", t.id)}
+			return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: fmt.Sprintf("task %q was cancelled", t.id)}
 		}
 		return nil, t.err
 	}
 	ts.mu.Unlock()
-	return nil, &RPCError{Code: -32601, Message: "method not found: " + method}
+	return nil, &rpcerr.Error{Code: rpcerr.MethodNotFound, Message: "method not found: " + method}
 }
 
 // withRelatedTask adds the related-task metadata to a result.
 func withRelatedTask(raw json.RawMessage, id string) (json.RawMessage, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, &RPCError{Code: CodeInternal, Message: "task result: " + err.Error()}
+		return nil, &rpcerr.Error{Code: rpcerr.Internal, Message: "task result: " + err.Error()}
 	}
 	meta, _ := json.Marshal(map[string]any{"io.modelcontextprotocol/related-task": map[string]string{"taskId": id}})
 	m["_meta"] = meta
 	return json.Marshal(m)
 }
 
-// close cancels every task and waits for them.
-func (ts *tasks) close() {
+// Close cancels every task still running and waits for them to end.
+// Start fails afterwards.
+func (ts *Store) Close() {
 	ts.mu.Lock()
 	ts.closed = true
 	ts.mu.Unlock()

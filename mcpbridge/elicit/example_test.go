@@ -1,27 +1,28 @@
-package mcpbridge_test
+package elicit_test
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/mcpgenai/bridge/mcpbridge"
+	"github.com/mcpgenai/bridge/mcpbridge/elicit"
 )
 
 // ClientFeatures.Elicit answers what a server asks the user while its tool runs.
 // This one fills a form's "value" and declines every URL it is asked to
 // visit; a real host would ask a person.
-func ExampleElicitation() {
+func Example() {
 	opts := &mcpbridge.Options{Client: &mcpbridge.ClientFeatures{
-		Elicit: func(ctx context.Context, e mcpbridge.Elicitation) (mcpbridge.ElicitResponse, error) {
+		Elicit: func(ctx context.Context, e elicit.Request) (elicit.Response, error) {
 			if e.URL != "" {
-				return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitDecline}, nil
+				return elicit.Response{Action: elicit.Decline}, nil
 			}
 			fmt.Printf("%s asks during %q: %s\n", e.Server, e.ServerTool, e.Message)
-			return mcpbridge.ElicitResponse{Action: mcpbridge.ElicitAccept, Content: map[string]any{"value": "blue"}}, nil
+			return elicit.Response{Action: elicit.Accept, Content: map[string]any{"value": "blue"}}, nil
 		},
 	}}
 
-	r, _ := opts.Client.Elicit(context.Background(), mcpbridge.Elicitation{
+	r, _ := opts.Client.Elicit(context.Background(), elicit.Request{
 		Server: "paint", ServerTool: "choose_colour", Message: "Which colour?",
 	})
 	fmt.Println(r.Content["value"])
