@@ -133,12 +133,12 @@ func (b *Bridge) SetRoots(ctx context.Context, rs []Root) error {
 // rootsFunc returns the roots hook of a connection of s: nil when none
 // are offered. A question is answered with the roots of the user it is
 // for (see questionUser), the Bridge's for a user who set none.
-func (b *Bridge) rootsFunc(s *server) func(context.Context) ([]mcp.Root, error) {
+func (b *Bridge) rootsFunc(s *server, l *link) func(context.Context) ([]mcp.Root, error) {
 	if b.roots == nil {
 		return nil
 	}
 	return func(ctx context.Context) ([]mcp.Root, error) {
-		ctx, err := b.questionUser(ctx, s)
+		ctx, err := b.questionUser(ctx, s, l)
 		if err != nil {
 			b.log.Info("mcp server roots request refused", "server", s.cfg.Name, "err", err)
 			return nil, err

@@ -148,10 +148,10 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 			}
 			b.lost(s, l, err)
 		},
-		Sample:             b.askedSample(s, b.sampleFor(cfg.Name)),
-		Roots:              b.rootsFunc(s),
+		Sample:             b.askedSample(s, l, b.sampleFor(cfg.Name)),
+		Roots:              b.rootsFunc(s, l),
 		LogLevel:           mcp.LoggingLevel(b.logLevel),
-		OnLog:              b.logFor(cfg.Name, s.user),
+		OnLog:              b.logFor(cfg.Name, s.user, l),
 		OnResourceUpdated:  func(uri string) { b.resourceUpdated(s, l, uri) },
 		OnResourcesChanged: func() { b.resourcesChanged(s, l) },
 		Subscriptions:      b.subscriptionsOf(s),
@@ -161,7 +161,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		Outgoing:           b.redact.outgoing,
 	}
 	if b.elicit != nil {
-		sp.Elicit = b.askedElicit(s, elicitFor(cfg.Name, b.elicit))
+		sp.Elicit = b.askedElicit(s, l, elicitFor(cfg.Name, b.elicit))
 	}
 	switch cfg.Protocol {
 	case "legacy":

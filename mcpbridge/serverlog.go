@@ -32,7 +32,7 @@ const (
 // message, one clean line, and the attributes "server" (the configured
 // name), "user" (for a connection of user's own) and "logger" (the
 // server's, when it gave one).
-func (b *Bridge) logFor(server, user string) func(mcp.LoggingLevel, string, any) {
+func (b *Bridge) logFor(server, user string, ln *link) func(mcp.LoggingLevel, string, any) {
 	return func(level mcp.LoggingLevel, logger string, data any) {
 		l := serverlog.Level(string(level))
 		ctx := context.Background()
@@ -40,8 +40,8 @@ func (b *Bridge) logFor(server, user string) func(mcp.LoggingLevel, string, any)
 			return
 		}
 		args := []any{"server", server}
-		if user != "" {
-			args = append(args, "user", user)
+		if user != "" && (ln == nil || !ln.common.Load()) {
+			args = append(args, "user", user) // a shared connection's lines are no one user's
 		}
 		if logger != "" {
 			args = append(args, "logger", serverlog.Text(logger))

@@ -598,14 +598,19 @@ var errUntied = errors.New("the question cannot be tied to one user: it came on 
 
 // questionUser returns ctx naming the user a question of a server (an
 // elicitation, a sampling request, a roots request) that came on a
-// connection of s is for: the user ctx names (a question that came within
-// a request carries it), else, on a connection several users share, the
-// one user with requests in flight on it, or "" on a Bridge used by no
-// user. A question that cannot be tied to exactly one user is refused
-// (errUntied).
-func (b *Bridge) questionUser(ctx context.Context, s *server) (context.Context, error) {
+// connection l of s is for: the user ctx names (a question that came
+// within a request carries it); else, on a user's own connection, that
+// user; on a connection of a configured server, the one user with
+// requests in flight on it, or "" on a Bridge used by no user. A
+// question that cannot be tied to exactly one user (several users, or
+// none on a Bridge for many, in flight; any question outside a request on
+// the 2026-07-28 connection every user shares) is refused (errUntied).
+func (b *Bridge) questionUser(ctx context.Context, s *server, l *link) (context.Context, error) {
 	if UserOf(ctx) != "" {
 		return ctx, nil
+	}
+	if l != nil && l.common.Load() {
+		return nil, errUntied // every user's connection, and no call of one user asks
 	}
 	if s.base != nil {
 		return WithUser(ctx, s.user), nil
@@ -644,9 +649,9 @@ func (b *Bridge) goneLocked(s *server) bool {
 
 // askedElicit returns the elicitation hook of a connection of s, putting
 // each question to the user it is for (see questionUser).
-func (b *Bridge) askedElicit(s *server, ask func(context.Context, mcp.ElicitationParams) (mcp.ElicitationResponse, error)) func(context.Context, mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
+func (b *Bridge) askedElicit(s *server, l *link, ask func(context.Context, mcp.ElicitationParams) (mcp.ElicitationResponse, error)) func(context.Context, mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
 	return func(ctx context.Context, p mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
-		ctx, err := b.questionUser(ctx, s)
+		ctx, err := b.questionUser(ctx, s, l)
 		if err != nil {
 			b.log.Info("mcp server question refused", "server", s.cfg.Name, "err", err)
 			return mcp.ElicitationResponse{}, err
@@ -658,12 +663,12 @@ func (b *Bridge) askedElicit(s *server, ask func(context.Context, mcp.Elicitatio
 // askedSample returns the sampling hook of a connection of s (nil when
 // sampling is off), answering each request for the user it is for (see
 // questionUser).
-func (b *Bridge) askedSample(s *server, sample func(context.Context, string, json.RawMessage) (json.RawMessage, error)) func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+func (b *Bridge) askedSample(s *server, l *link, sample func(context.Context, string, json.RawMessage) (json.RawMessage, error)) func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
 	if sample == nil {
 		return nil
 	}
 	return func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
-		ctx, err := b.questionUser(ctx, s)
+		ctx, err := b.questionUser(ctx, s, l)
 		if err != nil {
 			b.log.Info("mcp server sampling request refused", "server", s.cfg.Name, "err", err)
 			return nil, &rpcerr.Error{Code: rpcerr.Rejected, Message: err.Error(), Err: err}
