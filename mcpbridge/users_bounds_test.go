@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -158,4 +159,52 @@ func TestUsersCap(t *testing.T) {
 		defer short.mu.Unlock()
 		return len(short.users) == 0
 	})
+}
+
+// TestDiscoverCutShort: a Discover whose context is already done starts
+// no process, for no user or for one on a Bridge for many users; one cut
+// short while the server has not answered returns the context's error,
+// and Close then leaves no process (nor, as every test here, goroutine).
+func TestDiscoverCutShort(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts *Options
+		user string
+	}{{"one user", nil, ""}, {"many users", &Options{MaxUsers: 4}, "alice"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			// The server writes dir/<pid> on start, then waits for a peer
+			// that never comes: it never answers.
+			b := newBridge(t, tc.opts, stdioServer("mute", "-await-peers="+dir+":2"))
+			started := func() []os.DirEntry {
+				es, _ := os.ReadDir(dir)
+				return es
+			}
+			done, cancel := context.WithCancel(WithUser(context.Background(), tc.user))
+			cancel()
+			if err := b.Discover(done); !errors.Is(err, context.Canceled) {
+				t.Errorf("Discover(done) = %v, want context.Canceled", err)
+			}
+			if es := started(); len(es) != 0 {
+				t.Fatalf("Discover(done) started %d processes", len(es))
+			}
+
+			ctx, cancel := context.WithCancel(WithUser(context.Background(), tc.user))
+			defer cancel()
+			errc := make(chan error, 1)
+			go func() { errc <- b.Discover(ctx) }()
+			waitFor(t, "the server's process", func() bool { return len(started()) == 1 })
+			cancel()
+			if err := <-errc; !errors.Is(err, context.Canceled) {
+				t.Errorf("Discover cut short = %v, want context.Canceled", err)
+			}
+			if err := b.Close(); err != nil {
+				t.Errorf("Close() = %v", err)
+			}
+			pid := started()[0].Name()
+			if _, err := os.Stat("/proc/" + pid); err == nil {
+				t.Errorf("process %s still there after Close", pid)
+			}
+		})
+	}
 }
