@@ -91,9 +91,11 @@ type ServerStatus struct {
 	// user has their own login and tools list there, and before protocol
 	// 2026-07-28 their own connection; State, Auth and Tools are then
 	// those of the user "" (on a Bridge for many users, who has no
-	// tokens), and Users counts the users connected.
+	// tokens).
 	PerUser bool `json:"perUser,omitempty"`
-	Users   int  `json:"users,omitempty"`
+	// Users counts the users with a connection to a PerUser server
+	// (their own, or the one every user shares in 2026-07-28).
+	Users int `json:"users,omitempty"`
 	// Auth is where the server's login stands; never a token.
 	Auth auth.State `json:"auth,omitempty"`
 	// AuthScopes, while Auth says a login is needed because the server
