@@ -422,13 +422,6 @@ func copyConfig(c *Config) Config {
 	return out
 }
 
-// isClosed reports whether Close has begun.
-func (b *Bridge) isClosed() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.closed
-}
-
 // Tools returns every registered tool, sorted by registered name. The slice
 // is the caller's; the Tools are shared snapshots (see [Tool]).
 func (b *Bridge) Tools() []*Tool {
