@@ -393,7 +393,7 @@ func (b *Bridge) toolsChanged(s *server, l *link) {
 
 // relist re-reads the tools of s over l and registers them.
 func (b *Bridge) relist(s *server, l *link) {
-	ctx, cancel := context.WithTimeout(b.life, s.cfg.effectiveTimeout())
+	ctx, cancel := context.WithTimeout(actingAs(b.life, s), s.cfg.effectiveTimeout())
 	defer cancel()
 	listed, err := l.conn.ListTools(ctx)
 	if err != nil {
@@ -574,9 +574,7 @@ func (b *Bridge) onBoundedInstance(ctx context.Context, name string, op func(con
 		return err
 	}
 	defer b.done(s, u)
-	if s.base != nil {
-		ctx = context.WithValue(ctx, credsKey{}, s.creds)
-	}
+	ctx = actingAs(ctx, s)
 	for attempt := 0; ; attempt++ {
 		conn, err := b.ready(ctx, s)
 		if err != nil {

@@ -499,6 +499,7 @@ func (b *Bridge) dropCommonLocked(base *server, l *link) {
 // Listings equal to one kept for another user share its tools (see
 // catalog.go). On failure a connection of the user's own is closed.
 func (b *Bridge) listOver(ctx context.Context, s *server, l *link) attempt {
+	ctx = actingAs(ctx, s)
 	fail := func(err error) attempt {
 		if !l.common.Load() {
 			_ = l.conn.Close()
@@ -546,6 +547,17 @@ func (b *Bridge) commonToolsChanged(base *server) {
 // credsKey carries the credentials of the user instance an operation
 // runs on, for userCreds.
 type credsKey struct{}
+
+// actingAs returns ctx for the requests of s: those of a user's instance
+// name its user and carry its credentials (credsKey), so that over the
+// connection every user shares they go out with that user's token, not
+// with the token of the user whose call opened the connection.
+func actingAs(ctx context.Context, s *server) context.Context {
+	if s.base == nil {
+		return ctx
+	}
+	return context.WithValue(WithUser(ctx, s.user), credsKey{}, s.creds)
+}
 
 // userCreds gives each request on a connection of a server whose
 // credentials are each user's those of the request's user: the

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+	mcpserver "github.com/mark3labs/mcp-go/server"
 	"google.golang.org/genai"
 
 	"github.com/mcpgenai/bridge/internal/testauth"
@@ -214,6 +216,71 @@ func TestUsersOnOneBridge(t *testing.T) {
 			if !seen[u+"/"+name] {
 				t.Errorf("no EventServerState Connected for %s at %s", u, name)
 			}
+		}
+	}
+}
+
+// TestUsersOwnToolsLists: a server whose tools list depends on who asks
+// (each user sees a tool of their own) lists each user's with that
+// user's token, in both protocol eras: over the 2026-07-28 connection
+// every user shares too, where the first user's connection must not lend
+// its token to the others' lists.
+func TestUsersOwnToolsLists(t *testing.T) {
+	us := &usersSetup{as: testauth.Start(t), store: auth.NewMemoryStore()}
+	us.as.RegisterNative("service", "http://127.0.0.1/oauth/callback")
+	users := userNames(3)
+	own := func(ctx context.Context, tools []mcp.Tool) []mcp.Tool {
+		var out []mcp.Tool
+		for _, tl := range tools {
+			if u, ok := strings.CutPrefix(tl.Name, "only_"); !ok || u == testauth.Subject(ctx) {
+				out = append(out, tl)
+			}
+		}
+		return out
+	}
+	serve := func(name string, legacy bool) ServerConfig {
+		s := testauth.WhoAmI(name, &us.calls, mcpserver.WithToolFilter(own))
+		for _, u := range users {
+			s.AddTool(mcp.NewTool("only_"+u), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return mcp.NewToolResultText(u), nil
+			})
+		}
+		var p *testauth.Protected
+		if legacy {
+			p = us.as.ServeLegacyMCP(t, s, false)
+		} else {
+			p = us.as.ServeMCP(t, s, false, "")
+		}
+		return ServerConfig{Name: name, HTTPURL: p.URL, Timeout: time.Minute, Trust: true, OAuth: &OAuthConfig{Enabled: true, ClientID: "service"}}
+	}
+	cfgs := []ServerConfig{serve("modern", false), serve("legacy", true)}
+	b := newBridge(t, &Options{MaxUsers: 4, TokenStore: us.store, LoginURL: loginURL(t), ToolNames: registry.QualifiedNames}, cfgs...)
+	discover(t, b)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, u := range users {
+		for _, c := range cfgs {
+			if err := b.Login(WithUser(ctx, u), c.Name); err != nil {
+				t.Fatalf("Login(%s, %s) = %v", u, c.Name, err)
+			}
+		}
+	}
+	for _, u := range users {
+		d, err := b.Declare(WithUser(ctx, u), nil, nil)
+		if err != nil {
+			t.Fatalf("Declare(%s) = %v", u, err)
+		}
+		var names []string
+		for _, tl := range d.Tools {
+			for _, f := range tl.FunctionDeclarations {
+				if strings.Contains(f.Name, "_only_") {
+					names = append(names, f.Name)
+				}
+			}
+		}
+		want := fmt.Sprintf("[mcp_legacy_only_%s mcp_modern_only_%s]", u, u)
+		if got := fmt.Sprint(names); got != want {
+			t.Errorf("%s's own tools = %s, want %s", u, got, want)
 		}
 	}
 }
