@@ -264,11 +264,11 @@ func benchPipeline(ctx context.Context, br *Bridge, bc benchCall) caller {
 		ctx, cancel, key := br.within(ctx, t.Timeout)
 		defer cancel()
 		defer br.inLife.Remove(key)
-		s, err := br.use(t.Server)
+		s, u, err := br.use(ctx, t.Server)
 		if err != nil {
 			return nil, false, err
 		}
-		defer br.ops.Done()
+		defer br.done(s, u)
 		if _, err := br.ready(ctx, s); err != nil {
 			return nil, false, err
 		}
@@ -476,7 +476,7 @@ func BenchmarkRegisterTools(b *testing.B) {
 				for i, s := range br.servers {
 					defs := convertTools(&s.cfg, listing[i], br.schemaOptions(), br.log)
 					br.mu.Lock()
-					br.setToolsLocked(s, defs)
+					br.setToolsLocked(s, defs, nil)
 					br.mu.Unlock()
 				}
 				if got := len(br.Tools()); got != n {

@@ -186,6 +186,23 @@ type Options struct {
 	// messages, so it must return quickly. nil means calls ask for no
 	// progress.
 	OnProgress func(Progress)
+	// MaxUsers, when above zero, makes the Bridge one for many users
+	// (see [WithUser]): every operation that acts for a user (calls,
+	// Declare, Login, SetRoots, prompts, resources, skills, completions)
+	// must name one in its context, or fails with [ErrNoUser], and at
+	// most MaxUsers users have state at once. A new user beyond them
+	// takes the place of the user idle longest; when every user has an
+	// operation in flight, the new user's operation fails with
+	// [ErrTooManyUsers]. Zero (the default) sets no cap and lets a
+	// context without a user act for the user "", as a Bridge used by
+	// one person does.
+	MaxUsers int
+	// UserIdle is how long a user's own state (connections of servers
+	// that keep a session per user, logins, tools lists, roots) lives
+	// after the user's last operation ended; then it is dropped, its
+	// connections closed, and the user's next operation builds it again
+	// (tokens stay in the token store). Zero means 10 minutes.
+	UserIdle time.Duration
 }
 
 // Bridge connects the configured MCP servers and keeps their tools
@@ -234,6 +251,16 @@ type Bridge struct {
 	// tasks keeps the requests servers asked to run as tasks (sampling,
 	// elicitation); nil when the host offers neither.
 	tasks *clienttasks.Store
+
+	// Many users (see users.go and catalog.go), under mu.
+	maxUsers    int
+	userIdle    time.Duration
+	users       map[string]*userState
+	catalogs    map[string]*catalog
+	listings    map[[32]byte]*listing
+	lastListing int
+	order       []string // the registry's order of servers
+	scheme      registry.Scheme
 
 	discoverMu sync.Mutex     // one Discover at a time
 	bg         sync.WaitGroup // discovery attempts, background closes
@@ -324,6 +351,12 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 		tools:         map[string]*Tool{},
 		subs:          map[*lossy.Chan[Event]]struct{}{},
 		hooks:         hooks,
+		maxUsers:      max(o.MaxUsers, 0),
+		userIdle:      cmp.Or(o.UserIdle, defaultUserIdle),
+		users:         map[string]*userState{},
+		catalogs:      map[string]*catalog{},
+		listings:      map[[32]byte]*listing{},
+		scheme:        o.ToolNames,
 	}
 	order := make([]string, len(b.cfg.Servers))
 	redactors := make([]*secrets.Redactor, len(b.cfg.Servers))
@@ -334,8 +367,8 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 	b.redact = redactor{secrets.NewKeyring(secrets.Join(append(redactors, host)...))}
 	b.log = slog.New(&redactHandler{r: b.redact, inner: o.Logger.Handler()})
 	for i, sc := range b.cfg.Servers {
-		s := &server{cfg: sc, redac: secrets.NewKeyring(redactors[i]), questions: o.Client.questions()}
-		s.creds, s.login = b.credentials(sc, &o, b.learner(s))
+		s := &server{cfg: sc, redac: secrets.NewKeyring(redactors[i]), inflight: map[string]int{}, questions: o.Client.questions()}
+		s.creds, s.login = b.credentials(s, &o, b.learner(s))
 		s.creds = learning(s.creds, b.learner(s))
 		b.servers = append(b.servers, s)
 		b.byName[sc.Name] = s
@@ -353,8 +386,9 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 		order = append([]string{resourceToolsServer}, order...)
 	}
 	b.reg = registry.New(order, &registry.Options{Scheme: o.ToolNames})
+	b.order = order
 	if b.builtins != nil {
-		b.setToolsLocked(b.builtins, b.builtins.defs)
+		b.setToolsLocked(b.builtins, b.builtins.defs, nil)
 	}
 	b.onProgress = o.OnProgress
 	b.tracer = newTracer(o.TracerProvider)
@@ -388,13 +422,6 @@ func copyConfig(c *Config) Config {
 	return out
 }
 
-// isClosed reports whether Close has begun.
-func (b *Bridge) isClosed() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.closed
-}
-
 // Tools returns every registered tool, sorted by registered name. The slice
 // is the caller's; the Tools are shared snapshots (see [Tool]).
 func (b *Bridge) Tools() []*Tool {
@@ -413,8 +440,21 @@ func (b *Bridge) Tool(name string) (*Tool, bool) {
 
 // setToolsLocked registers defs as the tools of s (nil unregisters them),
 // rebuilds the tool views, logs every rename and emits EventToolsChanged
-// when anything changed.
-func (b *Bridge) setToolsLocked(s *server, defs []*toolDef) {
+// when anything changed. For a user's instance, the interned l holds
+// defs and the user's catalog is built again when next used; the event
+// names the user, and its Update is empty.
+func (b *Bridge) setToolsLocked(s *server, defs []*toolDef, l *listing) {
+	if s.base != nil {
+		was := s.listing
+		b.setListingLocked(s, l)
+		if was != l {
+			b.emitLocked(Event{Kind: EventToolsChanged, Server: s.cfg.Name, User: s.user})
+		}
+		return
+	}
+	if s != b.builtins && !s.perUser {
+		b.dropCatalogsLocked() // every user's catalog holds these tools
+	}
 	s.defs = defs
 	u := b.reg.SetTools(s.cfg.Name, toolNames(defs))
 	b.rebuildLocked()
@@ -485,6 +525,13 @@ func (b *Bridge) Status() Status {
 		ss := newServerStatus(s.cfg)
 		ss.State = s.state
 		ss.Auth = s.authState()
+		if ss.PerUser = b.perUserLocked(s); ss.PerUser {
+			for _, u := range b.users {
+				if in := u.inst[s]; in != nil && in.link != nil {
+					ss.Users++
+				}
+			}
+		}
 		if s.login != nil {
 			ss.AuthScopes = s.login.Scopes()
 			if err := s.login.Err(); err != nil {
@@ -568,6 +615,22 @@ func (b *Bridge) shutdown() {
 			s.link = nil
 			s.state, s.err = Disconnected, nil
 		}
+		if s.common != nil {
+			links = append(links, s.common)
+			s.common = nil
+		}
+	}
+	for _, u := range b.users {
+		if u.idle != nil {
+			u.idle.Stop()
+			u.idle = nil
+		}
+		for _, s := range u.inst {
+			if s.link != nil && !s.link.common.Load() {
+				links = append(links, s.link)
+			}
+			s.link = nil
+		}
 	}
 	subs := b.subs
 	b.subs = map[*lossy.Chan[Event]]struct{}{}
@@ -579,6 +642,11 @@ func (b *Bridge) shutdown() {
 	}
 	wg.Wait()
 	b.bg.Wait()
+	for _, s := range b.servers {
+		if s.login != nil {
+			s.login.CloseIdle() // every user's logins of s share its connections
+		}
+	}
 	for s := range subs {
 		s.Stop()
 	}

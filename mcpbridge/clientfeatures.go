@@ -69,7 +69,9 @@ type QuestionLimits struct {
 	PerCall int
 	// PerMinute is how many questions of each kind one server may ask in
 	// any minute, during calls or not. 0 means 30. Sampling requests are
-	// bounded by [Sampling.PerMinute] instead.
+	// bounded by [Sampling.PerMinute] instead. On a Bridge for many users
+	// (see [WithUser]), a user's own connection to a server counts apart
+	// from the other users'.
 	PerMinute int
 }
 

@@ -64,6 +64,11 @@ type Declarations struct {
 	hosts  *hostSet
 	mcp    map[string]*Tool // declared name -> Bridge tool
 	search *searchFunc      // the tool search function, nil for none
+	// view is the tools of the user Declare acted for (see WithUser),
+	// user that user's state; both nil for the user "", whose are the
+	// Bridge's.
+	view *toolView
+	user *userState
 }
 
 // Declare returns the tools of one request for conversation, the
@@ -100,12 +105,25 @@ func (b *Bridge) Declare(ctx context.Context, conversation []*genai.Content, opt
 	b.mu.Lock()
 	closed := b.closed
 	err := b.undiscoveredLocked()
+	var u *userState
+	if !closed && err == nil {
+		u, err = b.enterLocked(ctx)
+	}
 	b.mu.Unlock()
 	if closed {
 		return nil, ErrClosed
 	}
 	if err != nil {
 		return nil, err
+	}
+	defer b.leave(u)
+	var view *toolView
+	if u != nil {
+		v, err := b.userView(ctx, u)
+		if err != nil {
+			return nil, err
+		}
+		view = &v
 	}
 	hosts, err := newHostSet(o.Tools, o.Functions, o.Fallback)
 	if err != nil {
@@ -115,6 +133,7 @@ func (b *Bridge) Declare(ctx context.Context, conversation []*genai.Content, opt
 	if err != nil {
 		return nil, err
 	}
+	d.view, d.user = view, u
 	return d, nil
 }
 
@@ -125,7 +144,7 @@ func (b *Bridge) Declare(ctx context.Context, conversation []*genai.Content, opt
 // gave them when it is called. It returns nil when no server gave any.
 // Adding it is the caller's choice; the part is new on each call.
 func (d *Declarations) SystemInstruction() *genai.Part {
-	return d.b.systemInstruction()
+	return d.b.systemInstruction(d.user)
 }
 
 // Tool returns the Bridge tool that a call of name runs: the one declared
@@ -139,6 +158,10 @@ func (d *Declarations) Tool(name string) (*Tool, bool) {
 	}
 	if t := d.mcp[name]; t != nil {
 		return t, true
+	}
+	if d.view != nil {
+		t, ok := d.view.tools[name]
+		return t, ok
 	}
 	return d.b.Tool(name)
 }

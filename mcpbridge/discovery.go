@@ -20,6 +20,13 @@ import (
 // prompts nor resources, is closed and [Disconnected] with an error saying
 // so (one that offers prompts or resources stays connected).
 //
+// With a user in ctx (see [WithUser]), Discover also connects that user's
+// own connections and lists their tools (the servers whose credentials
+// are each user's), retrying those that are not connected; a user's first
+// operation does so too. Without one, such a server is tried for no user
+// (on a Bridge for many users, where the user "" has no tokens, that
+// only finds where it logs in).
+//
 // Discover returns when every attempt has ended, with nil even when some
 // servers failed; it returns ctx's error when ctx ended first (the
 // attempts still under way fail with it) and [ErrClosed] when the Bridge
@@ -92,9 +99,23 @@ func (b *Bridge) Discover(ctx context.Context) error {
 	b.mu.Lock()
 	b.setDiscoveringLocked(false)
 	closed := b.closed
+	var u *userState
+	var err error
+	if !closed && UserOf(ctx) != "" {
+		u, err = b.enterLocked(ctx)
+	}
 	b.mu.Unlock()
 	if closed {
 		return ErrClosed
+	}
+	if err != nil {
+		return err
+	}
+	if u != nil {
+		defer b.leave(u)
+		if err := b.discoverUser(ctx, u, true); err != nil {
+			return err
+		}
 	}
 	return context.Cause(ctx)
 }

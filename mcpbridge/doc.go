@@ -122,6 +122,17 @@
 // Package [github.com/mcpgenai/bridge/geminitest] is a strict fake
 // of the Gemini API for the tests of programs built on the Bridge.
 //
+// # Many users
+//
+// A service keeps one Bridge for all its users and names the user of each
+// operation in its context ([WithUser]; [Options.MaxUsers] makes a
+// context without one an error). Servers whose requests carry a person's
+// OAuth token get each user's tokens, login, tools list and, before
+// protocol 2026-07-28, connection; stdio servers and servers without a
+// person's credentials run once for everyone. A server's question goes to
+// the one user it belongs to, or is refused. Idle users' state is dropped
+// after [Options.UserIdle].
+//
 // # Status
 //
 // [Status] is the /mcp view: every server with its state, command or URL,

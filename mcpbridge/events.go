@@ -71,6 +71,7 @@ func (k EventKind) String() string {
 type Event struct {
 	Kind       EventKind       // what happened; the other fields say for which kinds they are set
 	Server     string          // the server concerned; "" for discovery events
+	User       string          // the user concerned (see [WithUser]); "" for what every user shares
 	State      ServerState     // EventServerState: the new state
 	Err        error           // EventServerState to Disconnected: why, if it failed (redacted, see [Bridge.Status])
 	Update     registry.Update // EventToolsChanged: what changed

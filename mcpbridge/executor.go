@@ -73,12 +73,28 @@ func (b *Bridge) executeCall(ctx context.Context, call *genai.FunctionCall) *Cal
 		return errorResult("", "", fmt.Errorf("%w: the model sent an empty function call", ErrUnknownTool))
 	}
 	name, id := call.Name, call.ID
-	if b.isClosed() {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
 		return errorResult(name, id, fmt.Errorf("function %q: %w: %w", name, ErrTransport, ErrClosed))
 	}
-	tool, ok := b.Tool(name)
+	u, err := b.enterLocked(ctx)
+	if err != nil {
+		b.mu.Unlock()
+		return errorResult(name, id, fmt.Errorf("function %q: %w", name, err))
+	}
+	tool, ok := b.tools[name]
+	b.mu.Unlock()
+	if u != nil {
+		defer b.leave(u)
+		var view toolView
+		if view, err = b.userView(ctx, u); err != nil {
+			return errorResult(name, id, fmt.Errorf("function %q: %w", name, err))
+		}
+		tool, ok = view.tools[name]
+	}
 	if !ok {
-		return errorResult(name, id, b.unknownTool(name))
+		return errorResult(name, id, b.unknownTool(ctx, name))
 	}
 	ctx, endSpan := b.startToolSpan(ctx, tool, name, id)
 	r := b.execute(ctx, tool, call, b.sender(tool))
@@ -170,11 +186,18 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 
 // unknownTool returns the error for a call of name, listing a few
 // registered names so the model can correct itself.
-func (b *Bridge) unknownTool(name string) error {
+func (b *Bridge) unknownTool(ctx context.Context, name string) error {
 	if err := b.undiscovered(); err != nil {
 		return fmt.Errorf("%w %q: %w", ErrUnknownTool, name, err)
 	}
 	tools := b.Tools()
+	if UserOf(ctx) != "" {
+		b.mu.Lock()
+		if u := b.users[UserOf(ctx)]; u != nil {
+			tools = b.viewLocked(u).sorted
+		}
+		b.mu.Unlock()
+	}
 	if len(tools) == 0 {
 		return fmt.Errorf("%w %q: no functions are available", ErrUnknownTool, name)
 	}

@@ -108,7 +108,7 @@ func (b *Bridge) dispatch(ctx context.Context, h *hostSet, mcp map[string]*Tool,
 		r.Name = call.Name
 		return r
 	}
-	if _, ok := b.Tool(call.Name); ok || h.fallback == nil {
+	if h.fallback == nil || b.hasTool(ctx, call.Name) {
 		return b.Execute(ctx, call)
 	}
 	return h.runFallback(ctx, call)

@@ -22,11 +22,16 @@ type serverInstructions struct {
 // instructions returns the instructions of every server that gave some, in
 // configuration order. A server's instructions are those of its last
 // connection; they stay when it disconnects. The slice is the caller's.
-func (b *Bridge) instructions() []serverInstructions {
+func (b *Bridge) instructions(u *userState) []serverInstructions {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var out []serverInstructions
 	for _, s := range b.servers {
+		if u != nil && b.perUserLocked(s) {
+			if s = u.inst[s]; s == nil {
+				continue // u has not connected to it (or has left)
+			}
+		}
 		if strings.TrimSpace(s.instructions) == "" {
 			continue
 		}
@@ -40,8 +45,8 @@ func (b *Bridge) instructions() []serverInstructions {
 // [Declarations.SystemInstruction]): each server's text in a block that
 // names the server and marks where the text begins and ends. It returns
 // nil when no server gave instructions.
-func (b *Bridge) systemInstruction() *genai.Part {
-	ins := b.instructions()
+func (b *Bridge) systemInstruction(u *userState) *genai.Part {
+	ins := b.instructions(u)
 	if len(ins) == 0 {
 		return nil
 	}

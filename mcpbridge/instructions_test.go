@@ -37,7 +37,7 @@ func TestInstructions(t *testing.T) {
 		{Server: "only", Text: "offers only"},
 		{Server: "bare", Text: "test server mcptest"},
 	}
-	if diff := cmp.Diff(want, b.instructions()); diff != "" {
+	if diff := cmp.Diff(want, b.instructions(nil)); diff != "" {
 		t.Errorf("Instructions() (-want +got):\n%s", diff)
 	}
 	st := b.Status()

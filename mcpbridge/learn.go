@@ -85,11 +85,11 @@ func learning(a mcpconn.Authorizer, learn keyrings) mcpconn.Authorizer {
 func (a learningAuth) Authorization(ctx context.Context) (string, error) {
 	v, err := a.Authorizer.Authorization(ctx)
 	if v != "" {
-		cred := v
+		cred := v // the credential, without the scheme: it hides v too
 		if scheme, c, ok := strings.Cut(v, " "); ok && scheme != "" {
 			cred = strings.TrimSpace(c)
 		}
-		a.learn.Learn(v, cred)
+		a.learn.Learn(cred)
 	}
 	return v, err
 }
@@ -105,18 +105,18 @@ func (a learningAuth) State() auth.State {
 
 // DPoPProof passes on the DPoP proof of the Authorizer it wraps (see
 // [mcpconn.Prover]); "" when that binds no token.
-func (a learningAuth) DPoPProof(method string, u *url.URL, authorization string) (string, error) {
+func (a learningAuth) DPoPProof(ctx context.Context, method string, u *url.URL, authorization string) (string, error) {
 	if p, ok := a.Authorizer.(mcpconn.Prover); ok {
-		return p.DPoPProof(method, u, authorization)
+		return p.DPoPProof(ctx, method, u, authorization)
 	}
 	return "", nil
 }
 
 // DPoPNonce passes a response on to the Authorizer it wraps when that
 // binds its tokens (see [mcpconn.Prover]).
-func (a learningAuth) DPoPNonce(u *url.URL, resp *http.Response) bool {
+func (a learningAuth) DPoPNonce(ctx context.Context, u *url.URL, resp *http.Response) bool {
 	if p, ok := a.Authorizer.(mcpconn.Prover); ok {
-		return p.DPoPNonce(u, resp)
+		return p.DPoPNonce(ctx, u, resp)
 	}
 	return false
 }

@@ -12,10 +12,14 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
 )
 
-// credentials returns what gives the requests of the server cfg their
-// credentials, and the OAuth login among them.
-// Every credential the login obtains is told to learn.
-func (b *Bridge) credentials(cfg ServerConfig, o *Options, learn keyrings) (mcpconn.Authorizer, *login.Client) {
+// credentials returns what gives the requests of the server s their
+// credentials, and the OAuth login among them. Every credential the
+// login obtains is told to learn. For a server whose credentials may be
+// each user's, it also keeps in s what every user's login is made from
+// (see users.go); on a Bridge for many users the Bridge's own login there
+// (the user "") has no tokens.
+func (b *Bridge) credentials(s *server, o *Options, learn keyrings) (mcpconn.Authorizer, *login.Client) {
+	cfg := s.cfg
 	if cfg.endpoint() != "" && (cfg.AuthProviderType == AuthGoogleCredentials || cfg.AuthProviderType == AuthServiceAccountImpersonation) {
 		gc := login.GoogleConfig{
 			Server:    cfg.Name,
@@ -50,6 +54,10 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options, learn keyrings) (mcpc
 	}
 	lc.Lock, _ = lc.Store.(auth.Locker)
 	lc.Store = learningStore{Store: lc.Store, learn: learn}
+	if perUserCapable(&cfg) {
+		s.lsh = login.NewShared(nil, cfg.endpoint())
+		lc.Shared = s.lsh
+	}
 	if oc := cfg.OAuth; oc != nil {
 		lc.Eager = true
 		lc.ClientID, lc.ClientSecret = oc.ClientID, oc.ClientSecret
@@ -71,6 +79,10 @@ func (b *Bridge) credentials(cfg ServerConfig, o *Options, learn keyrings) (mcpc
 			}
 			lc.Grant = g
 		}
+	}
+	s.loginCfg = lc
+	if o.MaxUsers > 0 && s.lsh != nil {
+		lc.Store, lc.Lock = learningStore{Store: noTokens{}, learn: learn}, nil
 	}
 	c := login.New(lc)
 	return c, c
@@ -150,11 +162,18 @@ func loginError(s *server, err error) error {
 // brings it in. Login is safe for concurrent use; logins of one server run
 // one at a time.
 func (b *Bridge) Login(ctx context.Context, name string) error {
-	s, err := b.use(name)
+	if UserOf(ctx) != "" {
+		b.mu.Lock()
+		if s := b.byName[name]; s != nil {
+			b.markPerUserLocked(s) // a user's own login: the user's own credentials
+		}
+		b.mu.Unlock()
+	}
+	s, u, err := b.use(ctx, name)
 	if err != nil {
 		return err
 	}
-	defer b.ops.Done()
+	defer b.done(s, u)
 	if s.login == nil {
 		return fmt.Errorf("mcp server %q: %w", name, errNoLogin)
 	}

@@ -25,7 +25,7 @@ func TestNPMEverythingOffers(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
-	if ins := b.instructions(); len(ins) != 1 || !strings.Contains(ins[0].Text, "Server instructions are working") {
+	if ins := b.instructions(nil); len(ins) != 1 || !strings.Contains(ins[0].Text, "Server instructions are working") {
 		t.Errorf("Instructions() = %.200v, want server-everything's", ins)
 	}
 

@@ -24,6 +24,8 @@ type Progress struct {
 	// Name and ID are the function name the model called and the ID of
 	// its call ("" when it had none), as in [CallResult].
 	Name, ID string
+	// User is the user the call acts for (see [WithUser]); "" for none.
+	User string
 	// Server and ServerTool say where the call runs: the server's name and the
 	// tool's original MCP name.
 	Server, ServerTool string
@@ -67,10 +69,10 @@ func (b *Bridge) withProgress(ctx context.Context, tool *Tool, name, id string) 
 	if s == nil {
 		s = b.builtins // the built-in resource tools
 	}
-	redac := s.redac
+	redac, user := s.redac, UserOf(ctx)
 	return mcpconn.WithProgress(ctx, func(progress, total float64, message string) {
 		fn(Progress{
-			Name: name, ID: id, Server: tool.Server, ServerTool: tool.ServerTool,
+			Name: name, ID: id, User: user, Server: tool.Server, ServerTool: tool.ServerTool,
 			Progress: progress, Total: total, Message: shown(message, redac.Text, maxNoteBytes),
 		})
 	})

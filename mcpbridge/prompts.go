@@ -59,11 +59,13 @@ func (b *Bridge) ListPrompts(ctx context.Context, server string) ([]Prompt, erro
 	if server == "" {
 		return b.allPrompts(ctx)
 	}
-	b.mu.Lock()
-	s := b.byName[server]
-	b.mu.Unlock()
+	return b.promptsOf(ctx, server)
+}
+
+// promptsOf lists the prompts of the named server for ctx's user.
+func (b *Bridge) promptsOf(ctx context.Context, name string) ([]Prompt, error) {
 	var out []Prompt
-	err := b.onServer(ctx, server, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
+	err := b.onServerAt(ctx, name, func(ctx context.Context, s *server, conn *mcpconn.Conn) (err error) {
 		out, err = b.promptsOver(ctx, s, conn)
 		return err
 	})
@@ -136,12 +138,13 @@ func (b *Bridge) promptsChanged(s *server, l *link) {
 // [Bridge.ListPrompts]).
 func (b *Bridge) allPrompts(ctx context.Context) ([]Prompt, error) {
 	b.mu.Lock()
-	var names []string
-	for _, s := range b.servers {
-		if s.link != nil {
-			names = append(names, s.cfg.Name)
-		}
+	u, err := b.enterLocked(ctx)
+	if err != nil {
+		b.mu.Unlock()
+		return nil, err
 	}
+	defer b.leave(u)
+	names := b.connectedLocked(u)
 	b.mu.Unlock()
 	var out []Prompt
 	var errs []error

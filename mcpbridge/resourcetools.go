@@ -127,7 +127,7 @@ type listedResource struct {
 // server, or of every connected server offering resources when name is "".
 // A server that fails is named in "errors" without hiding the others.
 func (b *Bridge) listResourcesResult(ctx context.Context, name string) (json.RawMessage, error) {
-	names, err := b.resourceServers(name)
+	names, err := b.resourceServers(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func (b *Bridge) listResourcesResult(ctx context.Context, name string) (json.Raw
 
 // resourceServers returns name when it is a configured server, or every
 // connected server when name is "".
-func (b *Bridge) resourceServers(name string) ([]string, error) {
+func (b *Bridge) resourceServers(ctx context.Context, name string) ([]string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -179,13 +179,12 @@ func (b *Bridge) resourceServers(name string) ([]string, error) {
 		}
 		return []string{name}, nil
 	}
-	var names []string
-	for _, s := range b.servers {
-		if s.link != nil {
-			names = append(names, s.cfg.Name)
-		}
+	u, err := b.enterLocked(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return names, nil
+	defer b.leaveLocked(u)
+	return b.connectedLocked(u), nil
 }
 
 func (b *Bridge) serverNamesLocked() []string {
@@ -199,7 +198,7 @@ func (b *Bridge) serverNamesLocked() []string {
 // readResourceResult reads uri from the named server and returns its
 // contents as embedded resources.
 func (b *Bridge) readResourceResult(ctx context.Context, name, uri string) (json.RawMessage, error) {
-	if _, err := b.resourceServers(name); err != nil || name == "" {
+	if _, err := b.resourceServers(ctx, name); err != nil || name == "" {
 		if err == nil {
 			err = errors.New("no server named: give the server that lists the resource")
 		}

@@ -81,6 +81,10 @@ func (s *rootSet) get() []mcp.Root {
 // nothing changes; so is every call on a Bridge created without roots
 // ([ErrNoRoots]). A server that cannot be told is logged, not an error:
 // it has the new roots the next time it asks.
+//
+// For a user (see [WithUser]), the roots become that user's: they answer
+// the questions of servers asked for that user (the others keep theirs,
+// or the Bridge's), and only the user's own connections are told.
 func (b *Bridge) SetRoots(ctx context.Context, rs []Root) error {
 	if b.roots == nil {
 		return ErrNoRoots
@@ -90,14 +94,31 @@ func (b *Bridge) SetRoots(ctx context.Context, rs []Root) error {
 			return err
 		}
 	}
-	b.roots.set(rs)
 	b.mu.Lock()
+	u, err := b.enterLocked(ctx)
+	if err != nil {
+		b.mu.Unlock()
+		return err
+	}
+	defer b.leave(u)
 	var conns []*mcpconn.Conn
 	var names []string
-	for _, s := range b.servers {
-		if s.link != nil {
-			conns = append(conns, s.link.conn)
-			names = append(names, s.cfg.Name)
+	if u == nil {
+		b.roots.set(rs)
+		for _, s := range b.servers {
+			if s.link != nil {
+				conns = append(conns, s.link.conn)
+				names = append(names, s.cfg.Name)
+			}
+		}
+	} else {
+		u.roots = &rootSet{}
+		u.roots.set(rs)
+		for _, s := range u.inst {
+			if s.link != nil && !s.link.common.Load() {
+				conns = append(conns, s.link.conn)
+				names = append(names, s.cfg.Name)
+			}
 		}
 	}
 	b.mu.Unlock()
@@ -109,11 +130,30 @@ func (b *Bridge) SetRoots(ctx context.Context, rs []Root) error {
 	return nil
 }
 
-// rootsFunc returns the connection's roots hook: nil when none are
-// offered.
-func (b *Bridge) rootsFunc() func() []mcp.Root {
+// rootsFunc returns the roots hook of a connection of s: nil when none
+// are offered. A question is answered with the roots of the user it is
+// for (see questionUser), the Bridge's for a user who set none.
+func (b *Bridge) rootsFunc(s *server, l *link) func(context.Context) ([]mcp.Root, error) {
 	if b.roots == nil {
 		return nil
 	}
-	return b.roots.get
+	return func(ctx context.Context) ([]mcp.Root, error) {
+		ctx, err := b.questionUser(ctx, s, l)
+		if err != nil {
+			b.log.Info("mcp server roots request refused", "server", s.cfg.Name, "err", err)
+			return nil, err
+		}
+		if id := UserOf(ctx); id != "" {
+			b.mu.Lock()
+			var rs *rootSet
+			if u := b.users[id]; u != nil {
+				rs = u.roots
+			}
+			b.mu.Unlock()
+			if rs != nil {
+				return rs.get(), nil
+			}
+		}
+		return b.roots.get(), nil
+	}
 }

@@ -138,7 +138,7 @@ func (b *Bridge) declare(ctx context.Context, history []*genai.Content, tools []
 	if serverSide {
 		remote, remoteTool = b.serverSideTools()
 	}
-	cands := b.candidates(sel)
+	cands := b.candidates(ctx, sel)
 	if len(remote) > 0 {
 		cands = slices.DeleteFunc(cands, func(t *Tool) bool { return remote[t.Server] })
 	}
@@ -164,7 +164,7 @@ func (b *Bridge) declare(ctx context.Context, history []*genai.Content, tools []
 		// Tool search: the search function, then what the conversation
 		// found, in the order found.
 		f := &searchFunc{b: b, name: b.searchName(s, h), sel: sel, cands: cands, n: s.results()}
-		f.names = b.declaredNames(h, cands, f.name)
+		f.names = b.declaredNames(ctx, h, cands, f.name)
 		byName := make(map[string]*Tool, len(cands))
 		for t, n := range f.names {
 			byName[n] = t
@@ -198,7 +198,7 @@ func (b *Bridge) declare(ctx context.Context, history []*genai.Content, tools []
 			name := t.Name
 			if h.has(name) {
 				if taken == nil {
-					taken = b.namesInUse(h)
+					taken = b.namesInUse(ctx, h)
 				}
 				name = aliasFor(t, taken)
 				taken[name] = true
@@ -263,7 +263,7 @@ func aliasFor(t *Tool, taken map[string]bool) string {
 // registered name, or an alias when a host function has that name (as a
 // request without search declares it, but for every candidate, in the
 // order of names, and never search, the search function's name).
-func (b *Bridge) declaredNames(h *hostSet, cands []*Tool, search string) map[*Tool]string {
+func (b *Bridge) declaredNames(ctx context.Context, h *hostSet, cands []*Tool, search string) map[*Tool]string {
 	names := make(map[*Tool]string, len(cands))
 	var taken map[string]bool
 	for _, t := range cands {
@@ -272,7 +272,7 @@ func (b *Bridge) declaredNames(h *hostSet, cands []*Tool, search string) map[*To
 			continue
 		}
 		if taken == nil {
-			taken = b.namesInUse(h)
+			taken = b.namesInUse(ctx, h)
 			taken[search] = true
 		}
 		names[t] = aliasFor(t, taken)
@@ -283,14 +283,15 @@ func (b *Bridge) declaredNames(h *hostSet, cands []*Tool, search string) map[*To
 
 // namesInUse returns the host's names and every registered name, so that
 // an alias never hides another tool.
-func (b *Bridge) namesInUse(h *hostSet) map[string]bool {
+func (b *Bridge) namesInUse(ctx context.Context, h *hostSet) map[string]bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	taken := make(map[string]bool, len(h.decls)+len(b.tools))
+	tools := b.viewLocked(b.users[UserOf(ctx)]).tools
+	taken := make(map[string]bool, len(h.decls)+len(tools))
 	for _, d := range h.decls {
 		taken[d.Name] = true
 	}
-	for n := range b.tools {
+	for n := range tools {
 		taken[n] = true
 	}
 	return taken
@@ -298,9 +299,9 @@ func (b *Bridge) namesInUse(h *hostSet) map[string]bool {
 
 // candidates returns the registered tools that sel keeps and the API has
 // not rejected, sorted by name.
-func (b *Bridge) candidates(sel *Selection) []*Tool {
+func (b *Bridge) candidates(ctx context.Context, sel *Selection) []*Tool {
 	b.mu.Lock()
-	all := slices.Clone(b.sorted)
+	all := slices.Clone(b.viewLocked(b.users[UserOf(ctx)]).sorted)
 	var out []*Tool
 	for _, t := range all {
 		if b.isRejectedLocked(t) {

@@ -73,6 +73,36 @@ type server struct {
 	via mcpconn.Kind
 	// prompts is the prompt list of the current connection.
 	prompts promptList
+
+	// base is, for a user's instance of a server whose credentials are
+	// each user's (see users.go), the configured server; nil for the
+	// configured server itself, which serves the user "" and, unless
+	// perUser, every user. user is whose instance it is.
+	base *server
+	user string
+	// lsh is what the logins of the server for every user share, and
+	// loginCfg the configuration a user's login is made from; nil and
+	// zero unless the server's credentials may be each user's.
+	lsh      *login.Shared
+	loginCfg login.Config
+	// perUser (configured server): its credentials are each user's
+	// (see Bridge.perUserLocked); set once, never cleared.
+	perUser bool
+	// common (configured server) is the connection every user's instance
+	// shares: 2026-07-28 over streamable HTTP, each request carrying its
+	// own user's token. commonMu is held while the first connection of
+	// the server for any user is made (see dialUser). gen counts the
+	// tools list_changed of the shared connections; an instance whose
+	// gen differs lists its tools again.
+	common   *link
+	commonMu sync.Mutex
+	gen      int
+	// listing (user's instance) is the interned tools list it holds.
+	listing *listing
+	// inflight (configured server) counts the operations in flight on
+	// it per user, to tie a server's question to the one user asking
+	// (see questionUser).
+	inflight map[string]int
 }
 
 // link is one connection of a server. Callbacks of the connection refer to
@@ -82,6 +112,9 @@ type link struct {
 	// changed records a list_changed that came before the link was
 	// installed; installing it then re-lists.
 	changed atomic.Bool
+	// common marks the connection every user of a server shares (see
+	// server.common): a user's instance never closes it.
+	common atomic.Bool
 }
 
 // spec returns how to reach s through mcpconn; callbacks go to b for l.
@@ -96,6 +129,10 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		MaxMessageBytes: b.maxMsg,
 		Tracer:          b.tracer,
 		OnToolsChanged: func() {
+			if s.base != nil && l.common.Load() {
+				b.commonToolsChanged(s.base)
+				return
+			}
 			b.toolsChanged(s, l)
 		},
 		OnPromptsChanged: func() {
@@ -105,12 +142,16 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 			b.nextEra(s, l, version)
 		},
 		OnClose: func(err error) {
+			if s.base != nil && l.common.Load() {
+				b.commonLost(s.base, l)
+				return
+			}
 			b.lost(s, l, err)
 		},
-		Sample:             b.sampleFor(cfg.Name),
-		Roots:              b.rootsFunc(),
+		Sample:             b.askedSample(s, l, b.sampleFor(cfg.Name)),
+		Roots:              b.rootsFunc(s, l),
 		LogLevel:           mcp.LoggingLevel(b.logLevel),
-		OnLog:              b.logFor(cfg.Name),
+		OnLog:              b.logFor(cfg.Name, s.user, l),
 		OnResourceUpdated:  func(uri string) { b.resourceUpdated(s, l, uri) },
 		OnResourcesChanged: func() { b.resourcesChanged(s, l) },
 		Subscriptions:      b.subscriptionsOf(s),
@@ -120,7 +161,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		Outgoing:           b.redact.outgoing,
 	}
 	if b.elicit != nil {
-		sp.Elicit = elicitFor(cfg.Name, b.elicit)
+		sp.Elicit = b.askedElicit(s, l, elicitFor(cfg.Name, b.elicit))
 	}
 	switch cfg.Protocol {
 	case "legacy":
@@ -144,12 +185,19 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 	if sp.Kind != mcpconn.Stdio {
 		sp.URL, sp.Headers = cfg.endpoint(), cfg.Headers
 		sp.Auth = s.creds
+		if s.base != nil {
+			sp.Auth = userCreds{pin: s}
+		}
 		if cfg.OAuth != nil {
 			sp.TokenParam = cfg.OAuth.TokenParamName
 		}
 	}
+	k := s
+	if s.base != nil {
+		k = s.base // every user's connections use what the first found
+	}
 	b.mu.Lock()
-	era, via := s.era, s.via
+	era, via := k.era, k.via
 	b.mu.Unlock()
 	if era == "" {
 		era, via = b.protos.Get(cfg.protoKey())
@@ -165,6 +213,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 type attempt struct {
 	link    *link
 	defs    []*toolDef
+	listing *listing // a user's instance's interned list (see catalog.go)
 	skipped []DroppedTool
 	err     error
 }
@@ -176,8 +225,17 @@ type attempt struct {
 // resources either is closed and reported with errNoTools. On error
 // nothing is left running.
 func (b *Bridge) dial(ctx context.Context, s *server) (a attempt) {
+	if err := ctx.Err(); err != nil {
+		return attempt{err: fmt.Errorf("mcp server %q: not connected: %w", s.cfg.Name, context.Cause(ctx))}
+	}
+	// A user's instance acts for its user; a server all users share, and
+	// the Bridge's own connections, for none.
+	ctx = WithUser(ctx, s.user)
 	ctx, end := b.startConnectSpan(ctx, s)
 	defer func() { end(a.err) }()
+	if s.base != nil {
+		return b.dialUser(ctx, s)
+	}
 	l := &link{}
 	conn, err := mcpconn.Dial(ctx, b.spec(s, l))
 	if err != nil {
@@ -213,7 +271,7 @@ func (b *Bridge) dial(ctx context.Context, s *server) (a attempt) {
 // Bridge is closed, is closed instead. It returns a link to close (outside
 // b.mu) and whether a list_changed came before installation.
 func (b *Bridge) installLocked(s *server, a attempt) (closeLink *link, relist bool) {
-	if a.err == nil && b.closed {
+	if a.err == nil && (b.closed || b.goneLocked(s)) {
 		a = attempt{link: a.link, err: ErrClosed}
 	} else if a.err == nil {
 		if err := a.link.conn.Err(); err != nil {
@@ -223,24 +281,31 @@ func (b *Bridge) installLocked(s *server, a attempt) (closeLink *link, relist bo
 	if a.err != nil {
 		if a.link != nil {
 			s.stderr = a.link.conn.Stderr()
-			closeLink = a.link
+			if !a.link.common.Load() {
+				closeLink = a.link
+			}
 		} else if tail := mcpconn.StderrOf(a.err); tail != "" {
 			s.stderr = tail
 		}
 		if errors.Is(a.err, errNoTools) {
-			b.setToolsLocked(s, nil)
-		} else {
-			s.era, s.via = "", 0
+			b.setToolsLocked(s, nil, nil)
+		} else if s.base == nil {
+			s.era, s.via = "", 0 // a user's failure teaches nothing of the server
 		}
 		b.setStateLocked(s, Disconnected, a.err)
 		return closeLink, false
+	}
+	if old := s.link; old != nil && old != a.link && !old.common.Load() {
+		closeLink = old
 	}
 	s.link = a.link
 	s.stderr = ""
 	s.instructions = a.link.conn.Instructions()
 	s.icons = serverIcons(a.link.conn.ServerIcons())
-	s.era, s.via = a.link.conn.NextEra(), a.link.conn.Kind()
-	b.setToolsLocked(s, a.defs)
+	if s.base == nil {
+		s.era, s.via = a.link.conn.NextEra(), a.link.conn.Kind()
+	}
+	b.setToolsLocked(s, a.defs, a.listing)
 	b.setSkippedLocked(s, a.skipped)
 	b.setStateLocked(s, Connected, nil)
 	return nil, a.link.changed.Load()
@@ -249,12 +314,16 @@ func (b *Bridge) installLocked(s *server, a attempt) (closeLink *link, relist bo
 // setStateLocked changes the state of s and emits the event.
 func (b *Bridge) setStateLocked(s *server, st ServerState, err error) {
 	s.state, s.err = st, err
-	if err != nil {
-		b.log.Warn("mcp server disconnected", "server", s.cfg.Name, "err", s.redac.Text(err.Error()))
-	} else {
-		b.log.Debug("mcp server state", "server", s.cfg.Name, "state", st)
+	log := b.log
+	if s.user != "" {
+		log = log.With("user", s.user)
 	}
-	b.emitLocked(Event{Kind: EventServerState, Server: s.cfg.Name, State: st, Err: err})
+	if err != nil {
+		log.Warn("mcp server disconnected", "server", s.cfg.Name, "err", s.redac.Text(err.Error()))
+	} else {
+		log.Debug("mcp server state", "server", s.cfg.Name, "state", st)
+	}
+	b.emitLocked(Event{Kind: EventServerState, Server: s.cfg.Name, User: s.user, State: st, Err: err})
 }
 
 // lost handles the death of a connection (mcpconn's OnClose, on the
@@ -278,6 +347,10 @@ func (b *Bridge) dropLinkLocked(s *server, err error) {
 	s.link = nil
 	s.stderr = l.conn.Stderr()
 	b.setStateLocked(s, Disconnected, err)
+	if l.common.Load() {
+		b.dropCommonLocked(s.base, l)
+		return
+	}
 	b.bg.Add(1)
 	go func() {
 		defer b.bg.Done()
@@ -292,6 +365,9 @@ func (b *Bridge) nextEra(s *server, l *link, version string) {
 	b.mu.Lock()
 	if s.link == l {
 		s.era = version
+		if s.base != nil {
+			s.base.era = version
+		}
 	}
 	b.mu.Unlock()
 	b.protos.Put(s.cfg.protoKey(), version, mcpconn.Stdio)
@@ -317,7 +393,7 @@ func (b *Bridge) toolsChanged(s *server, l *link) {
 
 // relist re-reads the tools of s over l and registers them.
 func (b *Bridge) relist(s *server, l *link) {
-	ctx, cancel := context.WithTimeout(b.life, s.cfg.effectiveTimeout())
+	ctx, cancel := context.WithTimeout(actingAs(b.life, s), s.cfg.effectiveTimeout())
 	defer cancel()
 	listed, err := l.conn.ListTools(ctx)
 	if err != nil {
@@ -326,14 +402,14 @@ func (b *Bridge) relist(s *server, l *link) {
 		return
 	}
 	b.keepTools(s, l.conn, listed)
-	defs := convertTools(&s.cfg, listed, b.schemaOptions(), b.log)
+	defs, lst := b.internDefs(s, listed)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if s.link != l || b.closed {
 		return
 	}
 	b.log.Info("mcp server tools changed", "server", s.cfg.Name, "tools", len(defs))
-	b.setToolsLocked(s, defs)
+	b.setToolsLocked(s, defs, lst)
 	b.setSkippedLocked(s, skippedOf(&s.cfg, l.conn))
 }
 
@@ -469,6 +545,14 @@ func (b *Bridge) onServer(ctx context.Context, name string, op func(context.Cont
 	return b.redact.redactErr(b.onServerRaw(ctx, name, op))
 }
 
+// onServerAt is onServer for an op that needs the server it runs on: the
+// user's instance (see users.go) or the configured server.
+func (b *Bridge) onServerAt(ctx context.Context, name string, op func(context.Context, *server, *mcpconn.Conn) error) error {
+	ctx, stop := b.bounded(ctx)
+	defer stop()
+	return b.redact.redactErr(b.onBoundedInstance(ctx, name, op))
+}
+
 // onServerRaw is onServer before the error's redaction.
 func (b *Bridge) onServerRaw(ctx context.Context, name string, op func(context.Context, *mcpconn.Conn) error) error {
 	ctx, stop := b.bounded(ctx)
@@ -479,17 +563,24 @@ func (b *Bridge) onServerRaw(ctx context.Context, name string, op func(context.C
 // onBoundedServer is onServerRaw within ctx that the caller has already
 // bounded by the Bridge's life.
 func (b *Bridge) onBoundedServer(ctx context.Context, name string, op func(context.Context, *mcpconn.Conn) error) error {
-	s, err := b.use(name)
+	return b.onBoundedInstance(ctx, name, func(ctx context.Context, _ *server, conn *mcpconn.Conn) error { return op(ctx, conn) })
+}
+
+// onBoundedInstance is onBoundedServer for an op that needs the server it
+// runs on: a user's instance (see users.go) or the configured server.
+func (b *Bridge) onBoundedInstance(ctx context.Context, name string, op func(context.Context, *server, *mcpconn.Conn) error) error {
+	s, u, err := b.use(ctx, name)
 	if err != nil {
 		return err
 	}
-	defer b.ops.Done()
+	defer b.done(s, u)
+	ctx = actingAs(ctx, s)
 	for attempt := 0; ; attempt++ {
 		conn, err := b.ready(ctx, s)
 		if err != nil {
 			return err
 		}
-		err = op(ctx, conn)
+		err = op(ctx, s, conn)
 		if err != nil && conn.Err() != nil {
 			_, _ = b.current(s)
 		}
@@ -503,22 +594,55 @@ func (b *Bridge) onBoundedServer(ctx context.Context, name string, op func(conte
 	}
 }
 
-// use looks up a server for an operation and counts the operation, so
-// Close waits for it. Unless it fails, b.ops.Done must be called when the
-// operation ends (a method value returned instead would cost an allocation
-// per call).
-func (b *Bridge) use(name string) (*server, error) {
+// use looks up a server for an operation of ctx's user and counts the
+// operation, so Close waits for it and the user stays: the user's
+// instance of a server whose credentials are each user's (see users.go),
+// else the configured server, which counts the operation per user (see
+// questionUser). Unless it fails, b.done(s, u) must be called when the
+// operation ends (a method value returned instead would cost an
+// allocation per call).
+func (b *Bridge) use(ctx context.Context, name string) (*server, *userState, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.closed {
-		return nil, ErrClosed
+	u, err := b.enterLocked(ctx)
+	if err != nil {
+		return nil, nil, err
 	}
 	s, ok := b.byName[name]
 	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrUnknownServer, name)
+		b.leaveLocked(u)
+		return nil, nil, fmt.Errorf("%w: %q", ErrUnknownServer, name)
+	}
+	if u != nil && b.perUserLocked(s) {
+		s = b.instanceLocked(u, s)
+	} else {
+		s.inflight[UserOf(ctx)]++
 	}
 	b.ops.Add(1)
-	return s, nil
+	return s, u, nil
+}
+
+// done ends an operation that use counted.
+func (b *Bridge) done(s *server, u *userState) {
+	b.mu.Lock()
+	if s.base == nil {
+		if n := s.inflight[uOf(u)] - 1; n > 0 {
+			s.inflight[uOf(u)] = n
+		} else {
+			delete(s.inflight, uOf(u))
+		}
+	}
+	b.leaveLocked(u)
+	b.mu.Unlock()
+	b.ops.Done()
+}
+
+// uOf is the id of u; "" for nil.
+func uOf(u *userState) string {
+	if u == nil {
+		return ""
+	}
+	return u.id
 }
 
 // bounded returns ctx, also cancelled when the Bridge closes.

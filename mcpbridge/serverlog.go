@@ -30,8 +30,9 @@ const (
 // logFor returns the connection's hook for the log messages of server: each
 // goes to the Bridge's Logger (which redacts) with its data as the
 // message, one clean line, and the attributes "server" (the configured
-// name) and "logger" (the server's, when it gave one).
-func (b *Bridge) logFor(server string) func(mcp.LoggingLevel, string, any) {
+// name), "user" (for a connection of user's own) and "logger" (the
+// server's, when it gave one).
+func (b *Bridge) logFor(server, user string, ln *link) func(mcp.LoggingLevel, string, any) {
 	return func(level mcp.LoggingLevel, logger string, data any) {
 		l := serverlog.Level(string(level))
 		ctx := context.Background()
@@ -39,6 +40,9 @@ func (b *Bridge) logFor(server string) func(mcp.LoggingLevel, string, any) {
 			return
 		}
 		args := []any{"server", server}
+		if user != "" && (ln == nil || !ln.common.Load()) {
+			args = append(args, "user", user) // a shared connection's lines are no one user's
+		}
 		if logger != "" {
 			args = append(args, "logger", serverlog.Text(logger))
 		}

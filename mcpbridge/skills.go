@@ -57,7 +57,7 @@ var ErrSkillVerification = errors.New("skill verification failed")
 // kept for [Bridge.ReadSkill]; a skill already read stays readable as it
 // was listed then.
 func (b *Bridge) Skills(ctx context.Context, server string) ([]Skill, error) {
-	names, err := b.resourceServers(server)
+	names, err := b.resourceServers(ctx, server)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,9 @@ func skillOf(server string, e skills.Entry) Skill {
 // listSkills lists the skills of the named server and keeps the entries.
 func (b *Bridge) listSkills(ctx context.Context, name string) ([]skills.Entry, error) {
 	var raws []json.RawMessage
-	err := b.onServer(ctx, name, func(ctx context.Context, conn *mcpconn.Conn) (err error) {
+	var at *server
+	err := b.onServerAt(ctx, name, func(ctx context.Context, s *server, conn *mcpconn.Conn) (err error) {
+		at = s
 		raws, err = conn.ListSkills(ctx)
 		return err
 	})
@@ -112,9 +114,7 @@ func (b *Bridge) listSkills(ctx context.Context, name string) ([]skills.Entry, e
 		entries = append(entries, e)
 	}
 	b.mu.Lock()
-	if s := b.byName[name]; s != nil {
-		s.skills = entries
-	}
+	at.skills = entries
 	b.mu.Unlock()
 	return entries, nil
 }
@@ -130,6 +130,11 @@ func (b *Bridge) listSkills(ctx context.Context, name string) ([]skills.Entry, e
 // and the content is not returned; a file of a skill not loaded yet is an
 // error too.
 func (b *Bridge) ReadSkill(ctx context.Context, server, uri string) ([]byte, error) {
+	u, err := b.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer b.leave(u)
 	e, load, err := b.skillOfFile(ctx, server, uri)
 	if err != nil {
 		return nil, err
@@ -151,8 +156,9 @@ func (b *Bridge) ReadSkill(ctx context.Context, server, uri string) ([]byte, err
 		return nil, b.redact.redactErr(fmt.Errorf("mcp server %q: %w: %w", server, ErrSkillVerification, err))
 	}
 	if load {
+		s := b.serverAt(ctx, server)
 		b.mu.Lock()
-		if s := b.byName[server]; s != nil {
+		if s != nil {
 			if s.loadedSkills == nil {
 				s.loadedSkills = map[string]skills.Entry{}
 			}
@@ -168,9 +174,9 @@ func (b *Bridge) ReadSkill(ctx context.Context, server, uri string) ([]byte, err
 // acted on keeps the entry it was loaded with.
 func (b *Bridge) skillOfFile(ctx context.Context, server, uri string) (skills.Entry, bool, error) {
 	find := func() (skills.Entry, bool, bool) {
+		s := b.serverAt(ctx, server)
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		s := b.byName[server]
 		if s == nil {
 			return skills.Entry{}, false, false
 		}
@@ -192,21 +198,21 @@ func (b *Bridge) skillOfFile(ctx context.Context, server, uri string) (skills.En
 			return skills.Entry{}, false, err
 		}
 		if e, load, found = find(); !found {
-			return skills.Entry{}, false, b.notASkillFile(server, uri)
+			return skills.Entry{}, false, b.notASkillFile(ctx, server, uri)
 		}
 	}
 	if e.URI == "" {
-		return skills.Entry{}, false, b.notASkillFile(server, uri)
+		return skills.Entry{}, false, b.notASkillFile(ctx, server, uri)
 	}
 	return e, load, nil
 }
 
 // notASkillFile explains a uri that is neither a listed skill's SKILL.md
 // nor a file of a loaded skill.
-func (b *Bridge) notASkillFile(server, uri string) error {
+func (b *Bridge) notASkillFile(ctx context.Context, server, uri string) error {
+	s := b.serverAt(ctx, server)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	s := b.byName[server]
 	if s == nil {
 		return fmt.Errorf("%w %q", ErrUnknownServer, server)
 	}

@@ -67,7 +67,7 @@ func (b *Bridge) setSkippedLocked(s *server, skipped []DroppedTool) {
 		if slices.Contains(s.skipped, t) {
 			continue
 		}
-		b.emitLocked(Event{Kind: EventToolDropped, Server: s.cfg.Name, ServerTool: t.ServerTool,
+		b.emitLocked(Event{Kind: EventToolDropped, Server: s.cfg.Name, User: s.user, ServerTool: t.ServerTool,
 			Err: fmt.Errorf("mcp server %q: tool %q skipped: %s", s.cfg.Name, t.ServerTool, t.Reason)})
 	}
 	s.skipped = skipped

@@ -85,6 +85,17 @@ type ServerStatus struct {
 	// Skipped are the tools the server listed that the Bridge could not
 	// use and left out, in the server's order (see [DroppedTool]).
 	Skipped []DroppedTool `json:"skipped,omitempty"`
+	// PerUser reports a server whose credentials are each user's (see
+	// [WithUser]): a remote server with an OAuth login made by a person,
+	// configured with an oauth entry or seen asking for a token. Each
+	// user has their own login and tools list there, and before protocol
+	// 2026-07-28 their own connection; State, Auth and Tools are then
+	// those of the user "" (on a Bridge for many users, who has no
+	// tokens).
+	PerUser bool `json:"perUser,omitempty"`
+	// Users counts the users with a connection to a PerUser server
+	// (their own, or the one every user shares in 2026-07-28).
+	Users int `json:"users,omitempty"`
 	// Auth is where the server's login stands; never a token.
 	Auth auth.State `json:"auth,omitempty"`
 	// AuthScopes, while Auth says a login is needed because the server

@@ -28,16 +28,23 @@ var ErrNotOffered = errors.New("not offered by the server")
 // it tells the server within ctx's values and the server's timeout, and
 // returns the server's error, if any, the first time.
 func (b *Bridge) SubscribeResource(ctx context.Context, server, uri string) (unsubscribe func() error, err error) {
+	return b.subscribe(ctx, server, uri)
+}
+
+// subscribe is SubscribeResource of the named server.
+func (b *Bridge) subscribe(ctx context.Context, name, uri string) (unsubscribe func() error, err error) {
 	if uri == "" {
-		return nil, fmt.Errorf("mcp server %q: subscribe: empty resource uri", server)
+		return nil, fmt.Errorf("mcp server %q: subscribe: empty resource uri", name)
 	}
-	s, err := b.lookup(server)
-	if err != nil {
-		return nil, err
-	}
-	err = b.onServer(ctx, server, func(ctx context.Context, conn *mcpconn.Conn) error {
+	var s *server
+	err = b.onServerAt(ctx, name, func(ctx context.Context, at *server, conn *mcpconn.Conn) error {
+		s = at
 		if !conn.OffersSubscriptions() {
-			return fmt.Errorf("mcp server %q: resource subscriptions: %w", server, ErrNotOffered)
+			return fmt.Errorf("mcp server %q: resource subscriptions: %w", name, ErrNotOffered)
+		}
+		if at.base != nil && at.link != nil && at.link.common.Load() {
+			// The shared connection's subscriptions are its own, not a user's.
+			return fmt.Errorf("mcp server %q: resource subscriptions on the connection every user shares: %w", name, ErrNotOffered)
 		}
 		b.mu.Lock()
 		first := s.subs[uri] == 0
@@ -116,7 +123,7 @@ func (b *Bridge) resourceUpdated(s *server, l *link, uri string) {
 	if b.closed || (s.link != nil && s.link != l) || s.subs[uri] == 0 {
 		return
 	}
-	b.emitLocked(Event{Kind: EventResourceUpdated, Server: s.cfg.Name, URI: shown(uri, b.redact.Text, maxNoteBytes)})
+	b.emitLocked(Event{Kind: EventResourceUpdated, Server: s.cfg.Name, User: linkUser(s, l), URI: shown(uri, b.redact.Text, maxNoteBytes)})
 }
 
 // resourcesChanged turns a notifications/resources/list_changed of s's
@@ -127,16 +134,14 @@ func (b *Bridge) resourcesChanged(s *server, l *link) {
 	if b.closed || (s.link != nil && s.link != l) {
 		return
 	}
-	b.emitLocked(Event{Kind: EventResourcesChanged, Server: s.cfg.Name})
+	b.emitLocked(Event{Kind: EventResourcesChanged, Server: s.cfg.Name, User: linkUser(s, l)})
 }
 
-// lookup returns the named server.
-func (b *Bridge) lookup(name string) (*server, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s, ok := b.byName[name]
-	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrUnknownServer, name)
+// linkUser is the user the events of s's link l concern: s's user, ""
+// for the connection every user shares.
+func linkUser(s *server, l *link) string {
+	if l.common.Load() {
+		return ""
 	}
-	return s, nil
+	return s.user
 }

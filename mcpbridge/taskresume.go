@@ -70,7 +70,7 @@ func (b *Bridge) taskRecord(ctx context.Context, tool *Tool, raw json.RawMessage
 		return nil
 	}
 	sum := sha256.Sum256(raw)
-	return &taskRecord{b: b, key: store.TaskKey{Server: tool.Server, Call: id}, tool: tool.ServerTool, args: hex.EncodeToString(sum[:])}
+	return &taskRecord{b: b, key: store.TaskKey{User: UserOf(ctx), Server: tool.Server, Call: id}, tool: tool.ServerTool, args: hex.EncodeToString(sum[:])}
 }
 
 // TaskStarted records the task.

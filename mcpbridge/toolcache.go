@@ -24,15 +24,25 @@ import (
 type keptTools struct {
 	raws  []json.RawMessage // each tool's JSON object as the server sent it
 	until time.Time
+	// public: the server said the list is the same for every user.
+	public bool
 }
 
 // listTools lists the tools of s over conn, or takes them from the list
-// kept in memory or in the protocol cache when that is fresh.
+// kept in memory or in the protocol cache when that is fresh. A user's
+// instance (see users.go) keeps no list of its own: it takes the list
+// kept for the server when the server marked it public.
 func (b *Bridge) listTools(ctx context.Context, s *server, conn *mcpconn.Conn) ([]mcpconn.Tool, error) {
 	if mcpconn.IsModern(conn.ProtocolVersion()) {
 		now := time.Now()
 		b.mu.Lock()
 		kept := s.kept
+		if s.base != nil {
+			kept = keptTools{}
+			if s.base.kept.public {
+				kept = s.base.kept
+			}
+		}
 		b.mu.Unlock()
 		if kept.raws == nil || !now.Before(kept.until) {
 			kept.raws, kept.until = b.protos.Tools(s.cfg.protoKey(), now)
@@ -49,9 +59,11 @@ func (b *Bridge) listTools(ctx context.Context, s *server, conn *mcpconn.Conn) (
 		}
 		if kept.raws != nil {
 			b.log.Debug("mcp server tools taken from the kept list", "server", s.cfg.Name, "tools", len(kept.raws), "fresh until", kept.until)
-			b.mu.Lock()
-			s.kept = kept
-			b.mu.Unlock()
+			if s.base == nil {
+				b.mu.Lock()
+				s.kept = kept
+				b.mu.Unlock()
+			}
 			return mcpconn.DecodeTools(kept.raws), nil
 		}
 	}
@@ -70,14 +82,19 @@ func (b *Bridge) keepTools(s *server, conn *mcpconn.Conn, listed []mcpconn.Tool)
 	until, public := conn.ToolsFresh()
 	var kept keptTools
 	if !until.IsZero() {
-		kept.until = until
+		kept.until, kept.public = until, public
 		kept.raws = make([]json.RawMessage, len(listed))
 		for i, t := range listed {
 			kept.raws[i] = t.Raw
 		}
 	}
 	b.mu.Lock()
-	s.kept = kept
+	switch {
+	case s.base == nil:
+		s.kept = kept
+	case public:
+		s.base.kept = kept // a user's public list is every user's
+	}
 	b.mu.Unlock()
 	if public {
 		b.protos.PutTools(s.cfg.protoKey(), kept.raws, kept.until)
@@ -89,6 +106,9 @@ func (b *Bridge) keepTools(s *server, conn *mcpconn.Conn, listed []mcpconn.Tool)
 // forgetTools makes the kept tools list of s stale (a list_changed came).
 func (b *Bridge) forgetTools(s *server) {
 	b.mu.Lock()
+	if s.base != nil {
+		s = s.base // a user's instance keeps no list: the server's public one may be stale
+	}
 	s.kept = keptTools{}
 	b.mu.Unlock()
 	b.protos.PutTools(s.cfg.protoKey(), nil, time.Time{})

@@ -153,7 +153,7 @@ func Start(t testing.TB) *Server {
 	t.Cleanup(a.HTTP.Close)
 	a.Issuer = a.HTTP.URL
 	a.store = &clientStore{
-		Storage: storage.NewStorageWithClients(storage.NewUserStore(a.Issuer), map[string]*storage.Client{}),
+		Storage: storage.NewStorageWithClients(manyUsers{storage.NewUserStore(a.Issuer)}, map[string]*storage.Client{}),
 		clients: map[string]*storage.Client{},
 	}
 	op := exampleop.SetupServer(a.Issuer, a.store, nil, false)
@@ -276,9 +276,15 @@ func (a *Server) register(w http.ResponseWriter, r *http.Request) {
 }
 
 // Consent plays the person: it opens authURL, logs in on the login page
-// and follows the redirects to the client's loopback listener, whose
-// answer it returns.
+// as Username and follows the redirects to the client's loopback
+// listener, whose answer it returns.
 func Consent(authURL string) (string, error) {
+	return ConsentAs(authURL, Username)
+}
+
+// ConsentAs is Consent as the user username: Username, or any name
+// starting with UserPrefix (see User), with Password.
+func ConsentAs(authURL, username string) (string, error) {
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar}
 	resp, err := c.Get(authURL)
@@ -293,7 +299,7 @@ func Consent(authURL string) (string, error) {
 	}
 	login := *resp.Request.URL
 	login.RawQuery = ""
-	resp, err = c.PostForm(login.String(), url.Values{"id": {id}, "username": {Username}, "password": {Password}})
+	resp, err = c.PostForm(login.String(), url.Values{"id": {id}, "username": {username}, "password": {Password}})
 	if err != nil {
 		return "", err
 	}
@@ -327,18 +333,22 @@ type Protected struct {
 	as     *Server
 	authAS string
 	param  string // the query parameter of the token; "" for the header
+	legacy bool   // server/discover is refused (see ServeLegacyMCP)
 	path   string
 	next   http.Handler
 
 	mu      sync.Mutex
-	seen    map[string]bool
-	offered map[string]bool // every token a request presented
-	stalls  int             // metadata requests still to stall
+	seen    map[string]string // token -> its subject (the user's ID)
+	offered map[string]bool   // every token a request presented
+	stalls  int               // metadata requests still to stall
 	expired map[string]bool
 	stepUp  *stepUp
 	Refused atomic.Int64
 	// Forbidden counts the 403 insufficient_scope answers.
 	Forbidden atomic.Int64
+	// Discovers counts the server/discover requests that carried a valid
+	// token.
+	Discovers atomic.Int64
 }
 
 // StallMetadata makes the next request for the protected resource
@@ -365,6 +375,22 @@ func (p *Protected) Expire() {
 	for tok := range p.seen {
 		p.expired[tok] = true
 	}
+}
+
+// ExpireSubject makes every access token of the user with the ID sub seen
+// so far be refused, as the server would expired ones; it returns how
+// many there were.
+func (p *Protected) ExpireSubject(sub string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for tok, s := range p.seen {
+		if s == sub {
+			p.expired[tok] = true
+			n++
+		}
+	}
+	return n
 }
 
 func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -402,7 +428,8 @@ func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.offered[tok] = true
 		p.mu.Unlock()
 	}
-	if !ok || !p.valid(r.Context(), tok) {
+	sub, valid := p.valid(r.Context(), tok)
+	if !ok || !valid {
 		p.Refused.Add(1)
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q, scope="openid offline_access"`, p.HTTP.URL+"/.well-known/oauth-protected-resource"+p.path))
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
@@ -412,18 +439,35 @@ func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.Forbidden.Add(1)
 		return
 	}
-	p.next.ServeHTTP(w, r)
+	if r.Method == http.MethodPost && isDiscover(r) {
+		p.Discovers.Add(1)
+	}
+	if p.legacy && r.Method == http.MethodPost && refuseDiscover(w, r, p.path == "/sse") {
+		return
+	}
+	p.next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), subjectKey{}, sub)))
 }
 
-func (p *Protected) valid(ctx context.Context, tok string) bool {
+// userinfoClient asks the authorization server about tokens, keeping
+// enough connections for a server under load.
+var userinfoClient = &http.Client{Transport: func() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 64
+	return t
+}()}
+
+// valid reports whether tok is a token of the authorization server that
+// has not expired, and whose it is: the subject (the user's ID) its
+// userinfo names, "" for a service's token.
+func (p *Protected) valid(ctx context.Context, tok string) (string, bool) {
 	if tok == "" {
-		return false
+		return "", false
 	}
 	p.mu.Lock()
 	expired := p.expired[tok]
 	p.mu.Unlock()
 	if expired {
-		return false
+		return "", false
 	}
 	as := p.server()
 	as.mu.Lock()
@@ -431,23 +475,27 @@ func (p *Protected) valid(ctx context.Context, tok string) bool {
 	as.mu.Unlock()
 	if service {
 		p.mu.Lock()
-		p.seen[tok] = true
+		p.seen[tok] = ""
 		p.mu.Unlock()
-		return true
+		return "", true
 	}
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, as.Issuer+"/userinfo", nil)
 	req.Header.Set("Authorization", "Bearer "+tok)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := userinfoClient.Do(req)
 	if err != nil {
-		return false
+		return "", false
 	}
-	_, _ = io.Copy(io.Discard, resp.Body)
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return false
+		return "", false
 	}
+	var info struct {
+		Sub string `json:"sub"`
+	}
+	_ = json.Unmarshal(body, &info)
 	p.mu.Lock()
-	p.seen[tok] = true
+	p.seen[tok] = info.Sub
 	p.mu.Unlock()
-	return true
+	return info.Sub, true
 }

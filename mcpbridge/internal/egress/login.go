@@ -105,3 +105,21 @@ func CheckAuthorizationURL(authURL, serverURL string) error {
 	}
 	return nil
 }
+
+// closeIdle closes the idle connections of rt, when it keeps any: the
+// wrappers of this package pass CloseIdleConnections on to what they
+// wrap, so that an http.Client built on them can let its connections go.
+func closeIdle(rt http.RoundTripper) {
+	if c, ok := rt.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
+// CloseIdleConnections closes the idle connections of the transport t wraps.
+func (t redirects) CloseIdleConnections() { closeIdle(t.base) }
+
+// CloseIdleConnections closes the idle connections of the transport h wraps.
+func (h hostCheck) CloseIdleConnections() { closeIdle(h.base) }
+
+// CloseIdleConnections closes the idle connections of the transport b wraps.
+func (b bound) CloseIdleConnections() { closeIdle(b.base) }

@@ -208,7 +208,7 @@ func TestScopes(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := New(Config{Scopes: tt.configured, Store: emptyStore{}})
-			c.challenge = tt.challenge
+			c.sh.challenge = tt.challenge
 			if diff := cmp.Diff(tt.want, c.scopes(context.Background(), tt.d)); diff != "" {
 				t.Errorf("scopes (-want +got):\n%s", diff)
 			}

@@ -2,6 +2,7 @@ package login
 
 import (
 	"bytes"
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -229,9 +230,8 @@ func (c *Client) useDPoP(d *discovery) bool {
 	case DPoPAlways:
 		return true
 	}
-	c.mu.Lock()
-	challenged := c.challenge != nil && dpopChallenged(c.challenge)
-	c.mu.Unlock()
+	challenge := c.sh.lastChallenge()
+	challenged := challenge != nil && dpopChallenged(challenge)
 	return (challenged || d.DPoPRequired) && slices.Contains(d.AS.DPoPAlgs, dpopAlg)
 }
 
@@ -296,7 +296,7 @@ func (c *Client) keyOfToken(pemKey string) {
 // DPoPProof returns the DPoP header of a request of method to u that
 // carries authorization, the Authorization value Authorization gave; ""
 // when that is not a DPoP-bound token.
-func (c *Client) DPoPProof(method string, u *url.URL, authorization string) (string, error) {
+func (c *Client) DPoPProof(_ context.Context, method string, u *url.URL, authorization string) (string, error) {
 	scheme, tok, _ := strings.Cut(authorization, " ")
 	k := c.currentKey()
 	if !strings.EqualFold(scheme, "DPoP") || tok == "" || k == nil {
@@ -308,7 +308,7 @@ func (c *Client) DPoPProof(method string, u *url.URL, authorization string) (str
 // DPoPNonce is told of a response to a request to u: it keeps the nonce
 // the response gives, and reports whether the response refused the
 // request for want of it, so that it is signed again and sent once more.
-func (c *Client) DPoPNonce(u *url.URL, resp *http.Response) bool {
+func (c *Client) DPoPNonce(_ context.Context, u *url.URL, resp *http.Response) bool {
 	c.noteNonce(u, resp.Header)
 	_, fresh := parseNonce(resp.Header)
 	return fresh && c.currentKey() != nil && nonceChallenge(resp.StatusCode, resp.Header, nil)
@@ -369,9 +369,7 @@ func (t dpopTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // tokenEndpoint reports whether u is the discovered token endpoint.
 func (t dpopTransport) tokenEndpoint(u *url.URL) bool {
-	t.c.mu.Lock()
-	d := t.c.disc
-	t.c.mu.Unlock()
+	d := t.c.sh.known()
 	return d != nil && d.AS.TokenEndpoint != "" && u.String() == d.AS.TokenEndpoint
 }
 

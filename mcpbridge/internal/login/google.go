@@ -156,4 +156,4 @@ func (g *Google) Unauthorized(context.Context, *http.Response, string) bool {
 }
 
 // Accepted records that the server accepted the credentials.
-func (g *Google) Accepted() { g.setState(auth.StateAuthenticated) }
+func (g *Google) Accepted(context.Context) { g.setState(auth.StateAuthenticated) }

@@ -42,9 +42,9 @@ func (c *Client) newHandler(cl oauthClient, redirect string, scopes []string) *t
 
 // discovered returns the discovery for the last challenge, made once.
 func (c *Client) discovered(ctx context.Context) (*discovery, error) {
-	c.mu.Lock()
-	d, challenge := c.disc, c.challenge
-	c.mu.Unlock()
+	c.sh.mu.Lock()
+	d, challenge := c.sh.disc, c.sh.challenge
+	c.sh.mu.Unlock()
 	if d != nil {
 		return d, nil
 	}
@@ -52,12 +52,12 @@ func (c *Client) discovered(ctx context.Context) (*discovery, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.disc == nil {
-		c.disc = d
+	c.sh.mu.Lock()
+	defer c.sh.mu.Unlock()
+	if c.sh.disc == nil {
+		c.sh.disc = d
 	}
-	return c.disc, nil
+	return c.sh.disc, nil
 }
 
 // extraParams are the parameters mcp-go's handler does not send and the
@@ -117,9 +117,7 @@ func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	form, err := url.ParseQuery(string(body))
 	if err == nil && len(body) <= maxTokenRequest && form.Get("grant_type") != "" {
-		t.c.mu.Lock()
-		d := t.c.disc
-		t.c.mu.Unlock()
+		d := t.c.sh.known()
 		for k, v := range t.c.extraParams(d) {
 			if !form.Has(k) {
 				form[k] = v

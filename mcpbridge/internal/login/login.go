@@ -80,6 +80,47 @@ type Config struct {
 	// Tokens and registered clients (kept at once) pass through Store,
 	// where the caller sees them.
 	Learn Learner
+	// Shared, when set, is what this login shares with the logins of the
+	// same server for other users (see [Shared]); nil makes one of its own.
+	Shared *Shared
+}
+
+// Shared is what the logins of one server for several users have in
+// common: where the authorization server is (the discovery, made once
+// for all of them, from the server's last challenge), whether the server
+// has asked for tokens, and the HTTP client of the login requests (one
+// pool of connections). Nothing in it belongs to a user: tokens, clients,
+// step-ups and the login state stay in each [Client]. Its methods are safe
+// for concurrent use.
+type Shared struct {
+	http *http.Client // bounded as egress.LoginClient says
+
+	mu        sync.Mutex
+	challenge http.Header // WWW-Authenticate of the last 401 or 403
+	disc      *discovery  // for challenge; nil until needed
+	seek      bool        // a discovery is wanted: the server asked for a token
+}
+
+// NewShared returns what the logins of the server at serverURL share,
+// with their requests made by base (nil: a client with a 30 s timeout),
+// bounded as [egress.LoginClient] says. It does no I/O.
+func NewShared(base *http.Client, serverURL string) *Shared {
+	return &Shared{http: egress.LoginClient(base, serverURL)}
+}
+
+// CloseIdle closes the idle connections of the login requests.
+func (s *Shared) CloseIdle() { s.http.CloseIdleConnections() }
+
+// CloseIdle closes the idle connections of c's login requests.
+func (c *Client) CloseIdle() { c.sh.CloseIdle() }
+
+// Asked reports whether the server has asked for a token (it answered
+// 401 to a request), so that every user's stored token is sent from the
+// first request on.
+func (s *Shared) Asked() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seek
 }
 
 // Learner is told credentials as they are obtained, so that they can be
@@ -110,38 +151,45 @@ type Client struct {
 	cfg   Config
 	store *tokenStore
 	http  *http.Client
+	sh    *Shared
 
 	loginMu sync.Mutex // one login at a time
 
-	mu        sync.Mutex
-	handler   *transport.OAuthHandler
-	active    bool        // Eager, or a 401 was seen
-	challenge http.Header // WWW-Authenticate of the last 401 or 403
-	disc      *discovery  // for challenge; nil until needed
-	seek      bool        // a discovery is wanted: the server asked for a token
-	state     auth.State
-	lastErr   error
-	stepUp    []string // the scopes a 403 asked for, until a login gets them
-	stepUps   int      // step-up logins since the server last accepted a token
-	refusals  int      // 401s to a grant's tokens since one was accepted
-	key       *dpopKey // the key the tokens are bound to; nil: bearer tokens
-	nonces    map[string]string
+	mu       sync.Mutex
+	handler  *transport.OAuthHandler
+	active   bool // Eager, or a 401 was seen
+	state    auth.State
+	lastErr  error
+	stepUp   []string // the scopes a 403 asked for, until a login gets them
+	stepUps  int      // step-up logins since the server last accepted a token
+	refusals int      // 401s to a grant's tokens since one was accepted
+	key      *dpopKey // the key the tokens are bound to; nil: bearer tokens
+	nonces   map[string]string
 }
 
 // New returns a Client for cfg. It does no I/O.
 func New(cfg Config) *Client {
 	// Every request of the login, mcp-go's and ours, goes through
 	// egress's bounds: response sizes, forbidden addresses, redirects.
-	hc := egress.LoginClient(cfg.HTTPClient, cfg.ServerURL)
+	sh := cfg.Shared
+	if sh == nil {
+		sh = NewShared(cfg.HTTPClient, cfg.ServerURL)
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
 	if cfg.Learn == nil {
 		cfg.Learn = noLearner{}
 	}
-	c := &Client{cfg: cfg, active: cfg.Eager || cfg.Grant != nil, seek: cfg.Grant != nil}
-	hc.Transport = dpopTransport{c: c, base: hc.Transport}
-	c.http = hc
+	if cfg.Grant != nil {
+		sh.mu.Lock()
+		sh.seek = true
+		sh.mu.Unlock()
+	}
+	c := &Client{cfg: cfg, sh: sh, active: cfg.Eager || cfg.Grant != nil}
+	hc := *sh.http
+	hc.Transport = dpopTransport{c: c, base: sh.http.Transport}
+	c.http = &hc
 	c.store = &tokenStore{store: cfg.Store, user: cfg.User, server: cfg.ServerURL, issuer: c.issuer}
 	return c
 }
@@ -202,7 +250,7 @@ func (c *Client) Authorization(ctx context.Context) (string, error) {
 	c.mu.Lock()
 	active := c.active
 	c.mu.Unlock()
-	if !active {
+	if !active && !c.sh.Asked() {
 		return "", nil
 	}
 	if c.cfg.Grant != nil {
@@ -242,8 +290,11 @@ func (c *Client) Authorization(ctx context.Context) (string, error) {
 func (c *Client) Unauthorized(ctx context.Context, resp *http.Response, sent string) bool {
 	c.noteChallenge(resp.Header)
 	c.mu.Lock()
-	c.active, c.seek = true, true
+	c.active = true
 	c.mu.Unlock()
+	c.sh.mu.Lock()
+	c.sh.seek = true
+	c.sh.mu.Unlock()
 	if c.cfg.Grant != nil {
 		return c.grantUnauthorized(ctx, sent)
 	}
@@ -283,9 +334,9 @@ func (c *Client) movedAway(ctx context.Context) bool {
 	if t == nil || t.Issuer == "" {
 		return false
 	}
-	c.mu.Lock()
-	c.disc = nil
-	c.mu.Unlock()
+	c.sh.mu.Lock()
+	c.sh.disc = nil
+	c.sh.mu.Unlock()
 	d, err := c.discovered(ctx)
 	if err != nil || !d.Named || d.AS.Issuer == t.Issuer {
 		return false
@@ -302,19 +353,19 @@ func (c *Client) movedAway(ctx context.Context) bool {
 // noteChallenge keeps a new WWW-Authenticate challenge: the next
 // discovery starts from it.
 func (c *Client) noteChallenge(h http.Header) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(h.Values("WWW-Authenticate")) == 0 || slices.Equal(c.challenge.Values("WWW-Authenticate"), h.Values("WWW-Authenticate")) {
+	c.sh.mu.Lock()
+	defer c.sh.mu.Unlock()
+	if len(h.Values("WWW-Authenticate")) == 0 || slices.Equal(c.sh.challenge.Values("WWW-Authenticate"), h.Values("WWW-Authenticate")) {
 		return
 	}
-	c.challenge = h.Clone()
-	if challengeParam(h, "resource_metadata") != "" || c.disc == nil {
-		c.disc = nil
+	c.sh.challenge = h.Clone()
+	if challengeParam(h, "resource_metadata") != "" || c.sh.disc == nil {
+		c.sh.disc = nil
 	}
 }
 
 // Accepted records that the server accepted a request sent with a token.
-func (c *Client) Accepted() {
+func (c *Client) Accepted(context.Context) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.refusals = 0
@@ -380,8 +431,9 @@ func (c *Client) Login(ctx context.Context) error {
 // with, after a 403, the scopes the server asked for added to those held.
 func (c *Client) scopes(ctx context.Context, d *discovery) []string {
 	c.mu.Lock()
-	challenge, stepUp := c.challenge, c.stepUp
+	stepUp := c.stepUp
 	c.mu.Unlock()
+	challenge := c.sh.lastChallenge()
 	scopes := slices.Clone(c.cfg.Scopes)
 	if len(scopes) == 0 {
 		scopes = challengeScopes(challenge)

@@ -3,6 +3,7 @@ package login
 import (
 	"context"
 	"errors"
+	"net/http"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -34,9 +35,9 @@ var errIssuerUnknown = errors.New("authorization server not discovered yet")
 // or a grant needs it: before, there is no token to send, and
 // errIssuerUnknown says so.
 func (c *Client) issuer(ctx context.Context) (string, error) {
-	c.mu.Lock()
-	d, seek := c.disc, c.seek
-	c.mu.Unlock()
+	c.sh.mu.Lock()
+	d, seek := c.sh.disc, c.sh.seek
+	c.sh.mu.Unlock()
 	if d == nil && !seek && (c.cfg.AuthorizationURL == "" || c.cfg.TokenURL == "") {
 		return "", errIssuerUnknown
 	}
@@ -90,4 +91,19 @@ func (c *Client) header(ctx context.Context, h *transport.OAuthHandler) (string,
 	case <-ctx.Done():
 		return "", before, ctx.Err()
 	}
+}
+
+// known returns the discovery made so far, nil when none is.
+func (s *Shared) known() *discovery {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.disc
+}
+
+// lastChallenge returns the server's last WWW-Authenticate challenge, nil
+// when none came.
+func (s *Shared) lastChallenge() http.Header {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.challenge
 }

@@ -21,8 +21,9 @@ type Authorizer interface {
 	// and reports whether the request should be sent once more (the
 	// credentials were renewed meanwhile).
 	Unauthorized(ctx context.Context, resp *http.Response, sent string) bool
-	// Accepted is told that a request sent with credentials was accepted.
-	Accepted()
+	// Accepted is told that a request (of context ctx) sent with
+	// credentials was accepted.
+	Accepted(ctx context.Context)
 }
 
 // Forbidder is an [Authorizer] that is told of a 403 to a request sent
@@ -36,14 +37,15 @@ type Forbidder interface {
 // client's (DPoP, RFC 9449): every request that carries such a token
 // carries a fresh proof of the key in its DPoP header too.
 type Prover interface {
-	// DPoPProof returns the DPoP header of a request of method to u
-	// that carries authorization; "" when that is no bound token.
-	DPoPProof(method string, u *url.URL, authorization string) (string, error)
+	// DPoPProof returns the DPoP header of a request (of context ctx)
+	// of method to u that carries authorization; "" when that is no
+	// bound token.
+	DPoPProof(ctx context.Context, method string, u *url.URL, authorization string) (string, error)
 	// DPoPNonce is told of every response to a request sent with
 	// credentials, and reports whether it refused the request for want
 	// of a nonce it now gave (use_dpop_nonce): the request is then
 	// signed again and sent once more.
-	DPoPNonce(u *url.URL, resp *http.Response) bool
+	DPoPNonce(ctx context.Context, u *url.URL, resp *http.Response) bool
 }
 
 // authTransport adds an Authorizer's credentials to every request: as the
@@ -79,7 +81,7 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p, ok := t.auth.(Prover); ok && v != "" && p.DPoPNonce(r.URL, resp) {
+	if p, ok := t.auth.(Prover); ok && v != "" && p.DPoPNonce(r.Context(), r.URL, resp) {
 		// The server wants its nonce in the proof: once more, signed
 		// with it (the refused request reached no tool).
 		if body, ok := t.again(r); ok {
@@ -100,7 +102,7 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	if resp.StatusCode != http.StatusUnauthorized {
 		if v != "" && resp.StatusCode < 400 {
-			t.auth.Accepted()
+			t.auth.Accepted(r.Context())
 		}
 		return resp, nil
 	}
@@ -126,7 +128,7 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp.Body.Close()
 	resp, err = t.send(r, v2, body)
 	if err == nil && resp.StatusCode < 400 {
-		t.auth.Accepted()
+		t.auth.Accepted(r.Context())
 	}
 	return resp, err
 }
@@ -136,7 +138,7 @@ func (t *authTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func (t *authTransport) send(r *http.Request, v string, body io.ReadCloser) (*http.Response, error) {
 	c := t.with(r, v, body)
 	if p, ok := t.auth.(Prover); ok && v != "" && t.param == "" {
-		proof, err := p.DPoPProof(r.Method, r.URL, v)
+		proof, err := p.DPoPProof(r.Context(), r.Method, r.URL, v)
 		if err != nil {
 			if body != nil {
 				body.Close()

@@ -36,7 +36,7 @@ func (b *bearer) Unauthorized(_ context.Context, _ *http.Response, sent string) 
 	return true
 }
 
-func (b *bearer) Accepted() {
+func (b *bearer) Accepted(context.Context) {
 	b.mu.Lock()
 	b.accepted++
 	b.mu.Unlock()

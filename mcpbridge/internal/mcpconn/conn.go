@@ -179,9 +179,10 @@ type Spec struct {
 	Elicit func(ctx context.Context, p mcp.ElicitationParams) (mcp.ElicitationResponse, error)
 	// Roots, when not nil, offers the roots capability: it returns the
 	// roots that answer the server's roots/list (or, on 2026-07-28, a
-	// roots input request). It is called concurrently and must return
-	// quickly; nil means no roots are offered.
-	Roots func() []mcp.Root
+	// roots input request), given the request's context (as for Elicit);
+	// an error refuses the request. It is called concurrently and must
+	// return quickly; nil means no roots are offered.
+	Roots func(ctx context.Context) ([]mcp.Root, error)
 	// LogLevel, when not "", is the least severity of the log messages
 	// asked of a server that offers logging: logging/setLevel once
 	// connected, or on 2026-07-28 the level carried by every request. ""

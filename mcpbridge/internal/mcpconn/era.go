@@ -22,8 +22,13 @@ import (
 // unbounded discover reaches it. The era a server spoke is remembered by the
 // caller (Spec.Era), so a reconnect asks the right way at once.
 
-// DefaultDiscoverProbe bounds the first server/discover of a server whose
-// era is not known yet.
+// DefaultDiscoverProbe bounds the first server/discover of a stdio or SSE
+// server whose era is not known yet. Over streamable HTTP the bound is
+// knownModernProbe: such a server answers every POST, a legacy one with
+// an error, so a short bound only risks taking a slow answer (a loaded
+// machine, a busy server) for a legacy server's silence and speaking the
+// older protocol for good. (Over SSE the answer travels on the event
+// stream, where a legacy server may never send one.)
 const DefaultDiscoverProbe = 300 * time.Millisecond
 
 // Protocol chooses how the era of a server is found.
@@ -68,6 +73,8 @@ func (s *Spec) discoverProbe() time.Duration {
 		return min(knownModernProbe, s.timeout())
 	case s.DiscoverProbe > 0:
 		return min(s.DiscoverProbe, s.timeout())
+	case s.Kind == StreamableHTTP || s.Kind == Auto:
+		return min(knownModernProbe, s.timeout())
 	}
 	return min(DefaultDiscoverProbe, s.timeout())
 }

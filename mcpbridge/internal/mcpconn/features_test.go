@@ -90,7 +90,9 @@ func TestClientFeatures(t *testing.T) {
 		t.Run(tg.kind.String()+"/"+tg.era.String(), func(t *testing.T) {
 			rec := newRecorder()
 			s := featureSpec(t, tg.kind, tg.era)
-			s.Roots = func() []mcp.Root { return []mcp.Root{{URI: "file:///work/project", Name: "project"}} }
+			s.Roots = func(context.Context) ([]mcp.Root, error) {
+				return []mcp.Root{{URI: "file:///work/project", Name: "project"}}, nil
+			}
 			s.LogLevel = mcp.LoggingLevelWarning
 			s.OnLog = func(level mcp.LoggingLevel, logger string, data any) {
 				rec.note(func() { rec.logs = append(rec.logs, string(level)+" "+logger+" "+data.(string)) })

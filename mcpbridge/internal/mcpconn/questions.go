@@ -105,6 +105,15 @@ func NewQuestions(limits map[Ask]Limit) *Questions {
 	return q
 }
 
+// Fresh returns bounds with q's limits and none of its questions counted
+// (those of another user's connections to the same server); nil for nil.
+func (q *Questions) Fresh() *Questions {
+	if q == nil {
+		return nil
+	}
+	return &Questions{limits: q.limits}
+}
+
 // allow counts a question of kind at now and reports whether it is
 // within the bound per minute.
 func (q *Questions) allow(kind Ask, now time.Time) bool {

@@ -19,7 +19,10 @@ func (h rootsHandler) ListRoots(ctx context.Context, _ mcp.ListRootsRequest) (*m
 	if err := h.c.admit(ctx, AskRoots); err != nil {
 		return nil, err
 	}
-	roots := h.c.spec.Roots()
+	roots, err := h.c.spec.Roots(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if roots == nil {
 		roots = []mcp.Root{}
 	}

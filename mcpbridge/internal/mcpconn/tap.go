@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"maps"
 	"strings"
@@ -84,6 +85,13 @@ func tapSend(ctx context.Context, inner transport.Interface, req transport.JSONR
 	resp, err := sendHandshake(ctx, req, func(req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 		return inner.SendRequest(ctx, req)
 	})
+	if err == nil && resp == nil {
+		// mcp-go's client reads the answer without looking: an answer
+		// lost inside the transport (seen once over SSE, with 200
+		// sessions under the race detector) must be an error, not a
+		// panic.
+		err = fmt.Errorf("%s: the transport returned no answer and no error", req.Method)
+	}
 	if req.Method == methodDiscover && err == nil && resp != nil && resp.Error == nil {
 		refuseForeignDiscover(resp)
 	}

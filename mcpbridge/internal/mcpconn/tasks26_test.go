@@ -62,7 +62,7 @@ func TestTasks26(t *testing.T) {
 			s, _ := tasks26Spec(t, kind)
 			a := &asker{}
 			s.Elicit = a.elicit
-			s.Roots = func() []mcp.Root { return []mcp.Root{{URI: "file:///work", Name: "work"}} }
+			s.Roots = func(context.Context) ([]mcp.Root, error) { return []mcp.Root{{URI: "file:///work", Name: "work"}}, nil }
 			s.Sample = func(_ context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
 				if method != "sampling/createMessage" || !strings.Contains(string(params), "2+2?") {
 					return nil, fmt.Errorf("unexpected %s %s", method, params)

@@ -30,8 +30,15 @@ type watchTransport struct {
 	confine    egress.Confine
 }
 
+// maxIdlePerServer bounds the idle HTTP connections kept to one server.
+const maxIdlePerServer = 32
+
 func newWatchTransport(lost func(error), s *Spec) *watchTransport {
 	base := http.DefaultTransport.(*http.Transport).Clone()
+	// One connection may carry the requests of many callers at once (on
+	// 2026-07-28, of every user of a Bridge): keep more than net/http's
+	// two idle connections, so that each burst does not dial anew.
+	base.MaxIdleConnsPerHost = maxIdlePerServer
 	return &watchTransport{base: base, lost: lost, maxMessage: s.maxMessage(), spec: s, confine: s.confine()}
 }
 

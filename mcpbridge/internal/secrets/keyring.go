@@ -30,6 +30,10 @@ type Keyring struct {
 	learned [][]string // the forms of each credential, oldest first
 	known   map[string]bool
 	cur     atomic.Pointer[Redactor]
+	// stale: cur lacks credentials learned since; the next Redactor
+	// builds it again, once for all that were learned meanwhile (many
+	// users' logins at once cost one build, not one each).
+	stale atomic.Bool
 }
 
 // NewKeyring returns a Keyring that knows the secrets of base (nil for
@@ -49,11 +53,22 @@ func (k *Keyring) Learn(credentials ...string) {
 	}
 	var add [][]string
 	for _, c := range credentials {
-		if c != "" {
+		if c != "" && !k.knows(c) {
 			add = append(add, Forms(c))
 		}
 	}
-	k.add(add)
+	if add != nil {
+		k.add(add)
+	}
+}
+
+// knows reports whether credential was learned already (the usual case:
+// every request's Authorization value is learned before it is sent), so
+// that its forms are not computed again.
+func (k *Keyring) knows(credential string) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.known[credential]
 }
 
 // LearnClient adds the client secret of clientID and the forms in which
@@ -84,11 +99,7 @@ func (k *Keyring) add(creds [][]string) {
 		delete(k.known, k.learned[0][0])
 		k.learned = k.learned[1:]
 	}
-	var all []string
-	for _, forms := range k.learned {
-		all = append(all, forms...)
-	}
-	k.cur.Store(Join(k.base, newRedactor(all)))
+	k.stale.Store(true)
 }
 
 // Redactor returns a snapshot of what k knows now: its configured
@@ -96,6 +107,18 @@ func (k *Keyring) add(creds [][]string) {
 func (k *Keyring) Redactor() *Redactor {
 	if k == nil {
 		return nil
+	}
+	if k.stale.Load() {
+		k.mu.Lock()
+		if k.stale.Load() {
+			var all []string
+			for _, forms := range k.learned {
+				all = append(all, forms...)
+			}
+			k.cur.Store(Join(k.base, newRedactor(all)))
+			k.stale.Store(false)
+		}
+		k.mu.Unlock()
 	}
 	return k.cur.Load()
 }

@@ -1,0 +1,755 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpgenai/bridge/mcpbridge/auth"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/login"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/rpcerr"
+)
+
+// One Bridge serves many users: the context of each operation names the
+// user it acts for (WithUser), and the Bridge keeps apart what belongs to
+// each while sharing the rest.
+//
+//   - Shared: stdio servers and every server whose credentials are not a
+//     user's (static headers, Google credentials, the grants of a
+//     service): one process or connection, one tools list, one set of
+//     names. Protocol knowledge (era and transport) is found once per
+//     server and kept for every user.
+//   - Per user: for a remote server whose requests carry a user's OAuth
+//     token (see perUserLocked), each user has an instance of the server
+//     (server.base points to the configured one): their own login (tokens
+//     and registered clients kept under their name), login state and
+//     step-up, tools list and, before protocol 2026-07-28, their own
+//     connection (the session is the user's). On 2026-07-28 over
+//     streamable HTTP one connection (server.common) carries every user's
+//     requests, each with its own user's token (userCreds). Identical
+//     tools lists are kept once (see catalog.go). Roots are per user too.
+//
+// A user's state lives while the user is active and Options.UserIdle
+// after, then it is dropped (its connections closed; tokens stay in the
+// store). Options.MaxUsers caps how many users have state at once.
+
+// userKey is the context key of the user an operation acts for.
+type userKey struct{}
+
+// WithUser returns a copy of ctx whose operations act for the user id:
+// the host's own identifier of the person (a database key, an email
+// address; it appears in no request, only in token store keys, logs and
+// events). [Bridge.Execute], [Bridge.Declare] and the [Declarations]'
+// calls, [Bridge.Login], [Bridge.SetRoots], prompts, resources, skills
+// and completions then use that user's logins, tokens, connections
+// (where a server keeps a session), tools lists and roots, and the host's
+// callbacks asked during them (elicitation, sampling, the login URL)
+// receive a context carrying the same user ([UserOf]). "" is the one user
+// of a Bridge used without WithUser.
+func WithUser(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, userKey{}, id)
+}
+
+// UserOf returns the user ctx acts for (see [WithUser]), "" when it names
+// none. The contexts the Bridge gives the host's callbacks name the user
+// whose operation asks.
+func UserOf(ctx context.Context) string {
+	id, _ := ctx.Value(userKey{}).(string)
+	return id
+}
+
+// ErrNoUser is wrapped by the error of an operation on a Bridge for many
+// users ([Options.MaxUsers] above zero) whose context names no user: such
+// a Bridge never acts for a shared default user.
+var ErrNoUser = errors.New("no user: the Bridge serves many users (Options.MaxUsers), and the operation's context names none (mcpbridge.WithUser)")
+
+// ErrTooManyUsers is wrapped by the error of an operation of a new user
+// when the Bridge already serves [Options.MaxUsers] users and every one of
+// them has an operation in flight (a user without one makes room).
+var ErrTooManyUsers = errors.New("too many users")
+
+// defaultUserIdle is how long an idle user's state lives when
+// Options.UserIdle is zero.
+const defaultUserIdle = 10 * time.Minute
+
+// userState is what a Bridge keeps for one user (not for "", whose state
+// is the Bridge's own). Fields are guarded by Bridge.mu.
+type userState struct {
+	id string
+	// inst holds the user's instance of each configured server whose
+	// credentials are each user's.
+	inst map[*server]*server
+	// roots are the user's roots; nil: the Bridge's.
+	roots *rootSet
+	// cat is the user's tools; nil until catalogLocked builds it.
+	cat *catalog
+	// busy counts the operations in flight; last is when the last ended.
+	busy int
+	last time.Time
+	// idle evicts the user once idle; nil while busy.
+	idle *time.Timer
+	// disc is closed when the discovery of the user's servers under way
+	// ends; nil when none is. found: one ended without being cut short.
+	disc  chan struct{}
+	found bool
+	// gone: the user was evicted; its instances are closed.
+	gone bool
+}
+
+// enterLocked counts an operation of the user of ctx and returns the
+// user's state: nil for "" (the Bridge's own state). A Bridge for many
+// users refuses "" ([ErrNoUser]); at [Options.MaxUsers] a new user makes
+// the longest-idle one leave, or is refused ([ErrTooManyUsers]). Each
+// successful enter is matched by leaveLocked.
+func (b *Bridge) enterLocked(ctx context.Context) (*userState, error) {
+	if b.closed {
+		return nil, ErrClosed
+	}
+	id := UserOf(ctx)
+	if id == "" {
+		if b.maxUsers > 0 {
+			return nil, ErrNoUser
+		}
+		return nil, nil
+	}
+	u := b.users[id]
+	if u == nil {
+		if b.maxUsers > 0 && len(b.users) >= b.maxUsers && !b.evictIdlestLocked() {
+			return nil, fmt.Errorf("%w: %d users are served, each with an operation in flight (Options.MaxUsers)", ErrTooManyUsers, len(b.users))
+		}
+		u = &userState{id: id, inst: map[*server]*server{}}
+		b.users[id] = u
+	}
+	u.busy++
+	if u.idle != nil {
+		u.idle.Stop()
+		u.idle = nil
+	}
+	return u, nil
+}
+
+// enter is enterLocked taking b.mu.
+func (b *Bridge) enter(ctx context.Context) (*userState, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.enterLocked(ctx)
+}
+
+// leaveLocked ends an operation of u (nil: nothing): the last one arms
+// the user's eviction after Options.UserIdle.
+func (b *Bridge) leaveLocked(u *userState) {
+	if u == nil {
+		return
+	}
+	u.busy--
+	u.last = time.Now()
+	if u.busy > 0 || u.gone || b.closed {
+		return
+	}
+	u.idle = time.AfterFunc(b.userIdle, func() { b.evictIdle(u) })
+}
+
+// leave is leaveLocked taking b.mu.
+func (b *Bridge) leave(u *userState) {
+	if u == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.leaveLocked(u)
+}
+
+// evictIdle drops u when it is still idle (its timer fired).
+func (b *Bridge) evictIdle(u *userState) {
+	b.mu.Lock()
+	if b.closed || u.gone || u.busy > 0 || time.Since(u.last) < b.userIdle {
+		b.mu.Unlock()
+		return
+	}
+	b.bg.Add(1) // before Close's wait: Close sets closed under mu first
+	links := b.evictLocked(u)
+	b.mu.Unlock()
+	defer b.bg.Done()
+	closeLinks(links)
+}
+
+// evictIdlestLocked drops the user idle longest to make room for another,
+// reporting false when every user is busy. Its connections close in the
+// background.
+func (b *Bridge) evictIdlestLocked() bool {
+	var idlest *userState
+	for _, u := range b.users {
+		if u.busy == 0 && (idlest == nil || u.last.Before(idlest.last)) {
+			idlest = u
+		}
+	}
+	if idlest == nil {
+		return false
+	}
+	links := b.evictLocked(idlest)
+	b.bg.Go(func() { closeLinks(links) })
+	return true
+}
+
+// evictLocked forgets u: its instances become Disconnected, their own
+// connections are returned for closing (a connection all users share
+// stays), and what it held of the shared catalogs and listings is
+// released.
+func (b *Bridge) evictLocked(u *userState) []*link {
+	u.gone = true
+	if u.idle != nil {
+		u.idle.Stop()
+		u.idle = nil
+	}
+	delete(b.users, u.id)
+	b.releaseCatalogLocked(u)
+	var links []*link
+	for base, s := range u.inst {
+		if s.link != nil {
+			if !s.link.common.Load() {
+				links = append(links, s.link)
+			}
+			s.link = nil
+			b.setStateLocked(s, Disconnected, nil)
+		}
+		b.setListingLocked(s, nil)
+		delete(u.inst, base)
+	}
+	b.log.Debug("mcp user state dropped", "user", u.id)
+	return links
+}
+
+// closeLinks closes each link's connection, concurrently.
+func closeLinks(links []*link) {
+	done := make(chan struct{}, len(links))
+	for _, l := range links {
+		go func() {
+			_ = l.conn.Close()
+			done <- struct{}{}
+		}()
+	}
+	for range links {
+		<-done
+	}
+}
+
+// perUserLocked reports whether the credentials of s (a configured
+// server) are each user's: a remote server that may ask for an OAuth
+// login made by a person (no grant of the service's), configured with
+// an oauth entry or seen asking for a token (a 401). Such a server gets
+// an instance per user. A change (the first 401 of a server without an
+// oauth entry) drops the users' catalogs, which then leave out the
+// tools the server listed for no user.
+func (b *Bridge) perUserLocked(s *server) bool {
+	if !s.perUser && s.lsh != nil && (s.cfg.OAuth != nil || s.lsh.Asked()) {
+		b.markPerUserLocked(s)
+	}
+	return s.perUser
+}
+
+// markPerUserLocked makes s, a server whose credentials may be each
+// user's, one whose credentials are (see perUserLocked): a user's login
+// there does too.
+func (b *Bridge) markPerUserLocked(s *server) {
+	if s.perUser || s.lsh == nil {
+		return
+	}
+	s.perUser = true
+	for _, u := range b.users {
+		u.found = false
+		b.releaseCatalogLocked(u)
+	}
+}
+
+// perUserCapable reports whether the credentials of cfg may be each
+// user's: remote, OAuth, and no grant that gets the service's own
+// tokens.
+func perUserCapable(cfg *ServerConfig) bool {
+	if !cfg.usesOAuth() {
+		return false
+	}
+	return cfg.OAuth == nil || cfg.OAuth.GrantType == "" || cfg.OAuth.GrantType == "authorization_code"
+}
+
+// instanceLocked returns u's instance of the configured server base,
+// making it (and the user's login for it) on first use.
+func (b *Bridge) instanceLocked(u *userState, base *server) *server {
+	if s := u.inst[base]; s != nil {
+		return s
+	}
+	s := &server{cfg: base.cfg, redac: base.redac, base: base, user: u.id, questions: base.questions.Fresh()}
+	lc := base.loginCfg
+	lc.User = u.id
+	c := login.New(lc)
+	s.login = c
+	s.creds = learning(c, b.learner(base))
+	u.inst[base] = s
+	return s
+}
+
+// discoverUser connects u's instances of the servers whose credentials
+// are each user's and lists their tools, once (again when the last one
+// was cut short, or when a connection all users share said its tools
+// changed); concurrent callers wait for the one under way, within ctx.
+// force connects again every instance that is not connected (Discover
+// for a user).
+func (b *Bridge) discoverUser(ctx context.Context, u *userState, force bool) error {
+	for {
+		b.mu.Lock()
+		if b.closed {
+			b.mu.Unlock()
+			return ErrClosed
+		}
+		if u.disc != nil {
+			ch := u.disc
+			b.mu.Unlock()
+			select {
+			case <-ch:
+				continue
+			case <-ctx.Done():
+				return context.Cause(ctx)
+			}
+		}
+		var todo []*server
+		for _, base := range b.servers {
+			if !b.perUserLocked(base) {
+				continue
+			}
+			s := b.instanceLocked(u, base)
+			stale := s.link != nil && s.link.common.Load() && s.gen != base.gen
+			if stale || (s.link == nil && (force || !u.found)) {
+				todo = append(todo, s)
+			}
+		}
+		if len(todo) == 0 {
+			u.found = true
+			b.mu.Unlock()
+			return nil
+		}
+		ch := make(chan struct{})
+		u.disc = ch
+		b.mu.Unlock()
+
+		done := make(chan struct{}, len(todo))
+		for _, s := range todo {
+			b.bg.Go(func() {
+				defer func() { done <- struct{}{} }()
+				b.attachUser(ctx, s)
+			})
+		}
+		for range todo {
+			<-done
+		}
+		b.mu.Lock()
+		u.disc = nil
+		u.found = ctx.Err() == nil
+		close(ch)
+		b.mu.Unlock()
+		return context.Cause(ctx)
+	}
+}
+
+// attachUser connects (or lists again over the shared connection) one of
+// a user's instances and installs the outcome.
+func (b *Bridge) attachUser(ctx context.Context, s *server) {
+	s.dialMu.Lock()
+	defer s.dialMu.Unlock()
+	b.mu.Lock()
+	l := s.link
+	if l != nil && !(l.common.Load() && s.gen != s.base.gen) {
+		b.mu.Unlock()
+		return // connected meanwhile
+	}
+	gen := s.base.gen
+	if l == nil {
+		b.setStateLocked(s, Connecting, nil)
+	}
+	b.mu.Unlock()
+	var a attempt
+	if l != nil {
+		a = b.listOver(ctx, s, l)
+	} else {
+		a = b.dial(ctx, s)
+	}
+	b.mu.Lock()
+	closeLink, relist := b.installLocked(s, a)
+	if a.err == nil {
+		s.gen = gen
+	}
+	b.mu.Unlock()
+	if closeLink != nil {
+		_ = closeLink.conn.Close()
+	}
+	if relist {
+		b.relist(s, a.link)
+	}
+}
+
+// dialUser connects s, a user's instance, within ctx (acting for its
+// user): over the connection every user shares when the server speaks
+// 2026-07-28 over streamable HTTP and one is live, else a connection of
+// its own, which becomes the shared one when it turns out to speak
+// 2026-07-28 over streamable HTTP. The first connection of a server
+// whose era is not known yet is made by one user at a time, so the era
+// is found once. The user's tools are listed over whichever it is.
+func (b *Bridge) dialUser(ctx context.Context, s *server) attempt {
+	base := s.base
+	if l := b.commonOf(base); l != nil {
+		return b.listOver(ctx, s, l)
+	}
+	b.mu.Lock()
+	era := base.era
+	b.mu.Unlock()
+	if era == "" {
+		era, _ = b.protos.Get(base.cfg.protoKey())
+	}
+	if era == "" || base.cfg.transport() == TransportHTTP && mcpconn.IsModern(era) || base.cfg.allowsHTTPFallback() && mcpconn.IsModern(era) {
+		base.commonMu.Lock()
+		if l := b.commonOf(base); l != nil {
+			base.commonMu.Unlock()
+			return b.listOver(ctx, s, l)
+		}
+		l, err := b.connect(ctx, s)
+		base.commonMu.Unlock()
+		if err != nil {
+			return attempt{err: err}
+		}
+		return b.listOver(ctx, s, l)
+	}
+	l, err := b.connect(ctx, s)
+	if err != nil {
+		return attempt{err: err}
+	}
+	return b.listOver(ctx, s, l)
+}
+
+// connect dials a connection for s, a user's instance, and learns the
+// server's era from it. A connection of 2026-07-28 over streamable HTTP
+// becomes the one every user of the server shares.
+func (b *Bridge) connect(ctx context.Context, s *server) (*link, error) {
+	base := s.base
+	l := &link{}
+	conn, err := mcpconn.Dial(ctx, b.spec(s, l))
+	if err != nil {
+		return nil, loginError(s, err)
+	}
+	l.conn = conn
+	b.learnEra(base, conn.NextEra(), conn.Kind())
+	if conn.Kind() == mcpconn.StreamableHTTP && mcpconn.IsModern(conn.ProtocolVersion()) {
+		l.common.Store(true)
+		b.mu.Lock()
+		if b.closed {
+			b.mu.Unlock()
+			_ = conn.Close()
+			return nil, ErrClosed
+		}
+		base.common = l
+		b.mu.Unlock()
+	}
+	return l, nil
+}
+
+// learnEra records the era and transport a connection of base found,
+// for every later connection of the server, whoever makes it; the
+// protocol cache is written only when they change.
+func (b *Bridge) learnEra(base *server, era string, via mcpconn.Kind) {
+	b.mu.Lock()
+	same := base.era == era && base.via == via
+	base.era, base.via = era, via
+	b.mu.Unlock()
+	if !same {
+		b.protos.Put(base.cfg.protoKey(), era, via)
+	}
+}
+
+// commonOf returns the live connection every user of base shares, nil
+// when there is none (one found dead is forgotten).
+func (b *Bridge) commonOf(base *server) *link {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	l := base.common
+	if l == nil {
+		return nil
+	}
+	if l.conn.Err() != nil {
+		b.dropCommonLocked(base, l)
+		return nil
+	}
+	return l
+}
+
+// dropCommonLocked forgets l, the shared connection of base, and closes it
+// in the background.
+func (b *Bridge) dropCommonLocked(base *server, l *link) {
+	if base.common != l {
+		return
+	}
+	base.common = nil
+	b.bg.Go(func() { _ = l.conn.Close() })
+}
+
+// listOver lists the tools of s, a user's instance, over l, within ctx.
+// Listings equal to one kept for another user share its tools (see
+// catalog.go). On failure a connection of the user's own is closed.
+func (b *Bridge) listOver(ctx context.Context, s *server, l *link) attempt {
+	ctx = actingAs(ctx, s)
+	fail := func(err error) attempt {
+		if !l.common.Load() {
+			_ = l.conn.Close()
+		}
+		return attempt{err: loginError(s, err)}
+	}
+	var listed []mcpconn.Tool
+	if offersTools(l.conn) {
+		var err error
+		if listed, err = b.listTools(ctx, s, l.conn); err != nil {
+			return fail(err)
+		}
+	}
+	defs, lst := b.internDefs(s, listed)
+	if len(defs) == 0 && !keepsWithoutTools(l.conn) {
+		return fail(fmt.Errorf("mcp server %q: %w", s.cfg.Name, errNoTools))
+	}
+	return attempt{link: l, defs: defs, listing: lst, skipped: skippedOf(&s.cfg, l.conn)}
+}
+
+// commonLost handles the death of the connection every user of base
+// shares: it is forgotten, and each user's next operation connects
+// again.
+func (b *Bridge) commonLost(base *server, l *link) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.dropCommonLocked(base, l)
+}
+
+// commonToolsChanged handles a tools list_changed on the connection
+// every user of base shares: the kept lists are forgotten, and each
+// user's tools are listed again at the user's next operation.
+func (b *Bridge) commonToolsChanged(base *server) {
+	b.forgetTools(base)
+	b.mu.Lock()
+	base.gen++
+	for _, u := range b.users {
+		if s := u.inst[base]; s != nil && s.link != nil && s.link.common.Load() {
+			u.found = false
+		}
+	}
+	b.mu.Unlock()
+}
+
+// credsKey carries the credentials of the user instance an operation
+// runs on, for userCreds.
+type credsKey struct{}
+
+// actingAs returns ctx for the requests of s: those of a user's instance
+// name its user and carry its credentials (credsKey), so that over the
+// connection every user shares they go out with that user's token, not
+// with the token of the user whose call opened the connection.
+func actingAs(ctx context.Context, s *server) context.Context {
+	if s.base == nil {
+		return ctx
+	}
+	return context.WithValue(WithUser(ctx, s.user), credsKey{}, s.creds)
+}
+
+// userCreds gives each request on a connection of a server whose
+// credentials are each user's those of the request's user: the
+// instance's the operation carries (credsKey), else those of the
+// instance that dialled the connection (its own requests: the listen
+// stream, notifications).
+type userCreds struct {
+	pin *server
+}
+
+func (c userCreds) of(ctx context.Context) mcpconn.Authorizer {
+	if a, ok := ctx.Value(credsKey{}).(mcpconn.Authorizer); ok {
+		return a
+	}
+	return c.pin.creds
+}
+
+func (c userCreds) Authorization(ctx context.Context) (string, error) {
+	return c.of(ctx).Authorization(ctx)
+}
+
+func (c userCreds) Unauthorized(ctx context.Context, resp *http.Response, sent string) bool {
+	return c.of(ctx).Unauthorized(ctx, resp, sent)
+}
+
+func (c userCreds) Accepted(ctx context.Context) { c.of(ctx).Accepted(ctx) }
+
+func (c userCreds) Forbidden(ctx context.Context, resp *http.Response, sent string) {
+	if f, ok := c.of(ctx).(mcpconn.Forbidder); ok {
+		f.Forbidden(ctx, resp, sent)
+	}
+}
+
+func (c userCreds) DPoPProof(ctx context.Context, method string, u *url.URL, authorization string) (string, error) {
+	if p, ok := c.of(ctx).(mcpconn.Prover); ok {
+		return p.DPoPProof(ctx, method, u, authorization)
+	}
+	return "", nil
+}
+
+func (c userCreds) DPoPNonce(ctx context.Context, u *url.URL, resp *http.Response) bool {
+	if p, ok := c.of(ctx).(mcpconn.Prover); ok {
+		return p.DPoPNonce(ctx, u, resp)
+	}
+	return false
+}
+
+// errUntied refuses a server's question that cannot be tied to one user.
+var errUntied = errors.New("the question cannot be tied to one user: it came on a connection several users share, while none or several of them had a request in flight there; refused rather than put to someone who may be the wrong person")
+
+// questionUser returns ctx naming the user a question of a server (an
+// elicitation, a sampling request, a roots request) that came on a
+// connection l of s is for: the user ctx names (a question that came
+// within a request carries it); else, on a user's own connection, that
+// user; on a connection of a configured server, the one user with
+// requests in flight on it, or "" on a Bridge used by no user. A
+// question that cannot be tied to exactly one user (several users, or
+// none on a Bridge for many, in flight; any question outside a request on
+// the 2026-07-28 connection every user shares) is refused (errUntied).
+func (b *Bridge) questionUser(ctx context.Context, s *server, l *link) (context.Context, error) {
+	if UserOf(ctx) != "" {
+		return ctx, nil
+	}
+	if l != nil && l.common.Load() {
+		return nil, errUntied // every user's connection, and no call of one user asks
+	}
+	if s.base != nil {
+		return WithUser(ctx, s.user), nil
+	}
+	b.mu.Lock()
+	who, n := "", 0
+	for id := range s.inflight {
+		who = id
+		n++
+	}
+	many := b.maxUsers > 0
+	b.mu.Unlock()
+	if n > 1 || who == "" && many {
+		return nil, errUntied
+	}
+	return WithUser(ctx, who), nil
+}
+
+// noTokens is the token store of the Bridge's own login on a Bridge for
+// many users: the user "" has no tokens there.
+type noTokens struct{}
+
+func (noTokens) Load(context.Context, auth.Key) (*auth.Token, error) { return nil, nil }
+func (noTokens) Save(context.Context, auth.Key, *auth.Token) error   { return nil }
+func (noTokens) Delete(context.Context, auth.Key) error              { return nil }
+
+// goneLocked reports whether s is the instance of a user who was evicted
+// (a connection made for it meanwhile is closed, not installed).
+func (b *Bridge) goneLocked(s *server) bool {
+	if s.base == nil {
+		return false
+	}
+	u := b.users[s.user]
+	return u == nil || u.inst[s.base] != s
+}
+
+// askedElicit returns the elicitation hook of a connection of s, putting
+// each question to the user it is for (see questionUser).
+func (b *Bridge) askedElicit(s *server, l *link, ask func(context.Context, mcp.ElicitationParams) (mcp.ElicitationResponse, error)) func(context.Context, mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
+	return func(ctx context.Context, p mcp.ElicitationParams) (mcp.ElicitationResponse, error) {
+		ctx, err := b.questionUser(ctx, s, l)
+		if err != nil {
+			b.log.Info("mcp server question refused", "server", s.cfg.Name, "err", err)
+			return mcp.ElicitationResponse{}, err
+		}
+		return ask(ctx, p)
+	}
+}
+
+// askedSample returns the sampling hook of a connection of s (nil when
+// sampling is off), answering each request for the user it is for (see
+// questionUser).
+func (b *Bridge) askedSample(s *server, l *link, sample func(context.Context, string, json.RawMessage) (json.RawMessage, error)) func(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+	if sample == nil {
+		return nil
+	}
+	return func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+		ctx, err := b.questionUser(ctx, s, l)
+		if err != nil {
+			b.log.Info("mcp server sampling request refused", "server", s.cfg.Name, "err", err)
+			return nil, &rpcerr.Error{Code: rpcerr.Rejected, Message: err.Error(), Err: err}
+		}
+		return sample(ctx, method, params)
+	}
+}
+
+// serverAt returns the server an operation of ctx's user on the named one
+// reaches: the user's instance where credentials are each user's, else
+// the configured server; nil when none has the name. The caller has
+// entered ctx's user (see enterLocked), so that it stays.
+func (b *Bridge) serverAt(ctx context.Context, name string) *server {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := b.byName[name]
+	if s == nil {
+		return nil
+	}
+	if u := b.users[UserOf(ctx)]; u != nil && UserOf(ctx) != "" && b.perUserLocked(s) {
+		return b.instanceLocked(u, s)
+	}
+	return s
+}
+
+// connectedLocked returns the names of the servers connected for u (nil:
+// the user ""), in configuration order: u's instances where credentials
+// are each user's, the configured servers elsewhere.
+func (b *Bridge) connectedLocked(u *userState) []string {
+	var names []string
+	for _, s := range b.servers {
+		if u != nil && b.perUserLocked(s) {
+			s = b.instanceLocked(u, s)
+		}
+		if s.link != nil {
+			names = append(names, s.cfg.Name)
+		}
+	}
+	return names
+}
+
+// userView returns the tools u sees, once its servers whose credentials
+// are each user's have been connected and listed for it (discoverUser).
+// A discovery cut short by ctx is an error; one that failed for some
+// servers is not (their tools are missing, as after Discover).
+func (b *Bridge) userView(ctx context.Context, u *userState) (toolView, error) {
+	if err := b.discoverUser(ctx, u, false); err != nil {
+		return toolView{}, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.viewLocked(u), nil
+}
+
+// hasTool reports whether a tool is registered under name for ctx's user.
+func (b *Bridge) hasTool(ctx context.Context, name string) bool {
+	u, err := b.enter(ctx)
+	if err != nil {
+		return false
+	}
+	if u == nil {
+		_, ok := b.Tool(name)
+		return ok
+	}
+	defer b.leave(u)
+	view, err := b.userView(ctx, u)
+	if err != nil {
+		return false
+	}
+	_, ok := view.tools[name]
+	return ok
+}
