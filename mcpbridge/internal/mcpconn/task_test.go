@@ -25,6 +25,9 @@ func taskSpec(t *testing.T, kind Kind, tk testserver.Tasks) Spec {
 		}
 		return stdioSpec(args...)
 	}
+	if tk.Done == nil {
+		tk.Done = t.Context().Done() // no task of the test outlives it
+	}
 	return httpServer(t, kind, testserver.Options{Era: testserver.EraLegacy, Tasks: tk}).spec
 }
 

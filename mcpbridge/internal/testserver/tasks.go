@@ -80,7 +80,16 @@ func addTaskTools(s *server.MCPServer, t Tasks) {
 		mcp.WithNumber("ms"), mcp.WithTaskSupport(mcp.TaskSupportRequired)),
 		func(_ context.Context, r mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
 			ms := r.GetFloat("ms", 300)
-			time.Sleep(time.Duration(ms) * time.Millisecond)
+			// Not a bare sleep: with Done, a test that ends first does
+			// not leave the task's goroutine running behind it (ctx is
+			// no help: mcp-go ends it once the task is created).
+			timer := time.NewTimer(time.Duration(ms) * time.Millisecond)
+			defer timer.Stop()
+			select {
+			case <-timer.C:
+			case <-t.Done:
+				return nil, errors.New("server stopped")
+			}
 			res := &mcp.CreateTaskResult{}
 			res.Content = []mcp.Content{mcp.NewTextContent(fmt.Sprintf("done after %v", ms))}
 			return res, nil
