@@ -162,7 +162,7 @@ func (b *Bridge) execute(ctx context.Context, tool *Tool, call *genai.FunctionCa
 	}
 
 	defer b.samplingCall(ctx, tool)()
-	out, timedOut, err := send(b.withProgress(withCallID(ctx, call.ID), tool, call.Name, call.ID), tool, raw)
+	out, timedOut, err := send(b.withProgress(b.withCallID(ctx, call.ID), tool, call.Name, call.ID), tool, raw)
 	if err != nil {
 		return fail(b.callError(ctx, tool, call.Name, timedOut, err))
 	}

@@ -33,9 +33,10 @@ const storeTimeout = 5 * time.Second
 // callIDKey carries the id of the model's function call to call.
 type callIDKey struct{}
 
-// withCallID returns ctx carrying the call's id ("" carries nothing).
-func withCallID(ctx context.Context, id string) context.Context {
-	if id == "" {
+// withCallID returns ctx carrying the call's id, by which a shared store
+// records its task (without a shared store, or for "", ctx itself).
+func (b *Bridge) withCallID(ctx context.Context, id string) context.Context {
+	if id == "" || b.shared == nil {
 		return ctx
 	}
 	return context.WithValue(ctx, callIDKey{}, id)

@@ -319,8 +319,10 @@ func (c *Conn) callTool(ctx context.Context, cancel context.CancelFunc, name str
 	ctx, endAsking := c.beginAsking(ctx)
 	defer endAsking()
 	raw, err := c.callToolAsking(ctx, cancel, name, args, task)
-	if qe := questionCause(ctx); err != nil && qe != nil {
-		return nil, c.wrap(string(mcp.MethodToolsCall), qe)
+	if err != nil {
+		if qe := questionCause(ctx); qe != nil {
+			return nil, c.wrap(string(mcp.MethodToolsCall), qe)
+		}
 	}
 	return raw, err
 }
