@@ -16,7 +16,7 @@ import (
 // results, events, errors, log records, the status) passes its redactor,
 // which knows the secrets of every configured server (see [redactorFor])
 // and the host's own (see [hostRedactor]). Everything it sends a server
-// passes the same redactor on the way out (see [redactor.outgoing]).
+// passes the same redactor on the way out (see [redactor.Hides]).
 // Text the Bridge wrote itself (errors, logs, the status) also gets the
 // generic rules of [secrets.Redactor.Text]; what a server sent (a tool's
 // output) only loses the configured secrets, so ordinary output is never
@@ -34,11 +34,16 @@ func hostRedactor(environ, extra []string) *secrets.Redactor {
 	return secrets.New(secrets.Config{Secrets: append(secrets.HostSecrets(environ), extra...)})
 }
 
-// outgoing returns what every message to a server passes (see
-// mcpconn.Spec.Outgoing): the Bridge's own credentials, and the host's,
-// replaced wherever they appear. The keyring learns credentials as they
-// come, so the function asks it each time.
-func (r redactor) outgoing(b []byte) []byte {
+// Hides and Apply are what every message to a server passes (an
+// mcpconn.Outgoing, see mcpconn.Spec.Outgoing): the Bridge's own
+// credentials, and the host's, replaced wherever they appear. The keyring
+// learns credentials as they come, so both ask it each time; a Bridge
+// that knows no secret (nothing configured, nothing learned yet) sends
+// every message unread.
+func (r redactor) Hides() bool { return r.HasConfigured() }
+
+// Apply: see [redactor.Hides].
+func (r redactor) Apply(b []byte) []byte {
 	if !r.HasConfigured() {
 		return b
 	}

@@ -158,7 +158,7 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		Questions:          s.questions,
 		Tasks:              b.tasks,
 		QuestionBytes:      b.questionBytes(),
-		Outgoing:           b.redact.outgoing,
+		Outgoing:           b.redact,
 	}
 	if b.elicit != nil {
 		sp.Elicit = b.askedElicit(s, l, elicitFor(cfg.Name, b.elicit))

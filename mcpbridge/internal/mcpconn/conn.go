@@ -228,10 +228,8 @@ type Spec struct {
 	Tasks *clienttasks.Store
 	// Outgoing, when not nil, is applied to everything sent to the server
 	// (see outgoing.go): each stdio message, each HTTP request's body and
-	// its Mcp-Param-* header values. It returns its input when there is
-	// nothing to change (and must not modify it), and is called
-	// concurrently.
-	Outgoing func([]byte) []byte
+	// its Mcp-Param-* header values.
+	Outgoing Outgoing
 	// QuestionBytes bounds the requests of the server (its questions:
 	// elicitation/create, sampling/createMessage, roots/list, tasks/*) by
 	// method, in bytes; a method it does not name is bounded by

@@ -17,14 +17,30 @@ import (
 // took. Configured headers and tokens travel as they must, outside the
 // body; the login's requests do not pass here.
 
-// outgoingWriter is a stdio server's stdin, each write passing f.
+// Outgoing hides what must not leave the client in what it sends a
+// server (see Spec.Outgoing). Its methods are called concurrently.
+type Outgoing interface {
+	// Hides reports whether there is anything to hide now: when it is
+	// false, a message goes as it is, unread (most messages of most
+	// Bridges, and then nothing is copied or scanned).
+	Hides() bool
+	// Apply returns msg with what it hides replaced, msg itself when
+	// there is nothing to replace; it must not modify msg.
+	Apply(msg []byte) []byte
+}
+
+// outgoingWriter is a stdio server's stdin, each write passing o.
 type outgoingWriter struct {
 	w io.WriteCloser
-	f func([]byte) []byte
+	o Outgoing
 }
 
 func (o outgoingWriter) Write(p []byte) (int, error) {
-	if _, err := o.w.Write(o.f(p)); err != nil {
+	msg := p
+	if o.o.Hides() {
+		msg = o.o.Apply(p)
+	}
+	if _, err := o.w.Write(msg); err != nil {
 		return 0, err
 	}
 	return len(p), nil
@@ -42,12 +58,14 @@ func (s *Spec) stdinFor(w io.WriteCloser) io.WriteCloser {
 }
 
 // outgoingRequest returns req with its body and Mcp-Param-* header values
-// passed through f: req itself when nothing changed, else a copy. A body
-// that cannot be read is left as it is, for the transport to report.
-func outgoingRequest(req *http.Request, f func([]byte) []byte) *http.Request {
-	if f == nil {
+// passed through o: req itself when nothing changed (or o hides nothing
+// now, or is nil), else a copy. A body that cannot be read is left as it
+// is, for the transport to report.
+func outgoingRequest(req *http.Request, o Outgoing) *http.Request {
+	if o == nil || !o.Hides() {
 		return req
 	}
+	f := o.Apply
 	var body []byte
 	changed := false
 	if req.Body != nil && req.Body != http.NoBody {
@@ -65,7 +83,7 @@ func outgoingRequest(req *http.Request, f func([]byte) []byte) *http.Request {
 	}
 	var header http.Header
 	for k, vs := range req.Header {
-		if !strings.HasPrefix(http.CanonicalHeaderKey(k), "Mcp-Param-") {
+		if !isParamHeader(k) {
 			continue
 		}
 		for i, v := range vs {
@@ -90,6 +108,13 @@ func outgoingRequest(req *http.Request, f func([]byte) []byte) *http.Request {
 		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	}
 	return out
+}
+
+// isParamHeader reports whether the header named k mirrors a call's
+// argument (Mcp-Param-*, in any case).
+func isParamHeader(k string) bool {
+	const prefix = "Mcp-Param-"
+	return len(k) >= len(prefix) && strings.EqualFold(k[:len(prefix)], prefix)
 }
 
 // errReader fails every read with err.
