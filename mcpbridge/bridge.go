@@ -368,8 +368,8 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 	b.log = slog.New(&redactHandler{r: b.redact, inner: o.Logger.Handler()})
 	for i, sc := range b.cfg.Servers {
 		s := &server{cfg: sc, redac: secrets.NewKeyring(redactors[i]), inflight: map[string]int{}, questions: o.Client.questions()}
-		s.creds, s.login = b.credentials(s, &o, b.learner(s))
-		s.creds = learning(s.creds, b.learner(s))
+		s.creds, s.login = b.credentials(s, &o, b.learner(s, "", "login"))
+		s.creds = learning(s.creds, b.learner(s, "", "auth"))
 		b.servers = append(b.servers, s)
 		b.byName[sc.Name] = s
 		order[i] = sc.Name

@@ -210,6 +210,7 @@ func (b *Bridge) evictLocked(u *userState) []*link {
 	}
 	delete(b.users, u.id)
 	b.releaseCatalogLocked(u)
+	b.retireLocked(u)
 	var links []*link
 	for base, s := range u.inst {
 		if s.link != nil {
@@ -287,9 +288,10 @@ func (b *Bridge) instanceLocked(u *userState, base *server) *server {
 	s := &server{cfg: base.cfg, redac: base.redac, base: base, user: u.id, questions: base.questions.Fresh()}
 	lc := base.loginCfg
 	lc.User = u.id
+	lc.Learn = b.learner(base, u.id, "login")
 	c := login.New(lc)
 	s.login = c
-	s.creds = learning(c, b.learner(base))
+	s.creds = learning(c, b.learner(base, u.id, "auth"))
 	u.inst[base] = s
 	return s
 }
