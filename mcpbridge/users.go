@@ -531,6 +531,26 @@ func (b *Bridge) commonLost(base *server, l *link) {
 	b.dropCommonLocked(base, l)
 }
 
+// commonPromptsChanged handles a prompts list_changed on the connection
+// every user of base shares: the notification comes once, to the
+// connection's callbacks of the user who dialled it, yet every user's
+// instance may hold a list read over it. Each is dropped, and read again
+// at its user's next use.
+func (b *Bridge) commonPromptsChanged(base *server) {
+	b.mu.Lock()
+	var lists []*promptList
+	for _, u := range b.users {
+		if s := u.inst[base]; s != nil {
+			lists = append(lists, &s.prompts)
+		}
+	}
+	b.mu.Unlock()
+	for _, p := range lists {
+		p.changed()
+	}
+	b.log.Info("mcp server prompts changed", "server", base.cfg.Name, "users", len(lists))
+}
+
 // commonToolsChanged handles a tools list_changed on the connection
 // every user of base shares: the kept lists are forgotten, and each
 // user's tools are listed again at the user's next operation.
