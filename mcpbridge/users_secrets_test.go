@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpgenai/bridge/internal/testauth"
 	"github.com/mcpgenai/bridge/mcpbridge/auth"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 	"github.com/mcpgenai/bridge/registry"
 )
 
@@ -121,4 +122,42 @@ func TestUsersTokensHidden(t *testing.T) {
 	t.Logf("the refused refresh: %v", r.Err)
 	check("the error of a refused refresh", callOutput(t, r))
 	check("the log", logs.String())
+}
+
+// TestUsersCredentialsBounded: users coming and going (600 users, two at
+// a time on the Bridge) leave the keyrings bounded: a user whose state is
+// dropped gives up their credentials to the bounded pool, so what stays
+// learned is the pool and what the users on the Bridge hold, not every
+// credential of every user ever served. The users still there have their
+// token hidden.
+func TestUsersCredentialsBounded(t *testing.T) {
+	const n, maxUsers = 600, 2
+	as := testauth.Start(t)
+	as.RegisterNative("service", "http://127.0.0.1/oauth/callback")
+	var calls testauth.Calls
+	p := as.ServeMCP(t, testauth.WhoAmI("modern", &calls), false, "")
+	cfg := ServerConfig{Name: "modern", HTTPURL: p.URL, Timeout: time.Minute, Trust: true, OAuth: &OAuthConfig{Enabled: true, ClientID: "service"}}
+	b := newBridge(t, &Options{MaxUsers: maxUsers, TokenStore: auth.NewMemoryStore(), LoginURL: loginURL(t), ToolNames: registry.QualifiedNames}, cfg)
+	discover(t, b)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for _, u := range userNames(n) {
+		if err := b.Login(WithUser(ctx, u), "modern"); err != nil {
+			t.Fatalf("Login(%s) = %v", u, err)
+		}
+		if _, err := b.callTool(WithUser(ctx, u), "modern", "whoami", map[string]any{"user": u}); err != nil {
+			t.Fatalf("whoami(%s) = %v", u, err)
+		}
+	}
+	// The pool, and each user on the Bridge: three owners (token entry,
+	// login, Authorizer) of at most MaxPerOwner each.
+	limit := secrets.MaxLearned + maxUsers*3*secrets.MaxPerOwner
+	for name, k := range map[string]*secrets.Keyring{"the Bridge's": b.redact.Keyring, "the server's": b.byName["modern"].redac} {
+		if got := k.Known(); got > limit {
+			t.Errorf("%s keyring knows %d credentials after %d users, want at most %d", name, got, n, limit)
+		}
+	}
+	if n := calls.Crossings.Load(); n != 0 {
+		t.Errorf("%d crossings", n)
+	}
 }
