@@ -173,6 +173,9 @@ func (k *Keyring) learnLocked(owner Owner, credential string, forms func(string)
 		k.owners[owner.User] = names
 	}
 	held := names[owner.Name]
+	if len(held) > 0 && held[len(held)-1] == credential {
+		return // the usual case: each request's Authorization value
+	}
 	if i := slices.Index(held, credential); i >= 0 {
 		names[owner.Name] = append(slices.Delete(held, i, i+1), credential)
 		return
