@@ -368,8 +368,8 @@ func newWithHooks(cfg *Config, opts *Options, hooks testHooks) (*Bridge, error) 
 	b.log = slog.New(&redactHandler{r: b.redact, inner: o.Logger.Handler()})
 	for i, sc := range b.cfg.Servers {
 		s := &server{cfg: sc, redac: secrets.NewKeyring(redactors[i]), inflight: map[string]int{}, questions: o.Client.questions()}
-		s.creds, s.login = b.credentials(s, &o, b.learner(s))
-		s.creds = learning(s.creds, b.learner(s))
+		s.creds, s.login = b.credentials(s, &o, b.learner(s, "", "login"))
+		s.creds = learning(s.creds, b.learner(s, "", "auth"))
 		b.servers = append(b.servers, s)
 		b.byName[sc.Name] = s
 		order[i] = sc.Name
@@ -517,20 +517,50 @@ func (b *Bridge) rebuildLocked() {
 // (errors, stderr, instructions, descriptions) is cleaned for a person
 // like [CallResult.ReturnDisplay]. Tools are the registered names in the
 // server's order, kept for a server that died.
+//
+// Status is the Bridge's own view, of no user in particular: for a
+// server whose credentials are each user's ([ServerStatus.PerUser]) it
+// reports the user "" (on a Bridge for many users, who has no tokens)
+// and counts the users connected, naming none. One user's view of such
+// servers (their login state, connection and tools) is
+// [Declarations.Status] of the Declarations made for that user.
 func (b *Bridge) Status() Status {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.statusLocked(nil)
+}
+
+// statusLocked returns the status as the user u sees it (nil: the user
+// ""): for the servers whose credentials are each user's, u's instance
+// (Disconnected, without login state, when u has none: not used yet, or
+// u's state was dropped), and u's tools.
+func (b *Bridge) statusLocked(u *userState) Status {
 	st := Status{Discovering: b.discovering, Discovered: b.discovered, Servers: make([]ServerStatus, 0, len(b.servers))}
-	for _, s := range b.servers {
-		ss := newServerStatus(s.cfg)
-		ss.State = s.state
-		ss.Auth = s.authState()
-		if ss.PerUser = b.perUserLocked(s); ss.PerUser {
+	reg, tools := b.reg, b.tools
+	if u != nil && !u.gone {
+		if c := b.catalogLocked(u); c != nil {
+			reg, tools = c.reg, c.tools
+		}
+	}
+	for _, base := range b.servers {
+		ss := newServerStatus(base.cfg)
+		s := base
+		if ss.PerUser = b.perUserLocked(base); ss.PerUser {
 			for _, u := range b.users {
-				if in := u.inst[s]; in != nil && in.link != nil {
+				if in := u.inst[base]; in != nil && in.link != nil {
 					ss.Users++
 				}
 			}
+			if u != nil {
+				s = u.inst[base] // nil when u has none
+			}
+		}
+		if s == nil {
+			ss.State = Disconnected
+			s = &server{cfg: base.cfg}
+		} else {
+			ss.State = s.state
+			ss.Auth = s.authState()
 		}
 		if s.login != nil {
 			ss.AuthScopes = s.login.Scopes()
@@ -538,21 +568,21 @@ func (b *Bridge) Status() Status {
 				ss.AuthError = shown(err.Error(), b.redact.Text, maxErrorBytes)
 			}
 		}
-		for _, e := range b.reg.ServerEntries(s.cfg.Name) {
+		for _, e := range reg.ServerEntries(s.cfg.Name) {
 			ss.Tools = append(ss.Tools, e.Name)
-			if t := b.tools[e.Name]; t != nil && len(t.Icons) > 0 {
+			if t := tools[e.Name]; t != nil && len(t.Icons) > 0 {
 				if ss.ToolIcons == nil {
 					ss.ToolIcons = make(map[string][]Icon)
 				}
 				ss.ToolIcons[e.Name] = redactIcons(b.redact, t.Icons)
 			}
-			if t := b.tools[e.Name]; t != nil && t.Description != "" {
+			if t := tools[e.Name]; t != nil && t.Description != "" {
 				if ss.ToolDescriptions == nil {
 					ss.ToolDescriptions = make(map[string]string)
 				}
 				ss.ToolDescriptions[e.Name] = b.redact.Text(t.Description)
 			}
-			ss.addSize(b.tools[e.Name])
+			ss.addSize(tools[e.Name])
 		}
 		ss.Command = b.redact.ReplaceConfigured(ss.Command)
 		ss.URL = b.redact.ReplaceConfigured(ss.URL)
@@ -576,7 +606,7 @@ func (b *Bridge) Status() Status {
 		ss.Instructions = shown(s.instructions, b.redact.Text, displayLimit)
 		ss.Icons = redactIcons(b.redact, s.icons)
 		if b.serverSide {
-			ss.ClientSide = b.serverSideLocked(s)
+			ss.ClientSide = b.serverSideLocked(base)
 			ss.ServerSide = ss.ClientSide == ""
 		}
 		st.Servers = append(st.Servers, ss)

@@ -137,6 +137,21 @@ func (b *Bridge) Declare(ctx context.Context, conversation []*genai.Content, opt
 	return d, nil
 }
 
+// Status is [Bridge.Status] as the user d was made for sees it now (see
+// [WithUser]): for a server whose credentials are each user's
+// ([ServerStatus.PerUser]), State, Auth, AuthScopes, AuthError, Error,
+// Protocol, Instructions and Tools are that user's (Disconnected, with
+// no login state, when the user has not used the server, or their state
+// was dropped after [Options.UserIdle]); the other servers are as every
+// user sees them. Nothing of another user is reported but the count of
+// users connected. For the user "", it is Bridge.Status.
+func (d *Declarations) Status() Status {
+	b := d.b
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.statusLocked(d.user)
+}
+
 // SystemInstruction returns the servers' instructions as one text part
 // for the request's system instruction, as Gemini CLI adds them to its
 // system prompt: each server's text (see [ServerStatus.Instructions]) in

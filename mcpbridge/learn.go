@@ -20,25 +20,55 @@ import (
 // Authorization value a server's requests carry ([learningAuth], which
 // covers Google credentials too). A learned credential joins the redactor
 // of its server and the Bridge's, so every exit hides it.
+//
+// Each credential is learned for what holds it (a secrets.Owner): a token
+// entry (user, server, issuer: its tokens, DPoP key and registered
+// client), a user's login at a server (authorization codes, assertions,
+// DPoP keys), a user's Authorizer at a server (the values requests
+// carry), the configured client. The keyrings keep what an owner holds
+// now and a few credentials before, however many users and refreshes
+// there are; a user's go to the keyrings' bounded pool when the user's
+// state is dropped (retire), and come back as the user's tokens are
+// loaded again.
 
-// keyrings teaches several keyrings at once: a server's and the Bridge's.
-type keyrings []*secrets.Keyring
+// keyrings teaches several keyrings at once, a server's and the
+// Bridge's, credentials held by one owner.
+type keyrings struct {
+	ks    []*secrets.Keyring
+	owner secrets.Owner
+}
 
-func (ks keyrings) Learn(credentials ...string) {
-	for _, k := range ks {
-		k.Learn(credentials...)
+func (l keyrings) Learn(credentials ...string) {
+	for _, k := range l.ks {
+		k.LearnFor(l.owner, credentials...)
 	}
 }
 
-func (ks keyrings) LearnClient(clientID, secret string) {
-	for _, k := range ks {
-		k.LearnClient(clientID, secret)
+func (l keyrings) LearnClient(clientID, secret string) {
+	for _, k := range l.ks {
+		k.LearnClientFor(l.owner, clientID, secret)
 	}
 }
 
-// learner returns what learns the credentials of s.
-func (b *Bridge) learner(s *server) keyrings {
-	return keyrings{s.redac, b.redact.Keyring}
+// as returns l for credentials held by owner.
+func (l keyrings) as(owner secrets.Owner) keyrings {
+	l.owner = owner
+	return l
+}
+
+// learner returns what learns the credentials of s (a configured
+// server) that what of user holds (a word: "login", "auth" ...).
+func (b *Bridge) learner(s *server, user, what string) keyrings {
+	return keyrings{ks: []*secrets.Keyring{s.redac, b.redact.Keyring}, owner: secrets.Owner{User: user, Name: what + " " + s.cfg.Name}}
+}
+
+// retireLocked gives up the credentials u's owners hold (see
+// [secrets.Keyring.Retire]): u's state is being dropped.
+func (b *Bridge) retireLocked(u *userState) {
+	b.redact.Retire(u.id)
+	for _, s := range b.servers {
+		s.redac.Retire(u.id)
+	}
 }
 
 // learningStore is a token store whose every token, loaded or saved, is
@@ -50,20 +80,22 @@ type learningStore struct {
 
 func (s learningStore) Load(ctx context.Context, key auth.Key) (*auth.Token, error) {
 	t, err := s.Store.Load(ctx, key)
-	s.token(t)
+	s.token(key, t)
 	return t, err
 }
 
 func (s learningStore) Save(ctx context.Context, key auth.Key, t *auth.Token) error {
-	s.token(t)
+	s.token(key, t)
 	return s.Store.Save(ctx, key, t)
 }
 
-// token learns the credentials in t; nil is none.
-func (s learningStore) token(t *auth.Token) {
+// token learns the credentials in t, held by the entry of key; nil is
+// none.
+func (s learningStore) token(key auth.Key, t *auth.Token) {
 	if t != nil {
-		s.learn.Learn(t.AccessToken, t.RefreshToken, t.DPoPKey)
-		s.learn.LearnClient(t.ClientID, t.ClientSecret)
+		l := s.learn.as(secrets.Owner{User: key.User, Name: "token " + key.Server + " " + key.Issuer})
+		l.Learn(t.AccessToken, t.RefreshToken, t.DPoPKey)
+		l.LearnClient(t.ClientID, t.ClientSecret)
 	}
 }
 

@@ -71,8 +71,8 @@ func TestNothingReachesDefaultLogger(t *testing.T) {
 	}
 }
 
-// signalRecords is a slog handler that sends the first record whose
-// message contains match on seen.
+// signalRecords is a slog handler that sends the records whose message
+// contains match on seen while it has room (with room for one, the first).
 type signalRecords struct {
 	match string
 	seen  chan slog.Record

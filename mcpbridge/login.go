@@ -10,6 +10,7 @@ import (
 	"github.com/mcpgenai/bridge/mcpbridge/internal/egress"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/login"
 	"github.com/mcpgenai/bridge/mcpbridge/internal/mcpconn"
+	"github.com/mcpgenai/bridge/mcpbridge/internal/secrets"
 )
 
 // credentials returns what gives the requests of the server s their
@@ -61,7 +62,7 @@ func (b *Bridge) credentials(s *server, o *Options, learn keyrings) (mcpconn.Aut
 	if oc := cfg.OAuth; oc != nil {
 		lc.Eager = true
 		lc.ClientID, lc.ClientSecret = oc.ClientID, oc.ClientSecret
-		learn.LearnClient(oc.ClientID, oc.ClientSecret)
+		learn.as(secrets.Owner{Name: "configured " + cfg.Name}).LearnClient(oc.ClientID, oc.ClientSecret)
 		lc.AuthorizationURL, lc.TokenURL, lc.RegistrationURL = oc.AuthorizationURL, oc.TokenURL, oc.RegistrationURL
 		lc.Scopes, lc.Audiences, lc.RedirectURI = oc.Scopes, oc.Audiences, oc.RedirectURI
 		lc.ClientMetadataURL = oc.ClientMetadataURL

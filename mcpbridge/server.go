@@ -136,6 +136,10 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 			b.toolsChanged(s, l)
 		},
 		OnPromptsChanged: func() {
+			if s.base != nil && l.common.Load() {
+				b.commonPromptsChanged(s.base)
+				return
+			}
 			b.promptsChanged(s, l)
 		},
 		OnNextEra: func(version string) {

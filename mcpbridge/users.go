@@ -210,6 +210,7 @@ func (b *Bridge) evictLocked(u *userState) []*link {
 	}
 	delete(b.users, u.id)
 	b.releaseCatalogLocked(u)
+	b.retireLocked(u)
 	var links []*link
 	for base, s := range u.inst {
 		if s.link != nil {
@@ -287,9 +288,10 @@ func (b *Bridge) instanceLocked(u *userState, base *server) *server {
 	s := &server{cfg: base.cfg, redac: base.redac, base: base, user: u.id, questions: base.questions.Fresh()}
 	lc := base.loginCfg
 	lc.User = u.id
+	lc.Learn = b.learner(base, u.id, "login")
 	c := login.New(lc)
 	s.login = c
-	s.creds = learning(c, b.learner(base))
+	s.creds = learning(c, b.learner(base, u.id, "auth"))
 	u.inst[base] = s
 	return s
 }
@@ -527,6 +529,26 @@ func (b *Bridge) commonLost(base *server, l *link) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.dropCommonLocked(base, l)
+}
+
+// commonPromptsChanged handles a prompts list_changed on the connection
+// every user of base shares: the notification comes once, to the
+// connection's callbacks of the user who dialled it, yet every user's
+// instance may hold a list read over it. Each is dropped, and read again
+// at its user's next use.
+func (b *Bridge) commonPromptsChanged(base *server) {
+	b.mu.Lock()
+	var lists []*promptList
+	for _, u := range b.users {
+		if s := u.inst[base]; s != nil {
+			lists = append(lists, &s.prompts)
+		}
+	}
+	b.mu.Unlock()
+	for _, p := range lists {
+		p.changed()
+	}
+	b.log.Info("mcp server prompts changed", "server", base.cfg.Name, "users", len(lists))
 }
 
 // commonToolsChanged handles a tools list_changed on the connection

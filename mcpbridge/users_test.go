@@ -92,16 +92,19 @@ func loginURL(t testing.TB) func(ctx context.Context, server, authURL string) er
 	}
 }
 
-// loginAll logs every user in to every protected server of b, at most 8
-// logins at a time.
-func loginAll(t testing.TB, b *Bridge, users []string) {
+// loginAll logs every user in to every protected server of b (servers;
+// none: usersServers), at most 8 logins at a time.
+func loginAll(t testing.TB, b *Bridge, users []string, servers ...string) {
 	t.Helper()
+	if servers == nil {
+		servers = usersServers
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 8)
 	for _, u := range users {
-		for _, name := range usersServers {
+		for _, name := range servers {
 			wg.Go(func() {
 				sem <- struct{}{}
 				defer func() { <-sem }()

@@ -445,7 +445,8 @@ func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if p.legacy && r.Method == http.MethodPost && refuseDiscover(w, r, p.path == "/sse") {
 		return
 	}
-	p.next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), subjectKey{}, sub)))
+	ctx := context.WithValue(context.WithValue(r.Context(), subjectKey{}, sub), tokenKey{}, tok)
+	p.next.ServeHTTP(w, r.WithContext(ctx))
 }
 
 // userinfoClient asks the authorization server about tokens, keeping

@@ -57,6 +57,18 @@ func Subject(ctx context.Context) string {
 	return s
 }
 
+// tokenKey carries the access token of the request a Protected server
+// serves.
+type tokenKey struct{}
+
+// Token returns the access token the request being served carried (""
+// outside a Protected server), for tools that echo it back as a careless
+// server might.
+func Token(ctx context.Context) string {
+	s, _ := ctx.Value(tokenKey{}).(string)
+	return s
+}
+
 // ServeLegacyMCP is ServeMCP for a server of the protocol before
 // 2026-07-28: server/discover is answered "method not found", so that a
 // client uses the initialize handshake and the session it makes.

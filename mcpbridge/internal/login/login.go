@@ -96,9 +96,10 @@ type Shared struct {
 	http *http.Client // bounded as egress.LoginClient says
 
 	mu        sync.Mutex
-	challenge http.Header // WWW-Authenticate of the last 401 or 403
-	disc      *discovery  // for challenge; nil until needed
-	seek      bool        // a discovery is wanted: the server asked for a token
+	challenge http.Header   // WWW-Authenticate of the last 401 or 403
+	disc      *discovery    // for challenge; nil until needed
+	seek      bool          // a discovery is wanted: the server asked for a token
+	early     chan struct{} // closed when the early discovery ended (see earlyDiscovery); nil before
 }
 
 // NewShared returns what the logins of the server at serverURL share,

@@ -31,21 +31,73 @@ var errIssuerUnknown = errors.New("authorization server not discovered yet")
 // finds: the token store's key. Discovery costs requests, and a server
 // that needs no login may answer them badly (slowly, or with an endless
 // stream), so it is made only when the configuration names the endpoints
-// (no request), or once the server has asked for a token (a 401), a login
-// or a grant needs it: before, there is no token to send, and
-// errIssuerUnknown says so.
+// (no request), for an eager client (see earlyDiscovery), or once the
+// server has asked for a token (a 401), a login or a grant needs it:
+// before, there is no token to send, and errIssuerUnknown says so.
 func (c *Client) issuer(ctx context.Context) (string, error) {
 	c.sh.mu.Lock()
 	d, seek := c.sh.disc, c.sh.seek
 	c.sh.mu.Unlock()
 	if d == nil && !seek && (c.cfg.AuthorizationURL == "" || c.cfg.TokenURL == "") {
-		return "", errIssuerUnknown
+		if !c.cfg.Eager {
+			return "", errIssuerUnknown
+		}
+		if d = c.earlyDiscovery(ctx); d == nil {
+			return "", errIssuerUnknown
+		}
+		return d.AS.Issuer, nil
 	}
 	d, err := c.discovered(ctx)
 	if err != nil {
 		return "", err
 	}
 	return d.AS.Issuer, nil
+}
+
+// earlyTimeout bounds the discovery of an eager client made before the
+// server asked for a token: the first request waits for it, and a server
+// whose metadata is slow to come must not hold that request up for
+// long. Past it the request goes as it did without the discovery.
+const earlyTimeout = 2 * time.Second
+
+// earlyDiscovery makes, once for every client of the server, the
+// discovery an eager client (configured for OAuth) makes before the
+// server asked for a token, so that a stored token (whose key names the
+// issuer) goes with the first request instead of after a 401: after a
+// restart, each user's first request would otherwise be refused once.
+// With no challenge to go by, it is kept only when protected resource
+// metadata at a well-known URL names the authorization server and its
+// metadata is found; otherwise, or when it fails or ctx ends first, it
+// returns nil and the clients wait for a 401 as before. Concurrent
+// callers wait for the one under way, within ctx.
+func (c *Client) earlyDiscovery(ctx context.Context) *discovery {
+	sh := c.sh
+	sh.mu.Lock()
+	done := sh.early
+	if done == nil {
+		done = make(chan struct{})
+		sh.early = done
+		sh.mu.Unlock()
+		dctx, cancel := context.WithTimeout(ctx, earlyTimeout)
+		d, err := c.discover(dctx, nil)
+		cancel()
+		sh.mu.Lock()
+		if err == nil && d.Named && d.Found && sh.disc == nil {
+			sh.disc = d
+		}
+		close(done)
+		sh.mu.Unlock()
+	} else {
+		sh.mu.Unlock()
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return nil
+	}
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.disc
 }
 
 // header returns h's Authorization value and the token it started from

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -89,6 +90,38 @@ func FuzzKeyring(f *testing.F) {
 			once := k.Text(text)
 			if twice := k.Text(once); twice != once {
 				t.Fatalf("Text not idempotent: %q -> %q -> %q", text, once, twice)
+			}
+		}
+	})
+}
+
+// FuzzKeyringMany: a Keyring of many credentials (found by anchors, in
+// stacked parts) hides every credential a text holds, overlapping ones
+// included, holds none afterwards, and stays idempotent.
+func FuzzKeyringMany(f *testing.F) {
+	for _, s := range [][4]string{
+		{"xabc", "abcdefgh", "xabcdefgh", "q***"}, {"eyJhbGciOiJFUzI1NiJ9.fill", "filler-01", "[eyJhbGciOiJFUzI1NiJ9.filler-01]", "aaaa"},
+		{"tok+en/==", "en/=", "Bearer tok+en/== and en/=", "****"}, {"ab\u00e9cd", "\u00e9cd\u00e9", "ab\u00e9cd\u00e9", "xyzw"},
+	} {
+		f.Add(s[0], s[1], s[2], s[3])
+	}
+	f.Fuzz(func(t *testing.T, a, b, text, c string) {
+		k := NewKeyring(New(Config{Secrets: []string{c}}))
+		for i := range 40 {
+			k.LearnFor(Owner{User: "u", Name: string(rune('a' + i%8))}, fmt.Sprintf("eyJhbGciOiJFUzI1NiJ9.filler-%02d", i))
+		}
+		_ = k.Redactor() // the fillers settle; a and b come in a part of their own
+		k.LearnFor(Owner{User: "v", Name: "token"}, a)
+		k.Learn(b)
+		for _, in := range []string{text, text + a + text, b + text + a} {
+			got := k.ReplaceConfigured(in)
+			for _, s := range append(append(Forms(a), Forms(b)...), c, "eyJhbGciOiJFUzI1NiJ9.filler-07") {
+				if len(s) >= minSecretLen && strings.Contains(got, s) {
+					t.Fatalf("ReplaceConfigured(%q) = %q still holds %q", in, got, s)
+				}
+			}
+			if again := k.ReplaceConfigured(got); again != got {
+				t.Fatalf("ReplaceConfigured not idempotent: %q -> %q -> %q", in, got, again)
 			}
 		}
 	})

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/http/httpguts"
 
@@ -28,11 +29,17 @@ const Redacted = "***"
 // configured secrets but still applies the generic rules. A Redactor is
 // immutable and safe for concurrent use; every method is idempotent.
 type Redactor struct {
-	secrets []string // longest first
+	secrets []string // longest first (see bySize)
 	// probe replaces every secret of at least minSecretLen bytes in one
 	// pass: it tells text that holds none (the usual case) at the cost of
 	// one scan, however many secrets there are. nil when there are none.
 	probe *strings.Replacer
+	// anchors finds which secrets a text holds (see occurring), built
+	// the first time one does.
+	anchors func() map[uint32][]anchor
+	// parts, when set, are the Redactors whose secrets this one knows
+	// (see stack); secrets and probe are then unset.
+	parts []*Redactor
 }
 
 // authSchemes are the Authorization schemes whose credential is also
@@ -131,13 +138,16 @@ func New(cfg Config) *Redactor {
 	return newRedactor(all)
 }
 
+// bySize orders secrets longest first, then bytewise.
+func bySize(a, b string) int {
+	return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
+}
+
 // newRedactor returns a Redactor for secrets, longest first, without
 // duplicates.
 func newRedactor(secrets []string) *Redactor {
 	secrets = slices.Clone(secrets)
-	slices.SortFunc(secrets, func(a, b string) int {
-		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
-	})
+	slices.SortFunc(secrets, bySize)
 	r := &Redactor{secrets: slices.Compact(secrets)}
 	var pairs []string
 	for _, s := range r.secrets {
@@ -148,7 +158,42 @@ func newRedactor(secrets []string) *Redactor {
 	if len(pairs) > 0 {
 		r.probe = strings.NewReplacer(pairs...)
 	}
+	r.anchors = sync.OnceValue(r.buildAnchors)
 	return r
+}
+
+// stack returns a Redactor that knows the secrets of every one of rs
+// without copying them (nil entries are skipped): what a [Keyring]
+// learned lately joins what it knew before without building that again.
+// Text holding no secret costs one scan per part.
+func stack(rs ...*Redactor) *Redactor {
+	var parts []*Redactor
+	for _, r := range rs {
+		for _, p := range r.each() {
+			if len(p.secrets) > 0 {
+				parts = append(parts, p)
+			}
+		}
+	}
+	switch len(parts) {
+	case 0:
+		return newRedactor(nil)
+	case 1:
+		return parts[0]
+	}
+	return &Redactor{parts: parts}
+}
+
+// each returns the flat Redactors r is made of: its parts, or r itself;
+// none for nil.
+func (r *Redactor) each() []*Redactor {
+	switch {
+	case r == nil:
+		return nil
+	case r.parts != nil:
+		return r.parts
+	}
+	return []*Redactor{r}
 }
 
 // Join returns a Redactor that knows the secrets of every one of rs; nil
@@ -156,8 +201,8 @@ func newRedactor(secrets []string) *Redactor {
 func Join(rs ...*Redactor) *Redactor {
 	var all []string
 	for _, r := range rs {
-		if r != nil {
-			all = append(all, r.secrets...)
+		for _, p := range r.each() {
+			all = append(all, p.secrets...)
 		}
 	}
 	return newRedactor(all)
@@ -381,7 +426,15 @@ func redactHeaderLine(s string) string {
 
 // known reports whether s equals a configured secret.
 func (r *Redactor) known(s string) bool {
-	return r != nil && s != "" && slices.Contains(r.secrets, s)
+	if s == "" {
+		return false
+	}
+	for _, p := range r.each() {
+		if _, ok := slices.BinarySearchFunc(p.secrets, s, bySize); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func isFlag(s string) bool { return len(s) > 1 && s[0] == '-' }
@@ -677,11 +730,8 @@ func redactColons(s string) string {
 // HasConfigured reports whether [Redactor.ReplaceConfigured] can change any
 // text: whether r knows a configured secret of at least 4 bytes.
 func (r *Redactor) HasConfigured() bool {
-	if r == nil {
-		return false
-	}
-	for _, secret := range r.secrets {
-		if len(secret) >= minSecretLen {
+	for _, p := range r.each() {
+		if p.probe != nil {
 			return true
 		}
 	}
@@ -693,17 +743,102 @@ func (r *Redactor) HasConfigured() bool {
 // what a server sent, which must not be mangled by the generic rules of
 // [Redactor.Text].
 func (r *Redactor) ReplaceConfigured(s string) string {
-	if r == nil || r.probe == nil || r.probe.Replace(s) == s {
-		return s
-	}
-	// Longest first, each everywhere: a secret that holds a shorter one is
-	// hidden whole, which a single leftmost pass would not guarantee.
-	for _, secret := range r.secrets {
-		if len(secret) >= minSecretLen {
+	parts := r.each()
+	for {
+		var found []string
+		for _, p := range parts {
+			if p.probe != nil && p.probe.Replace(s) != s {
+				found = p.occurring(s, found)
+			}
+		}
+		if len(found) == 0 {
+			return s
+		}
+		// Longest first, each everywhere: a secret that holds a shorter
+		// one is hidden whole, which a single leftmost pass would not
+		// guarantee. Only the secrets s holds are looked for (a Keyring
+		// may know thousands). The marker may make a secret appear
+		// that was not there ("x" + "***" of a secret "x***"): the next
+		// round hides it, so that the result holds none; each round
+		// shortens s.
+		slices.SortFunc(found, bySize)
+		for _, secret := range slices.Compact(found) {
 			s = strings.ReplaceAll(s, secret, Redacted)
 		}
 	}
-	return s
+}
+
+// anchor is where to look for a secret of a Redactor: the secret (its
+// index in secrets) holds at off the 4 bytes it is filed under.
+type anchor struct {
+	secret, off int32
+}
+
+// smallSet is the most secrets a Redactor looks for one by one in a text
+// a probe found a secret in; more are looked up by anchors.
+const smallSet = 16
+
+// anchorTries is how many places in a secret are considered for its
+// anchor.
+const anchorTries = 16
+
+// buildAnchors files each secret of at least minSecretLen bytes under 4
+// bytes it holds, chosen among anchorTries places in it as the ones the
+// fewest secrets were filed under so far: tokens share long prefixes
+// ("eyJhbGciOi..."), and 4 bytes filed under by thousands of them would
+// make every place in a text that holds those bytes cost thousands of
+// comparisons.
+func (r *Redactor) buildAnchors() map[uint32][]anchor {
+	if len(r.secrets) <= smallSet {
+		return nil
+	}
+	m := make(map[uint32][]anchor, len(r.secrets))
+	for i, s := range r.secrets {
+		if len(s) < minSecretLen {
+			continue
+		}
+		last := len(s) - minSecretLen
+		best, bestN := last, len(m[quad(s, last)])
+		for t := range anchorTries {
+			off := last * t / anchorTries
+			if n := len(m[quad(s, off)]); n < bestN {
+				best, bestN = off, n
+			}
+		}
+		k := quad(s, best)
+		m[k] = append(m[k], anchor{secret: int32(i), off: int32(best)})
+	}
+	return m
+}
+
+// quad returns the 4 bytes of s at i as a number.
+func quad(s string, i int) uint32 {
+	return uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
+}
+
+// occurring appends to found every secret of r (a flat Redactor) of at
+// least minSecretLen bytes that s holds, overlapping ones included; a
+// secret held several times may be appended several times.
+func (r *Redactor) occurring(s string, found []string) []string {
+	idx := r.anchors()
+	if idx == nil {
+		for _, secret := range r.secrets {
+			if len(secret) >= minSecretLen && strings.Contains(s, secret) {
+				found = append(found, secret)
+			}
+		}
+		return found
+	}
+	for i := 0; i+minSecretLen <= len(s); i++ {
+		for _, a := range idx[quad(s, i)] {
+			secret := r.secrets[a.secret]
+			start := i - int(a.off)
+			if start >= 0 && start+len(secret) <= len(s) && s[start:start+len(secret)] == secret {
+				found = append(found, secret)
+			}
+		}
+	}
+	return found
 }
 
 // Expanded returns the secrets in value, the value of the environment
