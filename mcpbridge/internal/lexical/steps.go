@@ -1,0 +1,93 @@
+package lexical
+
+import "sync"
+
+// stepWeight is what the tool that best fits a step a request implies
+// gains, against 1 for the best match of the request's own words. It was
+// set on the dev split of the ranker's recall tests (see the rank
+// package's testdata), in a fourth round.
+const stepWeight = 0.75
+
+// A step is something a request's solver will do that the request implies
+// by its shape more than by its words: a request for a report saved at
+// /x/y.md will write a file, one about today will need the date. When a
+// request implies a step, the tool that best fits the step's own words
+// gains stepWeight (see Score), so that it comes among the first places
+// even when the request's subject fills them.
+type step struct {
+	// words is what the step is, as a tool would say it.
+	words string
+	// implied reports whether a request that names the concepts in
+	// named and whose text has the shapes in shaped (see shapeOf)
+	// implies the step.
+	implied func(named concepts, shaped map[string]bool) bool
+}
+
+// steps are the steps a request may imply; only general vocabulary and
+// shapes trigger them (the concepts are the lexicon's).
+var steps = []step{
+	// Saving or making a file or a document of some type: write a file.
+	{"write file", func(named concepts, shaped map[string]bool) bool {
+		return (shaped[stem("file")] || named.has("markdown", "pdf", "spreadsheet", "document", "presentation", "text", "report")) &&
+			named.has("write", "create")
+	}},
+	// A relative time (today, tomorrow, recently): know the date.
+	{"time now", func(named concepts, _ map[string]bool) bool { return named.has("now") }},
+	// A URL: fetch it.
+	{"fetch url", func(_ concepts, shaped map[string]bool) bool { return shaped["url"] }},
+	// Calculating or estimating: a calculator.
+	{"calculate", func(named concepts, _ map[string]bool) bool { return named.has("calculate") }},
+}
+
+// stepQueries are the queries of steps' words, in the same order.
+var stepQueries = sync.OnceValue(func() []Query {
+	out := make([]Query, len(steps))
+	for i, s := range steps {
+		out[i], _ = newQuery([]Text{{Text: s.words, Weight: 1}})
+	}
+	return out
+})
+
+// concepts is a set of the lexicon's concept terms.
+type concepts map[uint64]bool
+
+// has reports whether c has any of the concepts named.
+func (c concepts) has(names ...string) bool {
+	for _, n := range names {
+		if c[conceptTerm(n)] {
+			return true
+		}
+	}
+	return false
+}
+
+// impliedSteps returns the indexes in steps of the steps that the texts
+// of full weight imply; named holds the concepts they name.
+func impliedSteps(named concepts, texts []Text) []int {
+	shaped := map[string]bool{}
+	for _, t := range texts {
+		if t.Weight >= 1 {
+			shapes(t.Text, func(_, _ int, kind string) { shaped[kind] = true })
+		}
+	}
+	var out []int
+	for i, s := range steps {
+		if s.implied(named, shaped) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// bestFor returns the index of the document that scores best for q by
+// BM25F alone (the first given of equal scores), or -1 when none matches.
+func bestFor(q Query, docs []*Doc, avg [numFields]float64) int {
+	scores := bm25(q, docs, match(q, docs, avg))
+	best := -1
+	for i, s := range scores {
+		if s > 0 && (best < 0 || s > scores[best]) {
+			best = i
+		}
+	}
+	return best
+}
