@@ -177,7 +177,7 @@ func TestScoreServers(t *testing.T) {
 }
 
 // TestScoreSteps: a step a request implies by its shape (a file to save,
-// a relative time, a URL, a sum) raises the tool that best fits the step
+// a relative time, a URL, a sum, a folder's path) raises the tool that best fits the step
 // by stepWeight, and only that one; a request that implies nothing, or
 // whose context alone would, scores as its words do.
 func TestScoreSteps(t *testing.T) {
@@ -189,8 +189,9 @@ func TestScoreSteps(t *testing.T) {
 		doc(map[Field]string{Name: "get_current_time", Description: "The current time in a timezone", Server: "time"}),
 		doc(map[Field]string{Name: "fetch", Description: "Fetches a URL", Parameter: "url", Server: "web"}),
 		doc(map[Field]string{Name: "calculate", Description: "Evaluates an arithmetic expression", Server: "calc"}),
+		doc(map[Field]string{Name: "list_directory", Description: "Lists the entries of a directory", Parameter: "path", Server: "fs"}),
 	}
-	group := []int{0, 0, 1, 1, 2, 3, 4}
+	group := []int{0, 0, 1, 1, 2, 3, 4, 1}
 	tests := []struct {
 		name, text, context string
 		want                []int // documents that gain stepWeight
@@ -201,6 +202,7 @@ func TestScoreSteps(t *testing.T) {
 		{"a URL", "summarize https://bitcoin.org/en/ for me", "", []int{5}},
 		{"a sum", "estimate the value of 2 bitcoin", "", []int{6}},
 		{"two steps", "save today's bitcoin price to /tmp/btc.md", "", []int{2, 4}},
+		{"a folder by its path", "summarize the bitcoin papers in the /root/pdf/btc folder", "", []int{7}},
 		{"Japanese", "ビットコインのレポートを作成して /root/btc.md に保存して", "", []int{2}},
 		{"nothing implied", "bitcoin price report", "", nil},
 		{"only the context", "bitcoin price report", "save it to /root/a.md today", nil},
@@ -238,7 +240,7 @@ func TestStepConcepts(t *testing.T) {
 			known[c] = true
 		}
 	}
-	for _, name := range []string{"markdown", "pdf", "spreadsheet", "document", "presentation", "text", "report", "write", "create", "now", "calculate"} {
+	for _, name := range []string{"markdown", "pdf", "spreadsheet", "document", "presentation", "text", "report", "write", "create", "now", "calculate", "directory"} {
 		if !known[conceptTerm(name)] {
 			t.Errorf("the lexicon has no concept %q", name)
 		}

@@ -37,6 +37,10 @@ var steps = []step{
 	{"fetch url", func(_ concepts, shaped map[string]bool) bool { return shaped["url"] }},
 	// Calculating or estimating: a calculator.
 	{"calculate", func(named concepts, _ map[string]bool) bool { return named.has("calculate") }},
+	// A folder given by its path: list it.
+	{"list directory", func(named concepts, shaped map[string]bool) bool {
+		return shaped[stem("file")] && named.has("directory")
+	}},
 }
 
 // stepQueries are the queries of steps' words, in the same order.
