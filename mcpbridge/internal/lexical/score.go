@@ -156,16 +156,26 @@ func Score(q Query, docs []*Doc, group []int) []float64 {
 // bm25 returns the BM25F score of each document from the hits of q's
 // terms in docs.
 func bm25(q Query, docs []*Doc, hits []hit) []float64 {
+	w := termWeights(q, len(docs), hits)
+	scores := make([]float64, len(docs))
+	for _, h := range hits {
+		scores[h.doc] += w[h.term] * h.tf / (h.tf + k1)
+	}
+	return scores
+}
+
+// termWeights returns each of q's terms' weight times its idf among n
+// documents, hits being its hits in them.
+func termWeights(q Query, n int, hits []hit) []float64 {
 	df := make([]int, len(q.terms))
 	for _, h := range hits {
 		df[h.term]++
 	}
-	n := float64(len(docs))
-	scores := make([]float64, len(docs))
-	for _, h := range hits {
-		scores[h.doc] += q.weights[h.term] * idf(n, df[h.term]) * h.tf / (h.tf + k1)
+	w := make([]float64, len(q.terms))
+	for t := range w {
+		w[t] = q.weights[t] * idf(float64(n), df[t])
 	}
-	return scores
+	return w
 }
 
 // idf is BM25's inverse document frequency of a term found in df of n
@@ -206,21 +216,14 @@ func match(q Query, docs []*Doc, avg [numFields]float64) []hit {
 		if d == nil {
 			continue
 		}
-		var norm [numFields]float64
-		for f := range norm {
-			norm[f] = fieldWeight[f] / (1 - fieldB[f] + fieldB[f]*float64(d.lens[f])/avg[f])
-		}
-		found := func(a, b int) {
-			tf := 0.0
-			for f, c := range d.tf[a*int(numFields) : (a+1)*int(numFields)] {
-				tf += float64(c) * norm[f]
-			}
-			hits = append(hits, hit{i, b, tf})
-		}
+		var norm [numFields]float64 // set at the document's first hit (never 0 then: a name weighs)
 		if few := 2 * len(q.terms) * bits.Len(uint(len(d.terms))); few < len(d.terms) {
 			for b, t := range q.terms {
 				if a, ok := slices.BinarySearch(d.terms, t); ok {
-					found(a, b)
+					if norm[Name] == 0 {
+						norm = d.norm(avg)
+					}
+					hits = append(hits, hit{i, b, d.weighed(a, &norm)})
 				}
 			}
 			continue
@@ -233,13 +236,36 @@ func match(q Query, docs []*Doc, avg [numFields]float64) []hit {
 			case x > y:
 				b++
 			default:
-				found(a, b)
+				if norm[Name] == 0 {
+					norm = d.norm(avg)
+				}
+				hits = append(hits, hit{i, b, d.weighed(a, &norm)})
 				a++
 				b++
 			}
 		}
 	}
 	return hits
+}
+
+// norm returns BM25F's weight of each of d's fields: the field's weight
+// over its length normalization, avg holding the average lengths.
+func (d *Doc) norm(avg [numFields]float64) [numFields]float64 {
+	var norm [numFields]float64
+	for f := range norm {
+		norm[f] = fieldWeight[f] / (1 - fieldB[f] + fieldB[f]*float64(d.lens[f])/avg[f])
+	}
+	return norm
+}
+
+// weighed returns the weighed frequency of d's a-th term over its
+// fields, norm holding the fields' weights (see norm).
+func (d *Doc) weighed(a int, norm *[numFields]float64) float64 {
+	tf := 0.0
+	for f, c := range d.tf[a*int(numFields) : (a+1)*int(numFields)] {
+		tf += float64(c) * norm[f]
+	}
+	return tf
 }
 
 // A hit is a query term found in a document.

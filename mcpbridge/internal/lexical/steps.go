@@ -86,11 +86,16 @@ func impliedSteps(named concepts, texts []Text) []int {
 // bestFor returns the index of the document that scores best for q by
 // BM25F alone (the first given of equal scores), or -1 when none matches.
 func bestFor(q Query, docs []*Doc, avg [numFields]float64) int {
-	scores := bm25(q, docs, match(q, docs, avg))
-	best := -1
-	for i, s := range scores {
-		if s > 0 && (best < 0 || s > scores[best]) {
-			best = i
+	hits := match(q, docs, avg)
+	w := termWeights(q, len(docs), hits)
+	best, top := -1, 0.0
+	for i := 0; i < len(hits); { // hits come in document order
+		d, s := hits[i].doc, 0.0
+		for ; i < len(hits) && hits[i].doc == d; i++ {
+			s += w[hits[i].term] * hits[i].tf / (hits[i].tf + k1)
+		}
+		if s > top {
+			best, top = d, s
 		}
 	}
 	return best
