@@ -150,7 +150,9 @@ type Ranker interface {
 //     to save or a kind of document to make ("save it to /root/notes.md",
 //     "create a markdown report") writing a file, a relative time ("today",
 //     明日) the current time, a URL fetching it, a sum or an estimate a
-//     calculator, a folder given by its path listing it.
+//     calculator, a folder given by its path listing it, a PDF, document,
+//     presentation or spreadsheet to make or write the tool that makes
+//     that kind.
 //
 // The zero value is ready to use and safe for concurrent use.
 type Lexical struct{}

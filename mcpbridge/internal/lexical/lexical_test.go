@@ -177,9 +177,10 @@ func TestScoreServers(t *testing.T) {
 }
 
 // TestScoreSteps: a step a request implies by its shape (a file to save,
-// a relative time, a URL, a sum, a folder's path) raises the tool that best fits the step
-// by stepWeight, and only that one; a request that implies nothing, or
-// whose context alone would, scores as its words do.
+// a relative time, a URL, a sum, a folder's path, a kind of document to
+// make) raises the tool that best fits the step by stepWeight, and only
+// that one; a request that implies nothing, or whose context alone would,
+// scores as its words do.
 func TestScoreSteps(t *testing.T) {
 	docs := []*Doc{
 		doc(map[Field]string{Name: "bitcoin_price", Description: "Bitcoin price and market report", Server: "crypto"}),
@@ -190,8 +191,10 @@ func TestScoreSteps(t *testing.T) {
 		doc(map[Field]string{Name: "fetch", Description: "Fetches a URL", Parameter: "url", Server: "web"}),
 		doc(map[Field]string{Name: "calculate", Description: "Evaluates an arithmetic expression", Server: "calc"}),
 		doc(map[Field]string{Name: "list_directory", Description: "Lists the entries of a directory", Parameter: "path", Server: "fs"}),
+		doc(map[Field]string{Name: "create_presentation", Description: "Creates a new slide deck", Server: "slides"}),
+		doc(map[Field]string{Name: "add_slide", Description: "Adds a slide to a presentation", Server: "slides"}),
 	}
-	group := []int{0, 0, 1, 1, 2, 3, 4, 1}
+	group := []int{0, 0, 1, 1, 2, 3, 4, 1, 5, 5}
 	tests := []struct {
 		name, text, context string
 		want                []int // documents that gain stepWeight
@@ -203,6 +206,7 @@ func TestScoreSteps(t *testing.T) {
 		{"a sum", "estimate the value of 2 bitcoin", "", []int{6}},
 		{"two steps", "save today's bitcoin price to /tmp/btc.md", "", []int{2, 4}},
 		{"a folder by its path", "summarize the bitcoin papers in the /root/pdf/btc folder", "", []int{7}},
+		{"a kind of document to make", "make a PowerPoint deck on bitcoin", "", []int{2, 8}},
 		{"Japanese", "ビットコインのレポートを作成して /root/btc.md に保存して", "", []int{2}},
 		{"nothing implied", "bitcoin price report", "", nil},
 		{"only the context", "bitcoin price report", "save it to /root/a.md today", nil},

@@ -41,6 +41,21 @@ var steps = []step{
 	{"list directory", func(named concepts, shaped map[string]bool) bool {
 		return shaped[stem("file")] && named.has("directory")
 	}},
+	// Making or writing a document of a kind: the tool that makes that
+	// kind.
+	making("pdf"),
+	making("document"),
+	making("presentation"),
+	making("spreadsheet"),
+}
+
+// making is the step of making a document of a kind (a concept of the
+// lexicon), implied by a request that names the kind and a word of
+// making or writing.
+func making(kind string) step {
+	return step{"create " + kind, func(named concepts, _ map[string]bool) bool {
+		return named.has(kind) && named.has("create", "write")
+	}}
 }
 
 // stepQueries are the queries of steps' words, in the same order.
