@@ -145,9 +145,15 @@ func Score(q Query, docs []*Doc, group []int) []float64 {
 			}
 		}
 	}
-	for _, s := range q.steps {
-		if best := bestFor(stepQueries()[s], docs, avg); best >= 0 {
-			scores[best] += stepWeight
+	if len(q.steps) > 0 {
+		qs := make([]Query, len(q.steps))
+		for i, s := range q.steps {
+			qs[i] = stepQueries()[s]
+		}
+		for _, best := range bestFor(qs, docs, avg) {
+			if best >= 0 {
+				scores[best] += stepWeight
+			}
 		}
 	}
 	return scores

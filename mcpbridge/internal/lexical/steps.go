@@ -1,6 +1,9 @@
 package lexical
 
-import "sync"
+import (
+	"slices"
+	"sync"
+)
 
 // stepWeight is what the tool that best fits a step a request implies
 // gains, against 1 for the best match of the request's own words. It was
@@ -98,19 +101,40 @@ func impliedSteps(named concepts, texts []Text) []int {
 	return out
 }
 
-// bestFor returns the index of the document that scores best for q by
-// BM25F alone (the first given of equal scores), or -1 when none matches.
-func bestFor(q Query, docs []*Doc, avg [numFields]float64) int {
-	hits := match(q, docs, avg)
-	w := termWeights(q, len(docs), hits)
-	best, top := -1, 0.0
-	for i := 0; i < len(hits); { // hits come in document order
-		d, s := hits[i].doc, 0.0
-		for ; i < len(hits) && hits[i].doc == d; i++ {
-			s += w[hits[i].term] * hits[i].tf / (hits[i].tf + k1)
+// bestFor returns, for each of qs, the index of the document that scores
+// best for it by BM25F alone (the first given of equal scores), or -1
+// when none matches. The documents are searched once, for the terms of
+// all of qs.
+func bestFor(qs []Query, docs []*Doc, avg [numFields]float64) []int {
+	var all Query
+	for _, q := range qs {
+		all.terms = append(all.terms, q.terms...)
+	}
+	slices.Sort(all.terms)
+	all.terms = slices.Compact(all.terms)
+	hits := match(all, docs, avg)
+	df := make([]int, len(all.terms))
+	for _, h := range hits {
+		df[h.term]++
+	}
+	best := make([]int, len(qs))
+	w := make([]float64, len(all.terms))
+	for k, q := range qs {
+		clear(w) // the weight of each term of all for q: 0 if not q's
+		for t, term := range q.terms {
+			j, _ := slices.BinarySearch(all.terms, term)
+			w[j] = q.weights[t] * idf(float64(len(docs)), df[j])
 		}
-		if s > top {
-			best, top = d, s
+		best[k] = -1
+		top := 0.0
+		for i := 0; i < len(hits); { // hits come in document order
+			d, s := hits[i].doc, 0.0
+			for ; i < len(hits) && hits[i].doc == d; i++ {
+				s += w[hits[i].term] * hits[i].tf / (hits[i].tf + k1)
+			}
+			if s > top {
+				best[k], top = d, s
+			}
 		}
 	}
 	return best
