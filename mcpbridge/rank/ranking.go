@@ -144,7 +144,15 @@ type Ranker interface {
 //     synonyms and translations ("forecast" meets "weather", "EUR" meets
 //     "currency", 天気 meets "weather");
 //   - a tool gains from how well its server's tools together match, so
-//     that the tools that go with the best match come along.
+//     that the tools that go with the best match come along;
+//   - what a request's Text (not its Context) implies its solver will do
+//     by its shape gives that step's best tool a place near the top: a file
+//     to save or a kind of document to make ("save it to /root/notes.md",
+//     "create a markdown report") writing a file, a relative time ("today",
+//     明日) the current time, a URL fetching it, a sum or an estimate a
+//     calculator, a folder given by its path listing it, a PDF, document,
+//     presentation or spreadsheet to make or write the tool that makes
+//     that kind.
 //
 // The zero value is ready to use and safe for concurrent use.
 type Lexical struct{}

@@ -58,22 +58,10 @@ var shapeWeight float32 = 1
 func analyze(lx *lexicon, text string, word, concept func(term uint64, weight float32)) {
 	type span struct{ start, end int }
 	var paths []span
-	for start := 0; start < len(text); {
-		n := strings.IndexFunc(text[start:], unicode.IsSpace)
-		if n < 0 {
-			n = len(text) - start
-		}
-		if n == 0 {
-			_, size := utf8.DecodeRuneInString(text[start:])
-			start += size
-			continue
-		}
-		if kind := shapeOf(text[start : start+n]); kind != "" {
-			lx.matchWords([]string{kind}, func(t uint64) { concept(t, shapeWeight) })
-			paths = append(paths, span{start, start + n})
-		}
-		start += n
-	}
+	shapes(text, func(start, end int, kind string) {
+		lx.matchWords([]string{kind}, func(t uint64) { concept(t, shapeWeight) })
+		paths = append(paths, span{start, end})
+	})
 	inPath := func(at int) bool {
 		for _, p := range paths {
 			if p.start <= at && at < p.end {
@@ -127,6 +115,27 @@ func analyze(lx *lexicon, text string, word, concept func(term uint64, weight fl
 		}
 	})
 	flush()
+}
+
+// shapes calls fn with the byte offsets and the shape (see shapeOf) of
+// every field of text, between spaces, that has one: a path, a file name,
+// a URL or a domain name.
+func shapes(text string, fn func(start, end int, kind string)) {
+	for start := 0; start < len(text); {
+		n := strings.IndexFunc(text[start:], unicode.IsSpace)
+		if n < 0 {
+			n = len(text) - start
+		}
+		if n == 0 {
+			_, size := utf8.DecodeRuneInString(text[start:])
+			start += size
+			continue
+		}
+		if kind := shapeOf(text[start : start+n]); kind != "" {
+			fn(start, start+n, kind)
+		}
+		start += n
+	}
 }
 
 // stopWords are English words that say nothing about what a tool does:

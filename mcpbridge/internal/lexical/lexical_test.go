@@ -1,6 +1,7 @@
 package lexical
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -172,6 +173,127 @@ func TestScoreServers(t *testing.T) {
 	}
 	if best(grouped) != 0 {
 		t.Errorf("Score with groups = %v, want the match still first", grouped)
+	}
+}
+
+// TestScoreSteps: a step a request implies by its shape (a file to save,
+// a relative time, a URL, a sum, a folder's path, a kind of document to
+// make) raises the tool that best fits the step by stepWeight, and only
+// that one; a request that implies nothing, or whose context alone would,
+// scores as its words do.
+func TestScoreSteps(t *testing.T) {
+	docs := []*Doc{
+		doc(map[Field]string{Name: "bitcoin_price", Description: "Bitcoin price and market report", Server: "crypto"}),
+		doc(map[Field]string{Name: "bitcoin_news", Description: "Bitcoin news report", Server: "crypto"}),
+		doc(map[Field]string{Name: "write_file", Description: "Write content to a file", Parameter: "path content", Server: "fs"}),
+		doc(map[Field]string{Name: "read_file", Description: "Read a file", Parameter: "path", Server: "fs"}),
+		doc(map[Field]string{Name: "get_current_time", Description: "The current time in a timezone", Server: "time"}),
+		doc(map[Field]string{Name: "fetch", Description: "Fetches a URL", Parameter: "url", Server: "web"}),
+		doc(map[Field]string{Name: "calculate", Description: "Evaluates an arithmetic expression", Server: "calc"}),
+		doc(map[Field]string{Name: "list_directory", Description: "Lists the entries of a directory", Parameter: "path", Server: "fs"}),
+		doc(map[Field]string{Name: "create_presentation", Description: "Creates a new slide deck", Server: "slides"}),
+		doc(map[Field]string{Name: "add_slide", Description: "Adds a slide to a presentation", Server: "slides"}),
+	}
+	group := []int{0, 0, 1, 1, 2, 3, 4, 1, 5, 5}
+	tests := []struct {
+		name, text, context string
+		want                []int // documents that gain stepWeight
+	}{
+		{"a report saved at a path", "Write a report on bitcoin and save it in /root/markdown/bitcoin.md", "", []int{2}},
+		{"a kind of file to make", "Create a markdown report on bitcoin", "", []int{2}},
+		{"a relative time", "bitcoin news from today", "", []int{4}},
+		{"a URL", "summarize https://bitcoin.org/en/ for me", "", []int{5}},
+		{"a sum", "estimate the value of 2 bitcoin", "", []int{6}},
+		{"two steps", "save today's bitcoin price to /tmp/btc.md", "", []int{2, 4}},
+		{"a folder by its path", "summarize the bitcoin papers in the /root/pdf/btc folder", "", []int{7}},
+		{"a kind of document to make", "make a PowerPoint deck on bitcoin", "", []int{2, 8}},
+		{"Japanese", "ビットコインのレポートを作成して /root/btc.md に保存して", "", []int{2}},
+		{"nothing implied", "bitcoin price report", "", nil},
+		{"only the context", "bitcoin price report", "save it to /root/a.md today", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			texts := []Text{{Text: tc.text, Weight: 1}}
+			if tc.context != "" {
+				texts = append(texts, Text{Text: tc.context, Weight: 1.0 / 3})
+			}
+			q := NewQuery(texts...)
+			plain := q
+			plain.steps = nil
+			got, without := Score(q, docs, group), Score(plain, docs, group)
+			for i := range docs {
+				gain := 0.0
+				if slices.Contains(tc.want, i) {
+					gain = stepWeight
+				}
+				if math.Abs(got[i]-without[i]-gain) > 1e-9 {
+					t.Errorf("Score(%q) of document %d = %v, %v without the steps; want a gain of %v", tc.text, i, got[i], without[i], gain)
+				}
+			}
+		})
+	}
+}
+
+// TestStepConcepts: the concepts the steps are implied by are the
+// lexicon's (a misspelled one would never be named).
+func TestStepConcepts(t *testing.T) {
+	lx := theLexicon()
+	known := map[uint64]bool{}
+	for _, terms := range lx.words {
+		for _, c := range terms {
+			known[c] = true
+		}
+	}
+	for _, name := range []string{"markdown", "pdf", "spreadsheet", "document", "presentation", "text", "report", "write", "create", "now", "calculate", "directory"} {
+		if !known[conceptTerm(name)] {
+			t.Errorf("the lexicon has no concept %q", name)
+		}
+	}
+}
+
+// TestMatch: a query of a few terms, searched for term by term, finds the
+// same hits in the same order as a longer one merged with each document.
+func TestMatch(t *testing.T) {
+	var words []string
+	for i := range 300 {
+		words = append(words, fmt.Sprintf("w%dx", i))
+	}
+	var docs []*Doc
+	for i := range 40 {
+		var text []string
+		for j := range 1 + i*7%120 {
+			text = append(text, words[(i*31+j*j)%len(words)])
+		}
+		docs = append(docs, doc(map[Field]string{Name: words[i], Description: strings.Join(text, " ")}))
+	}
+	avg := fieldAverages(docs)
+	for n := 1; n <= 200; n += 9 {
+		q, _ := newQuery([]Text{{Text: strings.Join(words[n:n+n/2+1], " "), Weight: 1}})
+		var want []hit
+		for i, d := range docs {
+			var norm [numFields]float64
+			for f := range norm {
+				norm[f] = fieldWeight[f] / (1 - fieldB[f] + fieldB[f]*float64(d.lens[f])/avg[f])
+			}
+			for b, term := range q.terms {
+				if a, ok := slices.BinarySearch(d.terms, term); ok {
+					tf := 0.0
+					for f, c := range d.tf[a*int(numFields) : (a+1)*int(numFields)] {
+						tf += float64(c) * norm[f]
+					}
+					want = append(want, hit{i, b, tf})
+				}
+			}
+		}
+		got := match(q, docs, avg)
+		if len(got) != len(want) {
+			t.Fatalf("match of %d terms: %d hits, want %d", len(q.terms), len(got), len(want))
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("match of %d terms: hit %d = %v, want %v", len(q.terms), i, got[i], want[i])
+			}
+		}
 	}
 }
 

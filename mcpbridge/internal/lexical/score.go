@@ -2,6 +2,7 @@ package lexical
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -44,14 +45,26 @@ type Text struct {
 type Query struct {
 	terms   []uint64 // sorted
 	weights []float64
+	steps   []int // indexes in steps of the steps the texts imply
 }
 
 // NewQuery analyzes texts as docs are. A term's weight in a text grows
 // with the logarithm of its count there (a word said three times is not
 // three times the request), times the text's weight; the weights of the
 // texts add up. Texts with no weight (or a negative one) are skipped.
+// What the texts of full weight (1 or more) imply a solver will do (see
+// step) is kept with the terms.
 func NewQuery(texts ...Text) Query {
+	q, own := newQuery(texts)
+	q.steps = impliedSteps(own, texts)
+	return q
+}
+
+// newQuery is NewQuery without the steps; it also returns the set of the
+// concepts named by the texts of full weight.
+func newQuery(texts []Text) (Query, map[uint64]bool) {
 	w := map[uint64]float64{}
+	own := map[uint64]bool{}
 	lx := theLexicon()
 	for _, t := range texts {
 		if t.Weight <= 0 || t.Text == "" {
@@ -60,7 +73,12 @@ func NewQuery(texts ...Text) Query {
 		count := map[uint64]float64{}
 		analyze(lx, t.Text,
 			func(h uint64, w float32) { count[h] += float64(w) },
-			func(h uint64, w float32) { count[h] += float64(w * conceptWeight) })
+			func(h uint64, w float32) {
+				count[h] += float64(w * conceptWeight)
+				if t.Weight >= 1 {
+					own[h] = true
+				}
+			})
 		for h, c := range count {
 			if c > 1 { // sublinear
 				c = 1 + math.Log(c)
@@ -77,15 +95,16 @@ func NewQuery(texts ...Text) Query {
 	for i, h := range q.terms {
 		q.weights[i] = w[h]
 	}
-	return q
+	return q, own
 }
 
 // Empty reports whether q has no term: every document scores zero.
 func (q Query) Empty() bool { return len(q.terms) == 0 }
 
 // Score returns one score per document, finite and not negative, 0 for a
-// document that shares nothing with q and whose server's tools share
-// nothing either. group[i] says which server offers docs[i]; a negative
+// document that shares nothing with q, whose server's tools share nothing
+// either, and that is not the best fit of a step q implies (all 0 when q
+// matches no document). group[i] says which server offers docs[i]; a negative
 // group, or a nil group slice, puts a document alone. A nil document has
 // no terms. Score modifies neither q nor docs.
 //
@@ -93,25 +112,19 @@ func (q Query) Empty() bool { return len(q.terms) == 0 }
 // request, plus chainWeight times what it gives of what the best matched
 // tools of its server need (see chainScores), plus serverWeight times its
 // server's score, normalized the same way (see serverScores): the tools
-// that go with a well-matched tool come along.
+// that go with a well-matched tool come along. The document that fits
+// best each step q implies (see step) gains stepWeight.
 func Score(q Query, docs []*Doc, group []int) []float64 {
-	scores := make([]float64, len(docs))
 	if len(q.terms) == 0 || len(docs) == 0 {
-		return scores
+		return make([]float64, len(docs))
 	}
-	hits := match(q, docs)
+	avg := fieldAverages(docs)
+	hits := match(q, docs, avg)
 	if len(hits) == 0 {
-		return scores
+		return make([]float64, len(docs))
 	}
-	df := make([]int, len(q.terms))
-	for _, h := range hits {
-		df[h.term]++
-	}
-	n := float64(len(docs))
+	scores := bm25(q, docs, hits)
 	top := 0.0
-	for _, h := range hits {
-		scores[h.doc] += q.weights[h.term] * idf(n, df[h.term]) * h.tf / (h.tf + k1)
-	}
 	for _, s := range scores {
 		top = max(top, s)
 	}
@@ -132,7 +145,43 @@ func Score(q Query, docs []*Doc, group []int) []float64 {
 			}
 		}
 	}
+	if len(q.steps) > 0 {
+		qs := make([]Query, len(q.steps))
+		for i, s := range q.steps {
+			qs[i] = stepQueries()[s]
+		}
+		for _, best := range bestFor(qs, docs, avg) {
+			if best >= 0 {
+				scores[best] += stepWeight
+			}
+		}
+	}
 	return scores
+}
+
+// bm25 returns the BM25F score of each document from the hits of q's
+// terms in docs.
+func bm25(q Query, docs []*Doc, hits []hit) []float64 {
+	w := termWeights(q, len(docs), hits)
+	scores := make([]float64, len(docs))
+	for _, h := range hits {
+		scores[h.doc] += w[h.term] * h.tf / (h.tf + k1)
+	}
+	return scores
+}
+
+// termWeights returns each of q's terms' weight times its idf among n
+// documents, hits being its hits in them.
+func termWeights(q Query, n int, hits []hit) []float64 {
+	df := make([]int, len(q.terms))
+	for _, h := range hits {
+		df[h.term]++
+	}
+	w := make([]float64, len(q.terms))
+	for t := range w {
+		w[t] = q.weights[t] * idf(float64(n), df[t])
+	}
+	return w
 }
 
 // idf is BM25's inverse document frequency of a term found in df of n
@@ -142,10 +191,9 @@ func idf(n float64, df int) float64 {
 	return math.Log(1 + (n-d+0.5)/(d+0.5))
 }
 
-// match finds the query's terms in every document: one merge of two
-// sorted lists of terms per document, no map in the loop over documents.
-// Hits come in document order.
-func match(q Query, docs []*Doc) []hit {
+// fieldAverages returns the average length of each field over docs (1
+// for a field no document has).
+func fieldAverages(docs []*Doc) [numFields]float64 {
 	var avg [numFields]float64
 	for _, d := range docs {
 		if d == nil {
@@ -161,14 +209,30 @@ func match(q Query, docs []*Doc) []hit {
 			avg[f] = 1
 		}
 	}
+	return avg
+}
+
+// match finds the query's terms in every document, whose fields' average
+// lengths are avg: per document, one merge of two sorted lists of terms,
+// or, for a query of a few terms, a binary search of each; no map in the
+// loop over documents. Hits come in document order, then term order.
+func match(q Query, docs []*Doc, avg [numFields]float64) []hit {
 	var hits []hit
 	for i, d := range docs {
 		if d == nil {
 			continue
 		}
-		var norm [numFields]float64
-		for f := range norm {
-			norm[f] = fieldWeight[f] / (1 - fieldB[f] + fieldB[f]*float64(d.lens[f])/avg[f])
+		var norm [numFields]float64 // set at the document's first hit (never 0 then: a name weighs)
+		if few := 2 * len(q.terms) * bits.Len(uint(len(d.terms))); few < len(d.terms) {
+			for b, t := range q.terms {
+				if a, ok := slices.BinarySearch(d.terms, t); ok {
+					if norm[Name] == 0 {
+						norm = d.norm(avg)
+					}
+					hits = append(hits, hit{i, b, d.weighed(a, &norm)})
+				}
+			}
+			continue
 		}
 		a, b := 0, 0
 		for a < len(d.terms) && b < len(q.terms) {
@@ -178,17 +242,36 @@ func match(q Query, docs []*Doc) []hit {
 			case x > y:
 				b++
 			default:
-				tf := 0.0
-				for f, c := range d.tf[a*int(numFields) : (a+1)*int(numFields)] {
-					tf += float64(c) * norm[f]
+				if norm[Name] == 0 {
+					norm = d.norm(avg)
 				}
-				hits = append(hits, hit{i, b, tf})
+				hits = append(hits, hit{i, b, d.weighed(a, &norm)})
 				a++
 				b++
 			}
 		}
 	}
 	return hits
+}
+
+// norm returns BM25F's weight of each of d's fields: the field's weight
+// over its length normalization, avg holding the average lengths.
+func (d *Doc) norm(avg [numFields]float64) [numFields]float64 {
+	var norm [numFields]float64
+	for f := range norm {
+		norm[f] = fieldWeight[f] / (1 - fieldB[f] + fieldB[f]*float64(d.lens[f])/avg[f])
+	}
+	return norm
+}
+
+// weighed returns the weighed frequency of d's a-th term over its
+// fields, norm holding the fields' weights (see norm).
+func (d *Doc) weighed(a int, norm *[numFields]float64) float64 {
+	tf := 0.0
+	for f, c := range d.tf[a*int(numFields) : (a+1)*int(numFields)] {
+		tf += float64(c) * norm[f]
+	}
+	return tf
 }
 
 // A hit is a query term found in a document.
