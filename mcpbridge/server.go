@@ -51,6 +51,10 @@ type server struct {
 	// kept is the tools list kept while its server says it is fresh
 	// (see toolcache.go).
 	kept keptTools
+	// ownLists: the last listing of a user's instance of this server
+	// (configured, per-user) said each user's list is the user's own;
+	// the shared cache holds no list for it (see toolcache.go).
+	ownLists bool
 
 	// creds give the server's HTTP requests their credentials; login is
 	// the OAuth login among them. Both nil when the server needs neither.

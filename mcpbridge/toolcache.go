@@ -19,6 +19,14 @@ import (
 // announced; without the acknowledgement (within about two seconds) the
 // tools are listed. A tools/list_changed notification makes the list stale
 // at once. Tools taken from a kept list report no skipped tools.
+//
+// On a Bridge for many users, a server whose lists are each user's own
+// (marked private, or not marked) is listed for every user; once one
+// user's listing has said so, the others' neither look in the shared
+// cache (with [Options.Store], a database) nor write to it that it holds
+// no list: without this, each user's first calls cost two round trips
+// to the store for each such server. A public listing or a change of
+// the list makes the next listing look again.
 
 // keptTools is a server's tools list kept while it is fresh.
 type keptTools struct {
@@ -37,14 +45,16 @@ func (b *Bridge) listTools(ctx context.Context, s *server, conn *mcpconn.Conn) (
 		now := time.Now()
 		b.mu.Lock()
 		kept := s.kept
+		own := false
 		if s.base != nil {
 			kept = keptTools{}
 			if s.base.kept.public {
 				kept = s.base.kept
 			}
+			own = s.base.ownLists
 		}
 		b.mu.Unlock()
-		if kept.raws == nil || !now.Before(kept.until) {
+		if (kept.raws == nil || !now.Before(kept.until)) && !own {
 			kept.raws, kept.until = b.protos.Tools(s.cfg.protoKey(), now)
 		}
 		// A change reaches this connection only from the server's
@@ -89,16 +99,21 @@ func (b *Bridge) keepTools(s *server, conn *mcpconn.Conn, listed []mcpconn.Tool)
 		}
 	}
 	b.mu.Lock()
+	said := false // the shared cache was told already that it holds no list
 	switch {
 	case s.base == nil:
 		s.kept = kept
 	case public:
 		s.base.kept = kept // a user's public list is every user's
+		s.base.ownLists = false
+	default:
+		said = s.base.ownLists
+		s.base.ownLists = true
 	}
 	b.mu.Unlock()
 	if public {
 		b.protos.PutTools(s.cfg.protoKey(), kept.raws, kept.until)
-	} else {
+	} else if !said {
 		b.protos.PutTools(s.cfg.protoKey(), nil, time.Time{})
 	}
 }
@@ -110,6 +125,7 @@ func (b *Bridge) forgetTools(s *server) {
 		s = s.base // a user's instance keeps no list: the server's public one may be stale
 	}
 	s.kept = keptTools{}
+	s.ownLists = false
 	b.mu.Unlock()
 	b.protos.PutTools(s.cfg.protoKey(), nil, time.Time{})
 }
