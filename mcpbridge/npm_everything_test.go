@@ -46,6 +46,7 @@ func TestNPMEverythingFeatures(t *testing.T) {
 		t.Run(sc.Name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
+			waitConditionalTool(t, b, sc.Name, "get-roots-list")
 			if got := execText(t, b, sc.Name, "get-roots-list", nil); !strings.Contains(got, root.URI) {
 				t.Errorf("get-roots-list = %q, want %s", got, root.URI)
 			}
@@ -166,6 +167,32 @@ func everythingServers(t *testing.T) []ServerConfig {
 	return servers
 }
 
+// waitConditionalTool waits until the Bridge has tool of server, one of
+// the tools server-everything registers only once it has handled the
+// client's initialized notification (they depend on the capabilities the
+// client declared), announced with tools/list_changed. Over streamable
+// HTTP the notification and the Bridge's first tools/list are separate
+// requests, and the list may be answered before the server has handled
+// the notification (seen once in CI under load): the tools then arrive
+// with the listing the change brings. A lost notification still fails here, after 30 s; a
+// Discover that returned before the server's tools were listed fails at
+// once.
+func waitConditionalTool(t *testing.T, b *Bridge, server, tool string) {
+	t.Helper()
+	has := func(name string) bool {
+		for _, tl := range b.Tools() {
+			if tl.Server == server && tl.ServerTool == name {
+				return true
+			}
+		}
+		return false
+	}
+	if !has("echo") {
+		t.Fatalf("Discover returned before %s's tools were listed: %v", server, toolNamesOf(b.Tools()))
+	}
+	waitFor(t, server+"'s "+tool+" (announced by tools/list_changed)", func() bool { return has(tool) })
+}
+
 // waitFor waits until cond holds, polling, failing after 30 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -193,6 +220,7 @@ func TestNPMEverythingElicitationTask(t *testing.T) {
 	for _, sc := range servers {
 		t.Run(sc.Name, func(t *testing.T) {
 			a.take()
+			waitConditionalTool(t, b, sc.Name, "trigger-elicitation-request-async")
 			got := execText(t, b, sc.Name, "trigger-elicitation-request-async", nil)
 			for _, want := range []string{"[COMPLETED] User provided the requested information!", "Task created: ", "- Name: Ada", "- Favorite Color: Blue"} {
 				if !strings.Contains(got, want) {
