@@ -289,7 +289,8 @@ func TestRecheckLateAck(t *testing.T) {
 	h, arrived, release, changed := heldServer(t)
 	// A reading counts once its span ended: its answer was read.
 	exp := tracetest.NewInMemoryExporter()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	read := make(chan struct{}, 16)
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp), sdktrace.WithSpanProcessor(endSignal{name: string(mcp.MethodToolsList), ch: read}))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 	h.spec.Tracer = tp.Tracer("test")
 	lists := func() int {
@@ -305,9 +306,11 @@ func TestRecheckLateAck(t *testing.T) {
 		t.Fatal("no subscriptions/listen reached the server")
 	}
 	// The second reading comes after listenAckWait, unacknowledged.
-	deadline := time.Now().Add(fast)
-	for lists() < 2 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
+	for range 2 {
+		select {
+		case <-read:
+		case <-time.After(fast):
+		}
 	}
 	if n := lists(); n != 2 {
 		t.Fatalf("%d tools/list answered, want 2 (the first reading and the one after listenAckWait)", n)
@@ -322,3 +325,22 @@ func TestRecheckLateAck(t *testing.T) {
 		t.Fatal("a tool added before the late acknowledgement never reached OnToolsChanged")
 	}
 }
+
+// endSignal is a span processor that sends on ch (without blocking) when
+// a span named name ends.
+type endSignal struct {
+	name string
+	ch   chan<- struct{}
+}
+
+func (e endSignal) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
+func (e endSignal) OnEnd(s sdktrace.ReadOnlySpan) {
+	if s.Name() == e.name {
+		select {
+		case e.ch <- struct{}{}:
+		default:
+		}
+	}
+}
+func (e endSignal) Shutdown(context.Context) error   { return nil }
+func (e endSignal) ForceFlush(context.Context) error { return nil }
