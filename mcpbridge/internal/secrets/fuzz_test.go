@@ -141,8 +141,5 @@ func FuzzHolds(f *testing.F) {
 		if got := r.holds(text); got != want {
 			t.Fatalf("holds(%q) with secrets %q, %q = %v, the probe's replacement says %v", text, a, b, got, want)
 		}
-		if got := r.Holds(text); got != want {
-			t.Fatalf("Holds(%q) = %v, want %v", text, got, want)
-		}
 	})
 }

@@ -293,9 +293,6 @@ func (k *Keyring) CommandLine(command string, args []string) string {
 // now, learned credentials included.
 func (k *Keyring) ReplaceConfigured(s string) string { return k.Redactor().ReplaceConfigured(s) }
 
-// Holds is [Redactor.Holds] with what k knows now.
-func (k *Keyring) Holds(s string) bool { return k.Redactor().Holds(s) }
-
 // HasConfigured is [Redactor.HasConfigured] with what k knows now.
 func (k *Keyring) HasConfigured() bool { return k.Redactor().HasConfigured() }
 

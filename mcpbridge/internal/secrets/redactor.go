@@ -738,17 +738,6 @@ func (r *Redactor) HasConfigured() bool {
 	return false
 }
 
-// Holds reports whether s holds a configured secret of at least 4 bytes:
-// whether [Redactor.ReplaceConfigured] would change it. It copies nothing.
-func (r *Redactor) Holds(s string) bool {
-	for _, p := range r.each() {
-		if p.holds(s) {
-			return true
-		}
-	}
-	return false
-}
-
 // ReplaceConfigured returns s with the configured secrets of at least 4
 // bytes replaced by [Redacted], and nothing else changed: the redaction for
 // what a server sent, which must not be mangled by the generic rules of
