@@ -119,6 +119,13 @@ type link struct {
 	// common marks the connection every user of a server shares (see
 	// server.common): a user's instance never closes it.
 	common atomic.Bool
+	// pin is the user's instance whose credentials the connection's own
+	// requests carry (the subscriptions/listen stream, notifications) on
+	// a server whose credentials are each user's: the instance that
+	// dialled it, then, on the connection every user shares, another
+	// user's on it once that user is dropped (see repinLocked); nil when
+	// no user is on it, and the next to come is pinned.
+	pin atomic.Pointer[server]
 }
 
 // spec returns how to reach s through mcpconn; callbacks go to b for l.
@@ -194,7 +201,8 @@ func (b *Bridge) spec(s *server, l *link) mcpconn.Spec {
 		sp.URL, sp.Headers = cfg.endpoint(), cfg.Headers
 		sp.Auth = s.creds
 		if s.base != nil {
-			sp.Auth = userCreds{pin: s}
+			l.pin.Store(s)
+			sp.Auth = userCreds{l: l}
 		}
 		if cfg.OAuth != nil {
 			sp.TokenParam = cfg.OAuth.TokenParamName
@@ -307,6 +315,9 @@ func (b *Bridge) installLocked(s *server, a attempt) (closeLink *link, relist bo
 		closeLink = old
 	}
 	s.link = a.link
+	if s.base != nil {
+		a.link.pin.CompareAndSwap(nil, s) // a user on the shared connection again
+	}
 	s.stderr = ""
 	s.instructions = a.link.conn.Instructions()
 	s.icons = serverIcons(a.link.conn.ServerIcons())

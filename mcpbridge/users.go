@@ -216,6 +216,8 @@ func (b *Bridge) evictLocked(u *userState) []*link {
 		if s.link != nil {
 			if !s.link.common.Load() {
 				links = append(links, s.link)
+			} else {
+				b.repinLocked(u, s)
 			}
 			s.link = nil
 			b.setStateLocked(s, Disconnected, nil)
@@ -225,6 +227,29 @@ func (b *Bridge) evictLocked(u *userState) []*link {
 	}
 	b.log.Debug("mcp user state dropped", "user", u.id)
 	return links
+}
+
+// repinLocked hands the shared connection of s (u's instance, u being
+// dropped) from s to another user's instance on it, when s was its pin:
+// the connection's own requests then carry that user's credentials, never
+// those of a user the Bridge dropped. With no other user on it, none
+// (the next user on it is pinned when installed).
+func (b *Bridge) repinLocked(u *userState, s *server) {
+	l := s.link
+	if l.pin.Load() != s {
+		return
+	}
+	var next *server
+	for _, o := range b.users {
+		if o == u {
+			continue
+		}
+		if os := o.inst[s.base]; os != nil && os.link == l {
+			next = os
+			break
+		}
+	}
+	l.pin.CompareAndSwap(s, next)
 }
 
 // closeLinks closes each link's connection, concurrently.
@@ -584,18 +609,30 @@ func actingAs(ctx context.Context, s *server) context.Context {
 // userCreds gives each request on a connection of a server whose
 // credentials are each user's those of the request's user: the
 // instance's the operation carries (credsKey), else those of the
-// instance that dialled the connection (its own requests: the listen
-// stream, notifications).
+// connection's pinned instance (its own requests: the listen stream,
+// notifications), else none.
 type userCreds struct {
-	pin *server
+	l *link
 }
 
 func (c userCreds) of(ctx context.Context) mcpconn.Authorizer {
 	if a, ok := ctx.Value(credsKey{}).(mcpconn.Authorizer); ok {
 		return a
 	}
-	return c.pin.creds
+	if s := c.l.pin.Load(); s != nil {
+		return s.creds
+	}
+	return noCreds{}
 }
+
+// noCreds sends a request without credentials: the requests of a shared
+// connection's own (its listen stream) while no user is on it. No
+// dropped user's token goes in their stead.
+type noCreds struct{}
+
+func (noCreds) Authorization(context.Context) (string, error)             { return "", nil }
+func (noCreds) Unauthorized(context.Context, *http.Response, string) bool { return false }
+func (noCreds) Accepted(context.Context)                                  {}
 
 func (c userCreds) Authorization(ctx context.Context) (string, error) {
 	return c.of(ctx).Authorization(ctx)

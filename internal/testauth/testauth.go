@@ -349,6 +349,8 @@ type Protected struct {
 	// Discovers counts the server/discover requests that carried a valid
 	// token.
 	Discovers atomic.Int64
+
+	listens listens
 }
 
 // StallMetadata makes the next request for the protected resource
@@ -429,6 +431,10 @@ func (p *Protected) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.mu.Unlock()
 	}
 	sub, valid := p.valid(r.Context(), tok)
+	if isListen(r) {
+		r = p.listened(r, sub, ok && valid)
+		defer p.listenDone(r)
+	}
 	if !ok || !valid {
 		p.Refused.Add(1)
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata=%q, scope="openid offline_access"`, p.HTTP.URL+"/.well-known/oauth-protected-resource"+p.path))

@@ -1,6 +1,7 @@
 package mcpconn
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -29,7 +30,7 @@ func (c *Conn) headerRulesApply() bool {
 // annotations, or a schema that is not an object: then no header is ever
 // mirrored from it either).
 func paramHeaderError(inputSchema json.RawMessage) error {
-	if len(inputSchema) == 0 {
+	if !mayAnnotate(inputSchema) {
 		return nil
 	}
 	t := mcp.Tool{RawInputSchema: inputSchema}
@@ -37,4 +38,24 @@ func paramHeaderError(inputSchema json.RawMessage) error {
 		return fmt.Errorf("invalid x-mcp-header annotation: %w", err)
 	}
 	return nil
+}
+
+// annotationKey is the key of the annotation, as JSON writes it.
+const annotationKey = "x-mcp-header"
+
+// mayAnnotate reports whether the raw schema may carry an x-mcp-header
+// annotation, so that reading it (mcp-go's validator decodes and encodes
+// the whole schema again) is needed: when it holds the key in any case
+// (Go's JSON matches keys ignoring case) or any escape (a key may be
+// written with \u escapes). Most schemas hold neither.
+func mayAnnotate(raw []byte) bool {
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		return true
+	}
+	for i := 0; i+len(annotationKey) <= len(raw); i++ {
+		if c := raw[i] | 0x20; c == 'x' && bytes.EqualFold(raw[i:i+len(annotationKey)], []byte(annotationKey)) {
+			return true
+		}
+	}
+	return false
 }

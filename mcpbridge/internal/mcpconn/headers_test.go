@@ -25,6 +25,8 @@ func TestParamHeaderError(t *testing.T) {
 		{"colon", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A:B"}}}`, false},
 		{"non-ASCII", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Régión"}}}`, false},
 		{"duplicate in another case", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"Region"},"b":{"type":"string","x-mcp-header":"REGION"}}}`, false},
+		{"key in another case", `{"type":"object","properties":{"a":{"type":"object","X-Mcp-HEADER":"A"}}}`, false},
+		{"key escaped", `{"type":"object","properties":{"a":{"type":"object","x-mcp-\u0068eader":"A"}}}`, false},
 		{"nested duplicate", `{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"R"},"o":{"type":"object","properties":{"b":{"type":"integer","x-mcp-header":"r"}}}}}`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -45,7 +47,17 @@ func FuzzParamHeaders(f *testing.F) {
 	f.Add(`{"type":"object","properties":{"a":{"type":"boolean","x-mcp-header":"V"}}}`, `{"a":null}`)
 	f.Add(`{"properties":{"o":{"type":"object","properties":{"x":{"type":"string","x-mcp-header":"X"}}}}}`, `{"o":{"x":"世界"}}`)
 	f.Add(`{"properties":{"a":{"type":"string","x-mcp-header":"a b"}}}`, `{}`)
+	f.Add(`{"properties":{"a":{"type":"string","X-MCP-Header":"a b"}}}`, `{"a":"x"}`)
+	f.Add(`{"properties":{"a":{"type":"string","x-mcp-\u0068eader":"R"}}}`, `{"a":"x"}`)
 	f.Fuzz(func(t *testing.T, schema, args string) {
+		if !mayAnnotate([]byte(schema)) {
+			// Skipping the validator is safe only where mcp-go finds no
+			// annotation either.
+			tool := &mcp.Tool{RawInputSchema: json.RawMessage(schema)}
+			if err := mcp.ValidateParamHeaderAnnotations(tool); err != nil || len(mcp.ExtractParamHeaderBindings(tool)) > 0 {
+				t.Fatalf("mayAnnotate(%s) = false, yet mcp-go finds annotations (%v)", schema, err)
+			}
+		}
 		if paramHeaderError(json.RawMessage(schema)) != nil {
 			return
 		}

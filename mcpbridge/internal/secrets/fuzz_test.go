@@ -126,3 +126,20 @@ func FuzzKeyringMany(f *testing.F) {
 		}
 	})
 }
+
+// FuzzHolds: the probe that tells whether a text holds a secret without
+// building the replaced text says exactly what building it would: a
+// difference, however the secrets and the text overlap (a secret of
+// stars, one inside another, one at the text's very end).
+func FuzzHolds(f *testing.F) {
+	for _, s := range [][3]string{{"****", "x***", "a****b"}, {"abcd", "bcde", "xabcdex"}, {"tok+en/==", "en/=", "Bearer tok+en/=="}, {"\u00e9cd\u00e9", "aaaa", "aaa"}} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, a, b, text string) {
+		r := newRedactor([]string{a, b})
+		want := r.probe != nil && r.probe.Replace(text) != text
+		if got := r.holds(text); got != want {
+			t.Fatalf("holds(%q) with secrets %q, %q = %v, the probe's replacement says %v", text, a, b, got, want)
+		}
+	})
+}

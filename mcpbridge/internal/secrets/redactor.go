@@ -747,7 +747,7 @@ func (r *Redactor) ReplaceConfigured(s string) string {
 	for {
 		var found []string
 		for _, p := range parts {
-			if p.probe != nil && p.probe.Replace(s) != s {
+			if p.holds(s) {
 				found = p.occurring(s, found)
 			}
 		}
@@ -766,6 +766,50 @@ func (r *Redactor) ReplaceConfigured(s string) string {
 			s = strings.ReplaceAll(s, secret, Redacted)
 		}
 	}
+}
+
+// holds reports whether s holds a secret of r (a flat Redactor) of at
+// least minSecretLen bytes. It runs the probe without building the text it
+// would make: most text holds no secret, and copying every message twice
+// to find that out was a share of all a Bridge allocates.
+func (r *Redactor) holds(s string) bool {
+	if r.probe == nil {
+		return false
+	}
+	w := sameWriter{s: s}
+	_, _ = r.probe.WriteString(&w, s)
+	return w.differs || w.off != len(s)
+}
+
+// sameWriter compares what is written to it with s: differs is set at
+// the first write that is not the text of s that comes next. With the
+// final length, it tells whether the writes make s exactly.
+type sameWriter struct {
+	s       string
+	off     int
+	differs bool
+}
+
+func (w *sameWriter) WriteString(x string) (int, error) {
+	if !w.differs {
+		if end := w.off + len(x); end <= len(w.s) && w.s[w.off:end] == x {
+			w.off = end
+		} else {
+			w.differs = true
+		}
+	}
+	return len(x), nil
+}
+
+func (w *sameWriter) Write(b []byte) (int, error) {
+	if !w.differs {
+		if end := w.off + len(b); end <= len(w.s) && w.s[w.off:end] == string(b) {
+			w.off = end
+		} else {
+			w.differs = true
+		}
+	}
+	return len(b), nil
 }
 
 // anchor is where to look for a secret of a Redactor: the secret (its
