@@ -47,7 +47,7 @@ func (b *Builder) Need(name string) {
 	}
 	analyze(theLexicon(), name,
 		func(t uint64, _ float32) { b.needs[t] = true },
-		func(t uint64, _ float32) { b.needs[t] = true })
+		func(t uint64, _ float32) { b.needs[t] = true }, nil)
 }
 
 // Add analyzes text as part of field f.
@@ -66,9 +66,13 @@ func (b *Builder) Add(f Field, text string) {
 		}
 		e[f] += w
 	}
+	var near func(uint64, float32)
+	if f == Name || f == Description { // the parameters' texts are not one text
+		near = add
+	}
 	analyze(theLexicon(), text,
 		func(t uint64, w float32) { add(t, w); b.lens[f] += w },
-		func(t uint64, w float32) { add(t, w*conceptWeight) })
+		func(t uint64, w float32) { add(t, w*conceptWeight) }, near)
 }
 
 // Doc returns the document of what was added. The Builder may be used

@@ -11,7 +11,7 @@ import (
 // conceptsOf returns the concept terms analyze finds in text.
 func conceptsOf(text string) map[uint64]bool {
 	m := map[uint64]bool{}
-	analyze(theLexicon(), text, func(uint64, float32) {}, func(h uint64, _ float32) { m[h] = true })
+	analyze(theLexicon(), text, func(uint64, float32) {}, func(h uint64, _ float32) { m[h] = true }, nil)
 	return m
 }
 
@@ -151,6 +151,44 @@ func TestScoreName(t *testing.T) {
 	if s := Score(NewQuery(Text{Text: "calendar", Weight: 1}), docs, nil); s[1] <= s[0] {
 		t.Errorf("Score(calendar) = %v, want the tool named so first", s)
 	}
+}
+
+// TestScoreNear: of two tools with the same words, the one that says two
+// of the request's words (or concepts) next to each other fits it better;
+// a word between them, or more than nearGapCJK characters between two CJK
+// concepts, and the gain is gone.
+func TestScoreNear(t *testing.T) {
+	tests := []struct{ query, near, apart string }{
+		{"stock price", "stock price and closing value", "stock closing and price value"},
+		{"price of a stock", "stock price and closing value", "stock closing and price value"},
+		{"the weather forecast", "weather forecast of a region", "weather of a region forecast"},
+		{"株の価格", "株の価格とニュース", "株のニュースと価格"},
+		{"股票价格", "股票价格和新闻", "股票和新闻价格"},
+	}
+	for _, tc := range tests {
+		docs := []*Doc{
+			doc(map[Field]string{Name: "tool", Description: tc.apart}),
+			doc(map[Field]string{Name: "tool", Description: tc.near}),
+		}
+		if s := Score(NewQuery(Text{Text: tc.query, Weight: 1}), docs, nil); s[1] <= s[0] {
+			t.Errorf("Score(%q) = %v, want %q above %q", tc.query, s, tc.near, tc.apart)
+		}
+	}
+	// More than nearGapCJK characters between two concepts: no near term.
+	gap := strings.Repeat("の", nearGapCJK+1)
+	if got, want := nearTermsOf("株"+gap+"価格"), 0; got != want {
+		t.Errorf("near terms of 株%s価格: %d, want %d", gap, got, want)
+	}
+	if got := nearTermsOf("株の価格"); got != 1 {
+		t.Errorf("near terms of 株の価格: %d, want 1", got)
+	}
+}
+
+// nearTermsOf counts the near terms analyze gives text.
+func nearTermsOf(text string) int {
+	n := 0
+	analyze(theLexicon(), text, func(uint64, float32) {}, func(uint64, float32) {}, func(uint64, float32) { n++ })
+	return n
 }
 
 // TestScoreServers: a tool of the server of the best match gains from it;

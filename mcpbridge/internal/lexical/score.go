@@ -78,7 +78,8 @@ func newQuery(texts []Text) (Query, map[uint64]bool) {
 				if t.Weight >= 1 {
 					own[h] = true
 				}
-			})
+			},
+			func(h uint64, w float32) { count[h] += float64(w) })
 		for h, c := range count {
 			if c > 1 { // sublinear
 				c = 1 + math.Log(c)
