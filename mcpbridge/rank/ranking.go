@@ -156,7 +156,8 @@ type Ranker interface {
 //     明日) the current time, a URL fetching it, a sum or an estimate a
 //     calculator, a folder given by its path listing it, a PDF, document,
 //     presentation or spreadsheet to make or write the tool that makes
-//     that kind.
+//     that kind (and, for a text document or a presentation, the tool that
+//     adds a paragraph or a slide).
 //
 // The zero value is ready to use and safe for concurrent use.
 type Lexical struct{}

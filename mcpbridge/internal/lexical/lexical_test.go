@@ -231,8 +231,10 @@ func TestScoreSteps(t *testing.T) {
 		doc(map[Field]string{Name: "list_directory", Description: "Lists the entries of a directory", Parameter: "path", Server: "fs"}),
 		doc(map[Field]string{Name: "create_presentation", Description: "Creates a new slide deck", Server: "slides"}),
 		doc(map[Field]string{Name: "add_slide", Description: "Adds a slide to a presentation", Server: "slides"}),
+		doc(map[Field]string{Name: "create_document", Description: "Creates a new Word document", Server: "word"}),
+		doc(map[Field]string{Name: "add_paragraph", Description: "Adds a paragraph of text to a document", Server: "word"}),
 	}
-	group := []int{0, 0, 1, 1, 2, 3, 4, 1, 5, 5}
+	group := []int{0, 0, 1, 1, 2, 3, 4, 1, 5, 5, 6, 6}
 	tests := []struct {
 		name, text, context string
 		want                []int // documents that gain stepWeight
@@ -244,7 +246,8 @@ func TestScoreSteps(t *testing.T) {
 		{"a sum", "estimate the value of 2 bitcoin", "", []int{6}},
 		{"two steps", "save today's bitcoin price to /tmp/btc.md", "", []int{2, 4}},
 		{"a folder by its path", "summarize the bitcoin papers in the /root/pdf/btc folder", "", []int{7}},
-		{"a kind of document to make", "make a PowerPoint deck on bitcoin", "", []int{2, 8}},
+		{"a kind of document to make, and its slides", "make a PowerPoint deck on bitcoin", "", []int{2, 8, 9}},
+		{"a document to write, and its paragraphs", "write a Word document on bitcoin", "", []int{2, 10, 11}},
 		{"Japanese", "ビットコインのレポートを作成して /root/btc.md に保存して", "", []int{2}},
 		{"nothing implied", "bitcoin price report", "", nil},
 		{"only the context", "bitcoin price report", "save it to /root/a.md today", nil},

@@ -50,6 +50,10 @@ var steps = []step{
 	making("document"),
 	making("presentation"),
 	making("spreadsheet"),
+	// What such a document is made of: a text document's paragraphs, a
+	// presentation's slides.
+	filling("document", "add paragraph"),
+	filling("presentation", "add slide"),
 }
 
 // making is the step of making a document of a kind (a concept of the
@@ -59,6 +63,12 @@ func making(kind string) step {
 	return step{"create " + kind, func(named concepts, _ map[string]bool) bool {
 		return named.has(kind) && named.has("create", "write")
 	}}
+}
+
+// filling is the step of adding to a document of a kind what it is made
+// of (words), implied as making that kind is.
+func filling(kind, words string) step {
+	return step{words, making(kind).implied}
 }
 
 // stepQueries are the queries of steps' words, in the same order.
