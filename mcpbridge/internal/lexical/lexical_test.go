@@ -293,7 +293,8 @@ func TestStepConcepts(t *testing.T) {
 }
 
 // TestMatch: a query of a few terms, searched for term by term, finds the
-// same hits in the same order as a longer one merged with each document.
+// same hits in the same order as a longer one merged with each document,
+// its near terms among the document's near terms.
 func TestMatch(t *testing.T) {
 	var words []string
 	for i := range 300 {
@@ -317,9 +318,13 @@ func TestMatch(t *testing.T) {
 				norm[f] = fieldWeight[f] / (1 - fieldB[f] + fieldB[f]*float64(d.lens[f])/avg[f])
 			}
 			for b, term := range q.terms {
-				if a, ok := slices.BinarySearch(d.terms, term); ok {
+				terms, tfs := d.terms, d.tf
+				if b >= q.nearFrom {
+					terms, tfs = d.near, d.nearTF
+				}
+				if a, ok := slices.BinarySearch(terms, term); ok {
 					tf := 0.0
-					for f, c := range d.tf[a*int(numFields) : (a+1)*int(numFields)] {
+					for f, c := range tfs[a*int(numFields) : (a+1)*int(numFields)] {
 						tf += float64(c) * norm[f]
 					}
 					want = append(want, hit{i, b, tf})
