@@ -29,7 +29,7 @@ const (
 type Doc struct {
 	terms  []uint64
 	tf     []float32 // tf[i*numFields+f]: weight of terms[i] in field f
-	near   []uint64  // the near terms (see analyze), sorted, apart: a query has few
+	near   []uint64  // the near terms (see analyze), sorted; apart, as match looks for them apart
 	nearTF []float32 // as tf, for near
 	lens   [numFields]float32
 	needs  []uint64 // sorted terms of the required arguments' names
