@@ -143,6 +143,10 @@ type Ranker interface {
 //     English, Japanese, Chinese and Korean, lets a word meet its
 //     synonyms and translations ("forecast" meets "weather", "EUR" meets
 //     "currency", 天気 meets "weather");
+//   - two words of a request said next to each other, or two of its
+//     concepts, count again where a tool's name or description says them
+//     next to each other too ("stock price" fits get_stock_price better
+//     than a stock tool that mentions a price);
 //   - a tool gains from how well its server's tools together match, so
 //     that the tools that go with the best match come along;
 //   - what a request's Text (not its Context) implies its solver will do
@@ -152,7 +156,8 @@ type Ranker interface {
 //     明日) the current time, a URL fetching it, a sum or an estimate a
 //     calculator, a folder given by its path listing it, a PDF, document,
 //     presentation or spreadsheet to make or write the tool that makes
-//     that kind.
+//     that kind (and, for a text document or a presentation, the tool that
+//     adds a paragraph or a slide).
 //
 // The zero value is ready to use and safe for concurrent use.
 type Lexical struct{}

@@ -54,8 +54,12 @@ var shapeWeight float32 = 1
 // concept of the lexicon that the text names, each with its weight. A file
 // path in the text names what the word "file" names, a URL what "url"
 // names, a domain name what "domain" names; the words inside them weigh
-// pathWeight.
-func analyze(lx *lexicon, text string, word, concept func(term uint64, weight float32)) {
+// pathWeight. Unless near is nil, it is called with the term of every two
+// things said next to each other (see nearTerm), with its weight times
+// nearWeight: two words with no other word between them but stop words,
+// two concepts named by members that follow each other (in CJK text, with
+// at most nearGapCJK characters between them).
+func analyze(lx *lexicon, text string, word, concept, near func(term uint64, weight float32)) {
 	type span struct{ start, end int }
 	var paths []span
 	shapes(text, func(start, end int, kind string) {
@@ -73,17 +77,20 @@ func analyze(lx *lexicon, text string, word, concept func(term uint64, weight fl
 	var seq []string // the current sequence of normalized words, for phrases
 	var seqWeight float32 = 1
 	var member []bool
+	var spans []conceptSpan // the concepts found in seq or in a CJK run
 	flush := func() {
 		if len(seq) == 0 {
 			return
 		}
 		w := seqWeight
 		member = append(member[:0], make([]bool, len(seq))...)
+		spans = spans[:0]
 		lx.matchWordsAt(seq, func(from, to int, t uint64) {
 			concept(t, w)
 			for i := from; i < to; i++ {
 				member[i] = true
 			}
+			spans = append(spans, conceptSpan{from, to, t})
 		})
 		// A word the lexicon knows counts mostly through its concepts.
 		for i, s := range seq {
@@ -92,6 +99,14 @@ func analyze(lx *lexicon, text string, word, concept func(term uint64, weight fl
 			} else {
 				word(termHash(s), w)
 			}
+		}
+		if near != nil {
+			for i := 1; i < len(seq); i++ {
+				if seq[i] != seq[i-1] {
+					near(nearTerm(termHash(seq[i-1]), termHash(seq[i])), w*nearWeight)
+				}
+			}
+			nearConcepts(spans, 0, func(t uint64) { near(t, w*nearWeight) })
 		}
 		seq = seq[:0]
 	}
@@ -107,7 +122,14 @@ func analyze(lx *lexicon, text string, word, concept func(term uint64, weight fl
 		if c.cjk {
 			flush()
 			cjkPairs(c.text, func(p string) { word(termHash(p), w) })
-			lx.matchCJK(c.text, func(t uint64) { concept(t, w) })
+			spans = spans[:0]
+			lx.matchCJK(c.text, func(at, n int, t uint64) {
+				concept(t, w)
+				spans = append(spans, conceptSpan{at, at + n, t})
+			})
+			if near != nil {
+				nearConcepts(spans, nearGapCJK, func(t uint64) { near(t, w*nearWeight) })
+			}
 			return
 		}
 		if s, ok := normalize(c.text); ok {
@@ -115,6 +137,62 @@ func analyze(lx *lexicon, text string, word, concept func(term uint64, weight fl
 		}
 	})
 	flush()
+}
+
+// nearWeight is what the term of two words or concepts said next to each
+// other counts, against 1 for a word, in a request and in a tool's name
+// and description: a tool whose name says "stock price" fits a request
+// for a stock's price better than one that says "stock" in its name and
+// "price" in its description. nearGapCJK is how many characters may be
+// between two concepts of CJK text (particles: 株の価格). They were set on
+// the dev split of the ranker's recall tests (see the rank package's
+// testdata), in a fifth round.
+const (
+	nearWeight = 0.75
+	nearGapCJK = 3
+)
+
+// A conceptSpan is a concept found in a text, and where: the words (or
+// CJK characters) from and to of its member.
+type conceptSpan struct {
+	from, to int
+	term     uint64
+}
+
+// nearConcepts calls fn with the term of every two distinct concepts of
+// spans (in the order found) whose members follow each other with at most
+// gap words or characters between them.
+func nearConcepts(spans []conceptSpan, gap int, fn func(uint64)) {
+	for i, a := range spans {
+		for _, b := range spans[i+1:] {
+			if b.from-a.to > gap {
+				break
+			}
+			if b.from >= a.to && a.term != b.term {
+				fn(nearTerm(a.term, b.term))
+			}
+		}
+	}
+}
+
+// nearTerm is the term of two terms said next to each other, in either
+// order: FNV-1a over a marker and the two terms, the lesser first.
+func nearTerm(a, b uint64) uint64 {
+	if a > b {
+		a, b = b, a
+	}
+	h := uint64(14695981039346656037)
+	mix := func(c byte) {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	mix('~')
+	for _, t := range [2]uint64{a, b} {
+		for i := 0; i < 8; i++ {
+			mix(byte(t >> (8 * i)))
+		}
+	}
+	return h
 }
 
 // shapes calls fn with the byte offsets and the shape (see shapeOf) of

@@ -1,6 +1,9 @@
 package lexical
 
-import "slices"
+import (
+	"maps"
+	"slices"
+)
 
 // A Field is the part of a tool's text a term comes from. Terms weigh more
 // in some fields than in others (see [Params]).
@@ -24,18 +27,20 @@ const (
 // how often each occurs in each field. A Doc is immutable and safe for
 // concurrent use.
 type Doc struct {
-	terms []uint64
-	tf    []float32 // tf[i*numFields+f]: weight of terms[i] in field f
-	lens  [numFields]float32
-	needs []uint64 // sorted terms of the required arguments' names
+	terms  []uint64
+	tf     []float32 // tf[i*numFields+f]: weight of terms[i] in field f
+	near   []uint64  // the near terms (see analyze), sorted; apart, as match looks for them apart
+	nearTF []float32 // as tf, for near
+	lens   [numFields]float32
+	needs  []uint64 // sorted terms of the required arguments' names
 }
 
 // Builder collects the texts of a tool, field by field. The zero Builder
 // is ready to use; it is not safe for concurrent use.
 type Builder struct {
-	tf    map[uint64]*[numFields]float32
-	lens  [numFields]float32
-	needs map[uint64]bool
+	tf, near map[uint64]*[numFields]float32
+	lens     [numFields]float32
+	needs    map[uint64]bool
 }
 
 // Need records the name of a required argument: what the tool needs to be
@@ -47,7 +52,7 @@ func (b *Builder) Need(name string) {
 	}
 	analyze(theLexicon(), name,
 		func(t uint64, _ float32) { b.needs[t] = true },
-		func(t uint64, _ float32) { b.needs[t] = true })
+		func(t uint64, _ float32) { b.needs[t] = true }, nil)
 }
 
 // Add analyzes text as part of field f.
@@ -56,33 +61,34 @@ func (b *Builder) Add(f Field, text string) {
 		return
 	}
 	if b.tf == nil {
-		b.tf = map[uint64]*[numFields]float32{}
+		b.tf, b.near = map[uint64]*[numFields]float32{}, map[uint64]*[numFields]float32{}
 	}
-	add := func(t uint64, w float32) {
-		e := b.tf[t]
-		if e == nil {
-			e = new([numFields]float32)
-			b.tf[t] = e
+	into := func(m map[uint64]*[numFields]float32) func(t uint64, w float32) {
+		return func(t uint64, w float32) {
+			e := m[t]
+			if e == nil {
+				e = new([numFields]float32)
+				m[t] = e
+			}
+			e[f] += w
 		}
-		e[f] += w
+	}
+	add := into(b.tf)
+	var near func(uint64, float32)
+	if f == Name || f == Description { // the parameters' texts are not one text
+		near = into(b.near)
 	}
 	analyze(theLexicon(), text,
 		func(t uint64, w float32) { add(t, w); b.lens[f] += w },
-		func(t uint64, w float32) { add(t, w*conceptWeight) })
+		func(t uint64, w float32) { add(t, w*conceptWeight) }, near)
 }
 
 // Doc returns the document of what was added. The Builder may be used
 // again afterwards; it starts empty.
 func (b *Builder) Doc() *Doc {
-	d := &Doc{lens: b.lens, terms: make([]uint64, 0, len(b.tf))}
-	for t := range b.tf {
-		d.terms = append(d.terms, t)
-	}
-	slices.Sort(d.terms)
-	d.tf = make([]float32, len(d.terms)*int(numFields))
-	for i, t := range d.terms {
-		copy(d.tf[i*int(numFields):], b.tf[t][:])
-	}
+	d := &Doc{lens: b.lens}
+	d.terms, d.tf = sortedTF(b.tf)
+	d.near, d.nearTF = sortedTF(b.near)
 	for t := range b.needs {
 		d.needs = append(d.needs, t)
 	}
@@ -91,9 +97,23 @@ func (b *Builder) Doc() *Doc {
 	return d
 }
 
-// Terms reports how many distinct terms d has (words, character pairs and
-// concepts).
-func (d *Doc) Terms() int { return len(d.terms) }
+// sortedTF returns the terms of m, sorted, and their frequencies in each
+// field (numFields a term, in the same order); nil for none.
+func sortedTF(m map[uint64]*[numFields]float32) ([]uint64, []float32) {
+	if len(m) == 0 {
+		return nil, nil
+	}
+	terms := slices.Sorted(maps.Keys(m))
+	tf := make([]float32, len(terms)*int(numFields))
+	for i, t := range terms {
+		copy(tf[i*int(numFields):], m[t][:])
+	}
+	return terms, tf
+}
+
+// Terms reports how many distinct terms d has (words, character pairs,
+// concepts and near terms).
+func (d *Doc) Terms() int { return len(d.terms) + len(d.near) }
 
 // says reports whether d's name or description has term t.
 func (d *Doc) says(t uint64) bool {

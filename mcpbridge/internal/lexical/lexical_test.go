@@ -11,7 +11,7 @@ import (
 // conceptsOf returns the concept terms analyze finds in text.
 func conceptsOf(text string) map[uint64]bool {
 	m := map[uint64]bool{}
-	analyze(theLexicon(), text, func(uint64, float32) {}, func(h uint64, _ float32) { m[h] = true })
+	analyze(theLexicon(), text, func(uint64, float32) {}, func(h uint64, _ float32) { m[h] = true }, nil)
 	return m
 }
 
@@ -153,6 +153,44 @@ func TestScoreName(t *testing.T) {
 	}
 }
 
+// TestScoreNear: of two tools with the same words, the one that says two
+// of the request's words (or concepts) next to each other fits it better;
+// a word between them, or more than nearGapCJK characters between two CJK
+// concepts, and the gain is gone.
+func TestScoreNear(t *testing.T) {
+	tests := []struct{ query, near, apart string }{
+		{"stock price", "stock price and closing value", "stock closing and price value"},
+		{"price of a stock", "stock price and closing value", "stock closing and price value"},
+		{"the weather forecast", "weather forecast of a region", "weather of a region forecast"},
+		{"株の価格", "株の価格とニュース", "株のニュースと価格"},
+		{"股票价格", "股票价格和新闻", "股票和新闻价格"},
+	}
+	for _, tc := range tests {
+		docs := []*Doc{
+			doc(map[Field]string{Name: "tool", Description: tc.apart}),
+			doc(map[Field]string{Name: "tool", Description: tc.near}),
+		}
+		if s := Score(NewQuery(Text{Text: tc.query, Weight: 1}), docs, nil); s[1] <= s[0] {
+			t.Errorf("Score(%q) = %v, want %q above %q", tc.query, s, tc.near, tc.apart)
+		}
+	}
+	// More than nearGapCJK characters between two concepts: no near term.
+	gap := strings.Repeat("の", nearGapCJK+1)
+	if got, want := nearTermsOf("株"+gap+"価格"), 0; got != want {
+		t.Errorf("near terms of 株%s価格: %d, want %d", gap, got, want)
+	}
+	if got := nearTermsOf("株の価格"); got != 1 {
+		t.Errorf("near terms of 株の価格: %d, want 1", got)
+	}
+}
+
+// nearTermsOf counts the near terms analyze gives text.
+func nearTermsOf(text string) int {
+	n := 0
+	analyze(theLexicon(), text, func(uint64, float32) {}, func(uint64, float32) {}, func(uint64, float32) { n++ })
+	return n
+}
+
 // TestScoreServers: a tool of the server of the best match gains from it;
 // a tool that gives what the best match needs gains more.
 func TestScoreServers(t *testing.T) {
@@ -193,8 +231,10 @@ func TestScoreSteps(t *testing.T) {
 		doc(map[Field]string{Name: "list_directory", Description: "Lists the entries of a directory", Parameter: "path", Server: "fs"}),
 		doc(map[Field]string{Name: "create_presentation", Description: "Creates a new slide deck", Server: "slides"}),
 		doc(map[Field]string{Name: "add_slide", Description: "Adds a slide to a presentation", Server: "slides"}),
+		doc(map[Field]string{Name: "create_document", Description: "Creates a new Word document", Server: "word"}),
+		doc(map[Field]string{Name: "add_paragraph", Description: "Adds a paragraph of text to a document", Server: "word"}),
 	}
-	group := []int{0, 0, 1, 1, 2, 3, 4, 1, 5, 5}
+	group := []int{0, 0, 1, 1, 2, 3, 4, 1, 5, 5, 6, 6}
 	tests := []struct {
 		name, text, context string
 		want                []int // documents that gain stepWeight
@@ -206,7 +246,8 @@ func TestScoreSteps(t *testing.T) {
 		{"a sum", "estimate the value of 2 bitcoin", "", []int{6}},
 		{"two steps", "save today's bitcoin price to /tmp/btc.md", "", []int{2, 4}},
 		{"a folder by its path", "summarize the bitcoin papers in the /root/pdf/btc folder", "", []int{7}},
-		{"a kind of document to make", "make a PowerPoint deck on bitcoin", "", []int{2, 8}},
+		{"a kind of document to make, and its slides", "make a PowerPoint deck on bitcoin", "", []int{2, 8, 9}},
+		{"a document to write, and its paragraphs", "write a Word document on bitcoin", "", []int{2, 10, 11}},
 		{"Japanese", "ビットコインのレポートを作成して /root/btc.md に保存して", "", []int{2}},
 		{"nothing implied", "bitcoin price report", "", nil},
 		{"only the context", "bitcoin price report", "save it to /root/a.md today", nil},
@@ -252,7 +293,8 @@ func TestStepConcepts(t *testing.T) {
 }
 
 // TestMatch: a query of a few terms, searched for term by term, finds the
-// same hits in the same order as a longer one merged with each document.
+// same hits in the same order as a longer one merged with each document,
+// its near terms among the document's near terms.
 func TestMatch(t *testing.T) {
 	var words []string
 	for i := range 300 {
@@ -276,9 +318,13 @@ func TestMatch(t *testing.T) {
 				norm[f] = fieldWeight[f] / (1 - fieldB[f] + fieldB[f]*float64(d.lens[f])/avg[f])
 			}
 			for b, term := range q.terms {
-				if a, ok := slices.BinarySearch(d.terms, term); ok {
+				terms, tfs := d.terms, d.tf
+				if b >= q.nearFrom {
+					terms, tfs = d.near, d.nearTF
+				}
+				if a, ok := slices.BinarySearch(terms, term); ok {
 					tf := 0.0
-					for f, c := range d.tf[a*int(numFields) : (a+1)*int(numFields)] {
+					for f, c := range tfs[a*int(numFields) : (a+1)*int(numFields)] {
 						tf += float64(c) * norm[f]
 					}
 					want = append(want, hit{i, b, tf})

@@ -153,7 +153,10 @@ func (lx *lexicon) matchWordsAt(words []string, fn func(from, to int, t uint64))
 // if another member starts where it ends: a loanword is one word
 // (プレゼント, a present, is no プレゼン, a presentation), but a compound
 // of two members is both (マークダウンファイル).
-func (lx *lexicon) matchCJK(run string, fn func(uint64)) {
+//
+// fn is also told where the member is: its first character and its length
+// in characters, in run without its spaces.
+func (lx *lexicon) matchCJK(run string, fn func(at, n int, t uint64)) {
 	if len(lx.cjk) == 0 {
 		return
 	}
@@ -189,7 +192,7 @@ func (lx *lexicon) matchCJK(run string, fn func(uint64)) {
 			n, terms = shorter(lx, run, offs, i, n)
 		}
 		for _, t := range terms {
-			fn(t)
+			fn(i, n, t)
 		}
 		i += max(n, 1)
 	}

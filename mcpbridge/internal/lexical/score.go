@@ -1,6 +1,7 @@
 package lexical
 
 import (
+	"maps"
 	"math"
 	"math/bits"
 	"slices"
@@ -43,9 +44,12 @@ type Text struct {
 // Query is the weighed terms of what is looked for. The zero Query
 // matches nothing.
 type Query struct {
-	terms   []uint64 // sorted
-	weights []float64
-	steps   []int // indexes in steps of the steps the texts imply
+	// terms are the words and concepts, sorted, then from nearFrom on
+	// the near terms (see analyze), sorted: documents keep the two apart.
+	terms    []uint64
+	nearFrom int
+	weights  []float64
+	steps    []int // indexes in steps of the steps the texts imply
 }
 
 // NewQuery analyzes texts as docs are. A term's weight in a text grows
@@ -63,14 +67,14 @@ func NewQuery(texts ...Text) Query {
 // newQuery is NewQuery without the steps; it also returns the set of the
 // concepts named by the texts of full weight.
 func newQuery(texts []Text) (Query, map[uint64]bool) {
-	w := map[uint64]float64{}
+	w, near := map[uint64]float64{}, map[uint64]float64{}
 	own := map[uint64]bool{}
 	lx := theLexicon()
 	for _, t := range texts {
 		if t.Weight <= 0 || t.Text == "" {
 			continue
 		}
-		count := map[uint64]float64{}
+		count, nearCount := map[uint64]float64{}, map[uint64]float64{}
 		analyze(lx, t.Text,
 			func(h uint64, w float32) { count[h] += float64(w) },
 			func(h uint64, w float32) {
@@ -78,22 +82,28 @@ func newQuery(texts []Text) (Query, map[uint64]bool) {
 				if t.Weight >= 1 {
 					own[h] = true
 				}
-			})
-		for h, c := range count {
-			if c > 1 { // sublinear
-				c = 1 + math.Log(c)
+			},
+			func(h uint64, w float32) { nearCount[h] += float64(w) })
+		for _, c := range []struct{ from, to map[uint64]float64 }{{count, w}, {nearCount, near}} {
+			for h, n := range c.from {
+				if n > 1 { // sublinear
+					n = 1 + math.Log(n)
+				}
+				c.to[h] += t.Weight * n
 			}
-			w[h] += t.Weight * c
 		}
 	}
-	q := Query{terms: make([]uint64, 0, len(w))}
-	for h := range w {
-		q.terms = append(q.terms, h)
-	}
-	slices.Sort(q.terms)
+	q := Query{terms: make([]uint64, 0, len(w)+len(near))}
+	q.terms = append(q.terms, slices.Sorted(maps.Keys(w))...)
+	q.nearFrom = len(q.terms)
+	q.terms = append(q.terms, slices.Sorted(maps.Keys(near))...)
 	q.weights = make([]float64, len(q.terms))
 	for i, h := range q.terms {
-		q.weights[i] = w[h]
+		if i < q.nearFrom {
+			q.weights[i] = w[h]
+		} else {
+			q.weights[i] = near[h]
+		}
 	}
 	return q, own
 }
@@ -213,45 +223,62 @@ func fieldAverages(docs []*Doc) [numFields]float64 {
 }
 
 // match finds the query's terms in every document, whose fields' average
-// lengths are avg: per document, one merge of two sorted lists of terms,
-// or, for a query of a few terms, a binary search of each; no map in the
-// loop over documents. Hits come in document order, then term order.
+// lengths are avg: its words and concepts among the document's (see
+// intersect), then, in a document that has two of them or more, its near
+// terms among the document's near terms; no map in the loop over
+// documents. Hits come in document order, then term order.
 func match(q Query, docs []*Doc, avg [numFields]float64) []hit {
 	var hits []hit
+	terms, near := q.terms[:q.nearFrom], q.terms[q.nearFrom:]
 	for i, d := range docs {
 		if d == nil {
 			continue
 		}
 		var norm [numFields]float64 // set at the document's first hit (never 0 then: a name weighs)
-		if few := 2 * len(q.terms) * bits.Len(uint(len(d.terms))); few < len(d.terms) {
-			for b, t := range q.terms {
-				if a, ok := slices.BinarySearch(d.terms, t); ok {
-					if norm[Name] == 0 {
-						norm = d.norm(avg)
-					}
-					hits = append(hits, hit{i, b, d.weighed(a, &norm)})
-				}
-			}
-			continue
-		}
-		a, b := 0, 0
-		for a < len(d.terms) && b < len(q.terms) {
-			switch x, y := d.terms[a], q.terms[b]; {
-			case x < y:
-				a++
-			case x > y:
-				b++
-			default:
+		first := len(hits)
+		found := func(tf []float32, from int) func(a, b int) {
+			return func(a, b int) {
 				if norm[Name] == 0 {
 					norm = d.norm(avg)
 				}
-				hits = append(hits, hit{i, b, d.weighed(a, &norm)})
-				a++
-				b++
+				hits = append(hits, hit{i, from + b, weighed(tf, a, &norm)})
 			}
+		}
+		intersect(d.terms, terms, found(d.tf, 0))
+		// Two things said next to each other are two terms: a document
+		// with fewer hits has none of the query's near terms.
+		if len(hits)-first >= 2 && len(d.near) > 0 {
+			intersect(d.near, near, found(d.nearTF, q.nearFrom))
 		}
 	}
 	return hits
+}
+
+// intersect calls fn(a, b) for each term both of two sorted lists have,
+// in order, a and b its indexes in have and want: one merge of the two
+// lists, or, when want is short, a binary search of each of its terms.
+func intersect(have, want []uint64, fn func(a, b int)) {
+	if few := 2 * len(want) * bits.Len(uint(len(have))); few < len(have) {
+		for b, t := range want {
+			if a, ok := slices.BinarySearch(have, t); ok {
+				fn(a, b)
+			}
+		}
+		return
+	}
+	a, b := 0, 0
+	for a < len(have) && b < len(want) {
+		switch x, y := have[a], want[b]; {
+		case x < y:
+			a++
+		case x > y:
+			b++
+		default:
+			fn(a, b)
+			a++
+			b++
+		}
+	}
 }
 
 // norm returns BM25F's weight of each of d's fields: the field's weight
@@ -264,14 +291,15 @@ func (d *Doc) norm(avg [numFields]float64) [numFields]float64 {
 	return norm
 }
 
-// weighed returns the weighed frequency of d's a-th term over its
-// fields, norm holding the fields' weights (see norm).
-func (d *Doc) weighed(a int, norm *[numFields]float64) float64 {
-	tf := 0.0
-	for f, c := range d.tf[a*int(numFields) : (a+1)*int(numFields)] {
-		tf += float64(c) * norm[f]
+// weighed returns the weighed frequency over its fields of a document's
+// a-th term, tf holding the frequencies of its terms (Doc.tf or
+// Doc.nearTF), norm the fields' weights (see norm).
+func weighed(tf []float32, a int, norm *[numFields]float64) float64 {
+	w := 0.0
+	for f, c := range tf[a*int(numFields) : (a+1)*int(numFields)] {
+		w += float64(c) * norm[f]
 	}
-	return tf
+	return w
 }
 
 // A hit is a query term found in a document.
@@ -362,7 +390,7 @@ func chainScores(q Query, docs []*Doc, group []int, scores []float64) []float64 
 		var weight []float64
 		total := 0.0
 		for _, t := range docs[c].needs {
-			if _, ok := slices.BinarySearch(q.terms, t); ok {
+			if _, ok := slices.BinarySearch(q.terms[:q.nearFrom], t); ok {
 				continue
 			}
 			df := 0

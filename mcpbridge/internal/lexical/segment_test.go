@@ -139,7 +139,8 @@ func FuzzSegment(f *testing.F) {
 		})
 		terms := func() map[uint64]float32 {
 			m := map[uint64]float32{}
-			analyze(lx, s, func(h uint64, w float32) { m[h] += w }, func(h uint64, w float32) { m[h] += w })
+			add := func(h uint64, w float32) { m[h] += w }
+			analyze(lx, s, add, add, add)
 			return m
 		}
 		if diff := cmp.Diff(terms(), terms()); diff != "" {

@@ -50,6 +50,10 @@ var steps = []step{
 	making("document"),
 	making("presentation"),
 	making("spreadsheet"),
+	// What such a document is made of: a text document's paragraphs, a
+	// presentation's slides.
+	filling("document", "add paragraph"),
+	filling("presentation", "add slide"),
 }
 
 // making is the step of making a document of a kind (a concept of the
@@ -59,6 +63,12 @@ func making(kind string) step {
 	return step{"create " + kind, func(named concepts, _ map[string]bool) bool {
 		return named.has(kind) && named.has("create", "write")
 	}}
+}
+
+// filling is the step of adding to a document of a kind what it is made
+// of (words), implied as making that kind is.
+func filling(kind, words string) step {
+	return step{words, making(kind).implied}
 }
 
 // stepQueries are the queries of steps' words, in the same order.
@@ -107,11 +117,16 @@ func impliedSteps(named concepts, texts []Text) []int {
 // all of qs.
 func bestFor(qs []Query, docs []*Doc, avg [numFields]float64) []int {
 	var all Query
+	var near []uint64
 	for _, q := range qs {
-		all.terms = append(all.terms, q.terms...)
+		all.terms = append(all.terms, q.terms[:q.nearFrom]...)
+		near = append(near, q.terms[q.nearFrom:]...)
 	}
 	slices.Sort(all.terms)
 	all.terms = slices.Compact(all.terms)
+	all.nearFrom = len(all.terms)
+	slices.Sort(near)
+	all.terms = append(all.terms, slices.Compact(near)...)
 	hits := match(all, docs, avg)
 	df := make([]int, len(all.terms))
 	for _, h := range hits {
@@ -122,7 +137,11 @@ func bestFor(qs []Query, docs []*Doc, avg [numFields]float64) []int {
 	for k, q := range qs {
 		clear(w) // the weight of each term of all for q: 0 if not q's
 		for t, term := range q.terms {
-			j, _ := slices.BinarySearch(all.terms, term)
+			j, _ := slices.BinarySearch(all.terms[:all.nearFrom], term)
+			if t >= q.nearFrom {
+				j, _ = slices.BinarySearch(all.terms[all.nearFrom:], term)
+				j += all.nearFrom
+			}
 			w[j] = q.weights[t] * idf(float64(len(docs)), df[j])
 		}
 		best[k] = -1
