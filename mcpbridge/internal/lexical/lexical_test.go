@@ -411,6 +411,18 @@ func TestMatch(t *testing.T) {
 				t.Fatalf("match of %d terms: hit %d = %v, want %v", len(q.terms), i, got[i], want[i])
 			}
 		}
+		// Other terms looked for in the same pass: the same hits, and
+		// theirs as match finds them alone.
+		from := n + n/2 + 1 // past q's words
+		if n > 150 {
+			from = 0 // before them
+		}
+		other, _ := newQuery([]Text{{Text: strings.Join(words[from:from+8], " "), Weight: 1}})
+		also := other.terms[:other.nearFrom]
+		both, alsoHits := matchAlso(q, also, docs, avg)
+		if !slices.Equal(both, got) || !slices.Equal(alsoHits, match(Query{terms: also, nearFrom: len(also)}, docs, avg)) || len(alsoHits) == 0 {
+			t.Fatalf("matchAlso of %d and %d terms = %d and %d hits; want match's %d, and match's of the others", len(q.terms), len(also), len(both), len(alsoHits), len(got))
+		}
 	}
 }
 

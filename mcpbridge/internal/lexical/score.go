@@ -159,7 +159,7 @@ func Score(q Query, docs []*Doc, group []int) []float64 {
 		return make([]float64, len(docs))
 	}
 	avg := fieldAverages(docs)
-	hits := match(q, docs, avg)
+	hits, relHits := matchAlso(q, q.related, docs, avg)
 	if len(hits) == 0 {
 		return make([]float64, len(docs))
 	}
@@ -196,14 +196,14 @@ func Score(q Query, docs []*Doc, group []int) []float64 {
 			}
 		}
 	}
-	if len(q.related) > 0 {
-		relatedTier(scores, q.related, docs, avg)
+	if len(relHits) > 0 {
+		relatedTier(scores, q.related, docs, relHits)
 	}
 	return scores
 }
 
-// relatedTier lets the concepts related to a request's (terms, sorted)
-// reorder the documents below the first tierFrom places of scores, the
+// relatedTier lets the concepts related to a request's (terms, sorted;
+// hits their hits in docs) reorder the documents below the first tierFrom places of scores, the
 // scores of documents that match the request: a document below them
 // scores its own score plus relatedWeight times its BM25F score for the
 // related concepts (normalized to the best), the sum scaled to stay below
@@ -211,20 +211,16 @@ func Score(q Query, docs []*Doc, group []int) []float64 {
 // 0, those that do keep their places. The order of the first places does
 // not change, nor that of the documents below them that match no related
 // concept.
-func relatedTier(scores []float64, terms []uint64, docs []*Doc, avg [numFields]float64) {
-	q := Query{terms: terms, nearFrom: len(terms), weights: make([]float64, len(terms))}
-	for i := range q.weights {
-		q.weights[i] = 1
-	}
-	hits := match(q, docs, avg)
-	if len(hits) == 0 {
-		return
-	}
-	rel := bm25(q, docs, hits)
+func relatedTier(scores []float64, terms []uint64, docs []*Doc, hits []hit) {
 	bound := tierBound(scores)
 	if bound <= 0 {
 		return
 	}
+	q := Query{terms: terms, nearFrom: len(terms), weights: make([]float64, len(terms))}
+	for i := range q.weights {
+		q.weights[i] = 1
+	}
+	rel := bm25(q, docs, hits)
 	top := 0.0
 	for _, r := range rel {
 		top = max(top, r)
@@ -318,8 +314,32 @@ func fieldAverages(docs []*Doc) [numFields]float64 {
 // terms among the document's near terms; no map in the loop over
 // documents. Hits come in document order, then term order.
 func match(q Query, docs []*Doc, avg [numFields]float64) []hit {
-	var hits []hit
+	hits, _ := matchAlso(q, nil, docs, avg)
+	return hits
+}
+
+// matchAlso is match, also finding the terms of also (sorted, none of
+// them among q's words and concepts) among each document's words and
+// concepts in the same merge; their hits come apart, in the same order,
+// each hit's term its index in also.
+func matchAlso(q Query, also []uint64, docs []*Doc, avg [numFields]float64) (hits, alsoHits []hit) {
 	terms, near := q.terms[:q.nearFrom], q.terms[q.nearFrom:]
+	// want is terms and also merged; from says where each of its terms
+	// comes from: its index in terms, or -1 less its index in also.
+	want, from := terms, []int(nil)
+	if len(also) > 0 {
+		want = make([]uint64, 0, len(terms)+len(also))
+		from = make([]int, 0, len(terms)+len(also))
+		for i, j := 0, 0; i < len(terms) || j < len(also); {
+			if j == len(also) || i < len(terms) && terms[i] < also[j] {
+				want, from = append(want, terms[i]), append(from, i)
+				i++
+			} else {
+				want, from = append(want, also[j]), append(from, -1-j)
+				j++
+			}
+		}
+	}
 	for i, d := range docs {
 		if d == nil {
 			continue
@@ -334,14 +354,29 @@ func match(q Query, docs []*Doc, avg [numFields]float64) []hit {
 				hits = append(hits, hit{i, from + b, weighed(tf, a, &norm)})
 			}
 		}
-		intersect(d.terms, terms, found(d.tf, 0))
+		if from == nil {
+			intersect(d.terms, terms, found(d.tf, 0))
+		} else {
+			intersect(d.terms, want, func(a, b int) {
+				if norm[Name] == 0 {
+					norm = d.norm(avg)
+				}
+				h := hit{i, from[b], weighed(d.tf, a, &norm)}
+				if h.term < 0 {
+					h.term = -1 - h.term
+					alsoHits = append(alsoHits, h)
+				} else {
+					hits = append(hits, h)
+				}
+			})
+		}
 		// Two things said next to each other are two terms: a document
 		// with fewer hits has none of the query's near terms.
 		if len(hits)-first >= 2 && len(d.near) > 0 {
 			intersect(d.near, near, found(d.nearTF, q.nearFrom))
 		}
 	}
-	return hits
+	return hits, alsoHits
 }
 
 // intersect calls fn(a, b) for each term both of two sorted lists have,
