@@ -432,6 +432,7 @@ func FuzzScore(f *testing.F) {
 	f.Add("convert 5 dollars", "convert_currency", "Converts money", "amount", "fx")
 	f.Add("getHTTPResponse\x00\xff", "ÀÉ_x", "ß", "天気", "")
 	f.Add("東京の天気", "get_weather", "天気予報を取得", "city", "weather")
+	f.Add("book a hotel in Paris", "show_map", "A map of a city", "hotel", "maps")
 	f.Fuzz(func(t *testing.T, query, name, desc, param, server string) {
 		docs := []*Doc{
 			doc(map[Field]string{Name: name, Description: desc, Parameter: param, Server: server}, param),
@@ -451,6 +452,25 @@ func FuzzScore(f *testing.F) {
 		}
 		if strings.TrimSpace(query) == "" && strings.TrimSpace(desc) == "" && a[0] != 0 {
 			t.Fatalf("Score of a blank query = %v", a)
+		}
+	})
+}
+
+// FuzzParseLexicon: any text parses or fails without a panic; a lexicon
+// parsed relates no concept to itself.
+func FuzzParseLexicon(f *testing.F) {
+	f.Add("weather: weather, 天気\nmap: map\nweather -> map\n")
+	f.Add("a -> b\nb: x")
+	f.Add("x: ->, y\ny -> ")
+	f.Fuzz(func(t *testing.T, text string) {
+		lx, err := parseLexicon(text)
+		if err != nil {
+			return
+		}
+		for from, to := range lx.related {
+			if slices.Contains(to, from) || len(to) == 0 {
+				t.Fatalf("parseLexicon(%q) relates %v to %v", text, from, to)
+			}
 		}
 	})
 }
