@@ -312,13 +312,12 @@ func TestScoreRelated(t *testing.T) {
 	plain := q
 	plain.related = nil
 	got, without := Score(q, docs, nil), Score(plain, docs, nil)
-	order := func(s []float64) []int {
-		o := make([]int, len(s))
-		for i := range o {
-			o[i] = i
-		}
-		slices.SortStableFunc(o, func(a, b int) int { return cmp.Compare(s[b], s[a]) })
-		return o
+	indexes := make([]int, len(docs))
+	for i := range indexes {
+		indexes[i] = i
+	}
+	order := func(s []float64) []int { // best first, the first given of equal scores first
+		return slices.SortedStableFunc(slices.Values(indexes), func(a, b int) int { return cmp.Compare(s[b], s[a]) })
 	}
 	g, w := order(got), order(without)
 	if !slices.Equal(g[:tierFrom], w[:tierFrom]) {
