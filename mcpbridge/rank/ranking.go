@@ -158,10 +158,10 @@ type Ranker interface {
 //     presentation or spreadsheet to make or write the tool that makes
 //     that kind (and, for a text document or a presentation, the tool that
 //     adds a paragraph or a slide);
-//   - below the first 10 places (never in them), the tools of concepts
-//     the lexicon relates to the request's come first: a trip relates to
-//     maps, routes and the weather, a price to shops and web pages, news
-//     to searching the web and trends.
+//   - below the first 10 places (never into them), the tools of concepts
+//     the lexicon relates to the request's rise: a trip relates to maps,
+//     routes and the weather, a price to shops and web pages, news to
+//     searching the web and trends.
 //
 // The zero value is ready to use and safe for concurrent use.
 type Lexical struct{}
