@@ -157,7 +157,11 @@ type Ranker interface {
 //     calculator, a folder given by its path listing it, a PDF, document,
 //     presentation or spreadsheet to make or write the tool that makes
 //     that kind (and, for a text document or a presentation, the tool that
-//     adds a paragraph or a slide).
+//     adds a paragraph or a slide);
+//   - below the first 10 places (never into them), the tools of concepts
+//     the lexicon relates to the request's rise: a trip relates to maps,
+//     routes and the weather, a price to shops and web pages, news to
+//     searching the web and trends.
 //
 // The zero value is ready to use and safe for concurrent use.
 type Lexical struct{}

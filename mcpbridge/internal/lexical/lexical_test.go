@@ -1,8 +1,10 @@
 package lexical
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -59,13 +61,16 @@ func TestLexicon(t *testing.T) {
 }
 
 func TestParseLexicon(t *testing.T) {
-	good := "# comment\n\nweather: weather, forecast, 天気, 날씨 예보\nfile: file , path,\n"
+	good := "# comment\n\nweather: weather, forecast, 天気, 날씨 예보\nweather -> file, file,\nfile: file , path,\n"
 	lx, err := parseLexicon(good)
 	if err != nil {
 		t.Fatalf("parseLexicon() error = %v", err)
 	}
 	if lx.size != 2 || len(lx.words) != 4 || len(lx.cjk) != 2 || lx.cjk["날씨예보"] == nil {
 		t.Errorf("parseLexicon() = %d concepts, words %v, CJK %v", lx.size, lx.words, lx.cjk)
+	}
+	if got, want := lx.related, map[uint64][]uint64{conceptTerm("weather"): {conceptTerm("file")}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("parseLexicon() relations = %v, want %v", got, want)
 	}
 	for _, bad := range []string{
 		"no colon here",
@@ -75,6 +80,9 @@ func TestParseLexicon(t *testing.T) {
 		"stop: the",
 		"mixed: PDF ファイル",
 		"runs: 天気、雨",
+		"a: x\na -> b",
+		"a: x\nb -> a",
+		"a: x\na -> a",
 	} {
 		if _, err := parseLexicon(bad); err == nil {
 			t.Errorf("parseLexicon(%q) = nil error, want one", bad)
@@ -201,6 +209,7 @@ func TestScoreServers(t *testing.T) {
 		doc(map[Field]string{Name: "stock_quote", Description: "Price of a share", Server: "finance"}),
 	}
 	q := NewQuery(Text{Text: "restaurants near the Eiffel Tower", Weight: 1})
+	q.related = nil // places relate to maps: see TestScoreRelated
 	alone := Score(q, docs, nil)
 	grouped := Score(q, docs, []int{0, 0, 0, 1})
 	if alone[1] != 0 || alone[2] != 0 {
@@ -259,6 +268,7 @@ func TestScoreSteps(t *testing.T) {
 				texts = append(texts, Text{Text: tc.context, Weight: 1.0 / 3})
 			}
 			q := NewQuery(texts...)
+			q.related = nil // see TestScoreRelated
 			plain := q
 			plain.steps = nil
 			got, without := Score(q, docs, group), Score(plain, docs, group)
@@ -272,6 +282,66 @@ func TestScoreSteps(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestScoreRelated: the tools of the concepts related to a request's come
+// right after the first tierFrom places (the request's own best matches,
+// whose order does not change) and before the tools that match the
+// request less, in the order of their match to the related concepts; a
+// request that names no related concept scores as its words do.
+func TestScoreRelated(t *testing.T) {
+	// Three tools that match the request well, then tools that match one
+	// of its words, more than fill the first tierFrom places.
+	var docs []*Doc
+	for i := range 3 {
+		docs = append(docs, doc(map[Field]string{Name: fmt.Sprintf("hotel_%d", i), Description: "Books a hotel room for a stay" + strings.Repeat(" at a hotel", i)}))
+	}
+	for i := range tierFrom {
+		docs = append(docs, doc(map[Field]string{Name: fmt.Sprintf("tool_%d", i), Description: "Room service" + strings.Repeat(" of the staff", i)}))
+	}
+	mapTool, other := len(docs), len(docs)+1
+	docs = append(docs,
+		doc(map[Field]string{Name: "show_map", Description: "Shows a map of a city"}),
+		doc(map[Field]string{Name: "stock_quote", Description: "Price of a share"}),
+	)
+	q := NewQuery(Text{Text: "book a hotel room in Paris", Weight: 1})
+	if len(q.related) == 0 {
+		t.Fatalf("NewQuery(a hotel) relates no concept; want lodging's")
+	}
+	plain := q
+	plain.related = nil
+	got, without := Score(q, docs, nil), Score(plain, docs, nil)
+	indexes := make([]int, len(docs))
+	for i := range indexes {
+		indexes[i] = i
+	}
+	order := func(s []float64) []int { // best first, the first given of equal scores first
+		return slices.SortedStableFunc(slices.Values(indexes), func(a, b int) int { return cmp.Compare(s[b], s[a]) })
+	}
+	g, w := order(got), order(without)
+	if !slices.Equal(g[:tierFrom], w[:tierFrom]) {
+		t.Errorf("the first %d places = %v, %v without the related concepts; want them unchanged", tierFrom, g[:tierFrom], w[:tierFrom])
+	}
+	if without[mapTool] != 0 || without[w[tierFrom]] <= 0 || relatedWeight <= without[w[tierFrom-1]] {
+		t.Fatalf("Score without the related concepts = %v; want the map tool at 0, more matches than places, the last place's below relatedWeight", without)
+	}
+	if g[tierFrom] != mapTool || !slices.Equal(g[tierFrom+1:], slices.DeleteFunc(slices.Clone(w[tierFrom:]), func(i int) bool { return i == mapTool })) || got[other] != 0 {
+		t.Errorf("Score = %v (order %v, %v without the related concepts); want the map tool next after the first %d places, the rest in order, the stock tool at 0", got, g, w, tierFrom)
+	}
+	for i := range docs {
+		if !(got[i] >= 0) || math.IsInf(got[i], 0) {
+			t.Errorf("Score of document %d = %v; want finite, not negative", i, got[i])
+		}
+	}
+	// Fewer matches than tierFrom: they keep their places.
+	few := []*Doc{docs[0], docs[mapTool], docs[3]}
+	s := Score(q, few, nil)
+	if !(s[0] > s[1] && s[2] > s[1] && s[1] > 0) {
+		t.Errorf("Score of two matches and the map tool = %v; want the map tool third, above 0", s)
+	}
+	if q := NewQuery(Text{Text: "convert a file", Weight: 1}); len(q.related) != 0 {
+		t.Errorf("NewQuery(convert a file) relates %d concepts; want none", len(q.related))
 	}
 }
 
@@ -340,6 +410,18 @@ func TestMatch(t *testing.T) {
 				t.Fatalf("match of %d terms: hit %d = %v, want %v", len(q.terms), i, got[i], want[i])
 			}
 		}
+		// Other terms looked for in the same pass: the same hits, and
+		// theirs as match finds them alone.
+		from := n + n/2 + 1 // past q's words
+		if n > 150 {
+			from = 0 // before them
+		}
+		other, _ := newQuery([]Text{{Text: strings.Join(words[from:from+8], " "), Weight: 1}})
+		also := other.terms[:other.nearFrom]
+		both, alsoHits := matchAlso(q, also, docs, avg)
+		if !slices.Equal(both, got) || !slices.Equal(alsoHits, match(Query{terms: also, nearFrom: len(also)}, docs, avg)) || len(alsoHits) == 0 {
+			t.Fatalf("matchAlso of %d and %d terms = %d and %d hits; want match's %d, and match's of the others", len(q.terms), len(also), len(both), len(alsoHits), len(got))
+		}
 	}
 }
 
@@ -349,6 +431,7 @@ func FuzzScore(f *testing.F) {
 	f.Add("convert 5 dollars", "convert_currency", "Converts money", "amount", "fx")
 	f.Add("getHTTPResponse\x00\xff", "ÀÉ_x", "ß", "天気", "")
 	f.Add("東京の天気", "get_weather", "天気予報を取得", "city", "weather")
+	f.Add("book a hotel in Paris", "show_map", "A map of a city", "hotel", "maps")
 	f.Fuzz(func(t *testing.T, query, name, desc, param, server string) {
 		docs := []*Doc{
 			doc(map[Field]string{Name: name, Description: desc, Parameter: param, Server: server}, param),
@@ -368,6 +451,25 @@ func FuzzScore(f *testing.F) {
 		}
 		if strings.TrimSpace(query) == "" && strings.TrimSpace(desc) == "" && a[0] != 0 {
 			t.Fatalf("Score of a blank query = %v", a)
+		}
+	})
+}
+
+// FuzzParseLexicon: any text parses or fails without a panic; a lexicon
+// parsed relates no concept to itself.
+func FuzzParseLexicon(f *testing.F) {
+	f.Add("weather: weather, 天気\nmap: map\nweather -> map\n")
+	f.Add("a -> b\nb: x")
+	f.Add("x: ->, y\ny -> ")
+	f.Fuzz(func(t *testing.T, text string) {
+		lx, err := parseLexicon(text)
+		if err != nil {
+			return
+		}
+		for from, to := range lx.related {
+			if slices.Contains(to, from) || len(to) == 0 {
+				t.Fatalf("parseLexicon(%q) relates %v to %v", text, from, to)
+			}
 		}
 	})
 }

@@ -24,6 +24,7 @@ type lexicon struct {
 	cjk     map[string][]uint64 // CJK member -> concept terms
 	cjkMax  int                 // most characters in a CJK member
 	size    int                 // concepts
+	related map[uint64][]uint64 // concept term -> the terms of its related concepts
 }
 
 // theLexicon is the built-in lexicon, parsed on first use.
@@ -40,13 +41,26 @@ var theLexicon = sync.OnceValue(func() *lexicon {
 // lines starting with # are skipped. A member of a spaced script is
 // normalized as text is (split, lower-cased, stemmed, stop words dropped);
 // one made of CJK characters is kept as it is and found anywhere inside a
-// run of CJK text. A member may belong to several concepts.
+// run of CJK text. A member may belong to several concepts. A line "name
+// -> name, name, ..." relates a concept to others (see Score), each named
+// by a line of its own somewhere in the text.
 func parseLexicon(text string) (*lexicon, error) {
-	lx := &lexicon{words: map[string][]uint64{}, cjk: map[string][]uint64{}}
+	lx := &lexicon{words: map[string][]uint64{}, cjk: map[string][]uint64{}, related: map[uint64][]uint64{}}
 	names := map[string]bool{}
+	type relation struct {
+		line     int
+		from, to string
+	}
+	var relations []relation
 	for n, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if from, to, ok := strings.Cut(line, "->"); ok && !strings.Contains(from, ":") {
+			for _, c := range strings.Split(to, ",") {
+				relations = append(relations, relation{n + 1, strings.TrimSpace(from), strings.TrimSpace(c)})
+			}
 			continue
 		}
 		name, members, ok := strings.Cut(line, ":")
@@ -69,6 +83,21 @@ func parseLexicon(text string) (*lexicon, error) {
 				return nil, fmt.Errorf("line %d: member %q: %w", n+1, m, err)
 			}
 		}
+	}
+	for _, r := range relations {
+		if r.to == "" {
+			continue
+		}
+		for _, c := range []string{r.from, r.to} {
+			if !names[c] {
+				return nil, fmt.Errorf("line %d: relates %q, which is no concept", r.line, c)
+			}
+		}
+		if r.from == r.to {
+			return nil, fmt.Errorf("line %d: relates %q to itself", r.line, r.from)
+		}
+		from := conceptTerm(r.from)
+		lx.related[from] = appendNew(lx.related[from], conceptTerm(r.to))
 	}
 	return lx, nil
 }

@@ -1,6 +1,7 @@
 package lexical
 
 import (
+	"cmp"
 	"maps"
 	"math"
 	"math/bits"
@@ -33,6 +34,14 @@ var (
 	// chainFrom is how many of the best matched tools are looked at for
 	// what they need.
 	chainFrom = 5
+	// relatedWeight is how much the concepts related to the request's
+	// (see related) count below the first tierFrom places, against 1 for
+	// the request's own match; set on the dev split in a sixth round, as
+	// was tierFrom.
+	relatedWeight = 0.45
+	// tierFrom is how many of the best matched documents the related
+	// concepts never pass.
+	tierFrom = 10
 )
 
 // Text is a part of a query and how much it counts.
@@ -49,7 +58,8 @@ type Query struct {
 	terms    []uint64
 	nearFrom int
 	weights  []float64
-	steps    []int // indexes in steps of the steps the texts imply
+	steps    []int    // indexes in steps of the steps the texts imply
+	related  []uint64 // sorted terms of the concepts related to the request's (see related)
 }
 
 // NewQuery analyzes texts as docs are. A term's weight in a text grows
@@ -57,11 +67,28 @@ type Query struct {
 // three times the request), times the text's weight; the weights of the
 // texts add up. Texts with no weight (or a negative one) are skipped.
 // What the texts of full weight (1 or more) imply a solver will do (see
-// step) is kept with the terms.
+// step), and the lexicon's concepts related to those they name that they
+// do not name themselves, are kept with the terms.
 func NewQuery(texts ...Text) Query {
 	q, own := newQuery(texts)
 	q.steps = impliedSteps(own, texts)
+	q.related = related(theLexicon(), q, own)
 	return q
+}
+
+// related returns the sorted terms of the concepts lx relates to those in
+// own that q's words and concepts do not have.
+func related(lx *lexicon, q Query, own map[uint64]bool) []uint64 {
+	var out []uint64
+	for c := range own {
+		for _, r := range lx.related[c] {
+			if _, ok := slices.BinarySearch(q.terms[:q.nearFrom], r); !ok {
+				out = append(out, r)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // newQuery is NewQuery without the steps; it also returns the set of the
@@ -113,8 +140,8 @@ func (q Query) Empty() bool { return len(q.terms) == 0 }
 
 // Score returns one score per document, finite and not negative, 0 for a
 // document that shares nothing with q, whose server's tools share nothing
-// either, and that is not the best fit of a step q implies (all 0 when q
-// matches no document). group[i] says which server offers docs[i]; a negative
+// either, that is not the best fit of a step q implies, and that has no
+// concept related to q's (all 0 when q's own terms match no document). group[i] says which server offers docs[i]; a negative
 // group, or a nil group slice, puts a document alone. A nil document has
 // no terms. Score modifies neither q nor docs.
 //
@@ -123,13 +150,16 @@ func (q Query) Empty() bool { return len(q.terms) == 0 }
 // tools of its server need (see chainScores), plus serverWeight times its
 // server's score, normalized the same way (see serverScores): the tools
 // that go with a well-matched tool come along. The document that fits
-// best each step q implies (see step) gains stepWeight.
+// best each step q implies (see step) gains stepWeight. Then the concepts
+// related to the request's reorder what comes after the first tierFrom
+// places, never passing them (see relatedTier): a document that matches
+// only them scores above 0, below every document of those places.
 func Score(q Query, docs []*Doc, group []int) []float64 {
 	if len(q.terms) == 0 || len(docs) == 0 {
 		return make([]float64, len(docs))
 	}
 	avg := fieldAverages(docs)
-	hits := match(q, docs, avg)
+	hits, relHits := matchAlso(q, q.related, docs, avg)
 	if len(hits) == 0 {
 		return make([]float64, len(docs))
 	}
@@ -166,7 +196,63 @@ func Score(q Query, docs []*Doc, group []int) []float64 {
 			}
 		}
 	}
+	if len(relHits) > 0 {
+		relatedTier(scores, q.related, docs, relHits)
+	}
 	return scores
+}
+
+// relatedTier lets the concepts related to a request's (terms, sorted;
+// hits their hits in docs) reorder the documents below the first tierFrom places of scores, the
+// scores of documents that match the request: a document below them
+// scores its own score plus relatedWeight times its BM25F score for the
+// related concepts (normalized to the best), the sum scaled to stay below
+// the last of those places. When fewer than tierFrom documents score above
+// 0, those that do keep their places. The order of the first places does
+// not change, nor that of the documents below them that match no related
+// concept.
+func relatedTier(scores []float64, terms []uint64, docs []*Doc, hits []hit) {
+	bound := tierBound(scores)
+	if bound <= 0 {
+		return
+	}
+	q := Query{terms: terms, nearFrom: len(terms), weights: make([]float64, len(terms))}
+	for i := range q.weights {
+		q.weights[i] = 1
+	}
+	rel := bm25(q, docs, hits)
+	top := 0.0
+	for _, r := range rel {
+		top = max(top, r)
+	}
+	// Below the bound, (s + w·r) / (bound + w) < 1 as s < bound and r ≤ 1.
+	scale := 0.99 * bound / (bound + relatedWeight)
+	for i, s := range scores {
+		if s < bound {
+			scores[i] = scale * (s + relatedWeight*rel[i]/top)
+		}
+	}
+}
+
+// tierBound returns the tierFrom-th best of scores, or the least above 0
+// when fewer score above 0 (0 when none does).
+func tierBound(scores []float64) float64 {
+	best := make([]float64, 0, tierFrom) // the best scores seen, best first
+	for _, s := range scores {
+		if s <= 0 || len(best) == tierFrom && s <= best[tierFrom-1] {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(best, s, func(a, b float64) int { return cmp.Compare(b, a) })
+		if len(best) < tierFrom {
+			best = append(best, 0)
+		}
+		copy(best[at+1:], best[at:])
+		best[at] = s
+	}
+	if len(best) == 0 {
+		return 0
+	}
+	return best[len(best)-1]
 }
 
 // bm25 returns the BM25F score of each document from the hits of q's
@@ -228,8 +314,32 @@ func fieldAverages(docs []*Doc) [numFields]float64 {
 // terms among the document's near terms; no map in the loop over
 // documents. Hits come in document order, then term order.
 func match(q Query, docs []*Doc, avg [numFields]float64) []hit {
-	var hits []hit
+	hits, _ := matchAlso(q, nil, docs, avg)
+	return hits
+}
+
+// matchAlso is match, also finding the terms of also (sorted, none of
+// them among q's words and concepts) among each document's words and
+// concepts in the same merge; their hits come apart, in the same order,
+// each hit's term its index in also.
+func matchAlso(q Query, also []uint64, docs []*Doc, avg [numFields]float64) (hits, alsoHits []hit) {
 	terms, near := q.terms[:q.nearFrom], q.terms[q.nearFrom:]
+	// want is terms and also merged; from says where each of its terms
+	// comes from: its index in terms, or -1 less its index in also.
+	want, from := terms, []int(nil)
+	if len(also) > 0 {
+		want = make([]uint64, 0, len(terms)+len(also))
+		from = make([]int, 0, len(terms)+len(also))
+		for i, j := 0, 0; i < len(terms) || j < len(also); {
+			if j == len(also) || i < len(terms) && terms[i] < also[j] {
+				want, from = append(want, terms[i]), append(from, i)
+				i++
+			} else {
+				want, from = append(want, also[j]), append(from, -1-j)
+				j++
+			}
+		}
+	}
 	for i, d := range docs {
 		if d == nil {
 			continue
@@ -244,14 +354,29 @@ func match(q Query, docs []*Doc, avg [numFields]float64) []hit {
 				hits = append(hits, hit{i, from + b, weighed(tf, a, &norm)})
 			}
 		}
-		intersect(d.terms, terms, found(d.tf, 0))
+		if from == nil {
+			intersect(d.terms, terms, found(d.tf, 0))
+		} else {
+			intersect(d.terms, want, func(a, b int) {
+				if norm[Name] == 0 {
+					norm = d.norm(avg)
+				}
+				h := hit{i, from[b], weighed(d.tf, a, &norm)}
+				if h.term < 0 {
+					h.term = -1 - h.term
+					alsoHits = append(alsoHits, h)
+				} else {
+					hits = append(hits, h)
+				}
+			})
+		}
 		// Two things said next to each other are two terms: a document
 		// with fewer hits has none of the query's near terms.
 		if len(hits)-first >= 2 && len(d.near) > 0 {
 			intersect(d.near, near, found(d.nearTF, q.nearFrom))
 		}
 	}
-	return hits
+	return hits, alsoHits
 }
 
 // intersect calls fn(a, b) for each term both of two sorted lists have,
