@@ -244,8 +244,8 @@ func (b *Bridge) repinLocked(u *userState, s *server) {
 		if o == u {
 			continue
 		}
-		if os := o.inst[s.base]; os != nil && os.link == l {
-			next = os
+		if in := o.inst[s.base]; in != nil && in.link == l {
+			next = in
 			break
 		}
 	}

@@ -111,9 +111,12 @@ func TestUsersSharedListenRepinned(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the listen stream never came back with %s's token: %v (seen %v)", users[1], err, seen)
 			}
-			if got := seen[n-1]; got == users[1] {
+			got := seen[n-1]
+			if got == users[1] {
 				break
-			} else if got != testauth.Refused && got != users[0] || got == users[0] && n > 1 {
+			}
+			// Before it: users[0]'s first stream, then none's.
+			if got != testauth.Refused && !(n == 1 && got == users[0]) {
 				t.Fatalf("listen stream %d went with %s's token, want %s's or none (seen %v)", n, got, users[1], seen)
 			}
 		}
