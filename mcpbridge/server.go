@@ -55,6 +55,10 @@ type server struct {
 	// (configured, per-user) said each user's list is the user's own;
 	// the shared cache holds no list for it (see toolcache.go).
 	ownLists bool
+	// firstList (configured, per-user) is closed when the listing under
+	// way that will say whether the server's list is every user's ends;
+	// nil when none is (see toolcache.go).
+	firstList chan struct{}
 
 	// creds give the server's HTTP requests their credentials; login is
 	// the OAuth login among them. Both nil when the server needs neither.

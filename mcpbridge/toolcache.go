@@ -26,7 +26,12 @@ import (
 // cache (with [Options.Store], a database) nor write to it that it holds
 // no list: without this, each user's first calls cost two round trips
 // to the store for each such server. A public listing or a change of
-// the list makes the next listing look again.
+// the list makes the next listing look again. While it is not known
+// whether the list is every user's (before the first listing, after a
+// change, once a public list is stale), one user lists and the others
+// wait for its answer: a public list is then taken by all, where users
+// arriving together each listed it (185 listings of one list for 100
+// users at once).
 
 // keptTools is a server's tools list kept while it is fresh.
 type keptTools struct {
@@ -42,20 +47,24 @@ type keptTools struct {
 // kept for the server when the server marked it public.
 func (b *Bridge) listTools(ctx context.Context, s *server, conn *mcpconn.Conn) ([]mcpconn.Tool, error) {
 	if mcpconn.IsModern(conn.ProtocolVersion()) {
-		now := time.Now()
-		b.mu.Lock()
-		kept := s.kept
-		own := false
-		if s.base != nil {
-			kept = keptTools{}
-			if s.base.kept.public {
-				kept = s.base.kept
-			}
-			own = s.base.ownLists
+		kept, own, first, err := b.keptFor(ctx, s)
+		if err != nil {
+			return nil, err
 		}
-		b.mu.Unlock()
+		if first != nil {
+			defer b.firstListed(s.base, first)
+		}
+		now := time.Now()
 		if (kept.raws == nil || !now.Before(kept.until)) && !own {
 			kept.raws, kept.until = b.protos.Tools(s.cfg.protoKey(), now)
+			if kept.raws != nil && s.base != nil {
+				// The shared cache holds only public lists: the
+				// users waiting on this one take it too.
+				kept.public = true
+				b.mu.Lock()
+				s.base.kept = kept
+				b.mu.Unlock()
+			}
 		}
 		// A change reaches this connection only from the server's
 		// acknowledgement of its subscription on: one made before (by
@@ -83,6 +92,70 @@ func (b *Bridge) listTools(ctx context.Context, s *server, conn *mcpconn.Conn) (
 	}
 	b.keepTools(s, conn, listed)
 	return listed, nil
+}
+
+// waitingFirstList is logged (at debug) by a user waiting for another's
+// listing of a server to say whether its list is every user's.
+const waitingFirstList = "mcp server tools being listed for another user first"
+
+// keptFor returns the list kept for s while it is fresh (zero when there
+// is none) and whether its server's lists are each user's own (own). For
+// a user's instance whose server has not said yet whether its list is
+// every user's, it waits for a listing under way to say so, within ctx;
+// when none is, the caller's listing is the one that will (first is
+// non-nil, and the caller ends it with firstListed). A listing that
+// failed said nothing: those that waited for it list on their own rather
+// than one after another.
+func (b *Bridge) keptFor(ctx context.Context, s *server) (kept keptTools, own bool, first chan struct{}, err error) {
+	for waited := false; ; waited = true {
+		now := time.Now()
+		b.mu.Lock()
+		if s.base == nil {
+			kept = s.kept
+			b.mu.Unlock()
+			return kept, false, nil, nil
+		}
+		base := s.base
+		if base.kept.public {
+			kept = base.kept
+		}
+		own = base.ownLists
+		if own || kept.raws != nil && now.Before(kept.until) {
+			b.mu.Unlock()
+			return kept, own, nil, nil
+		}
+		wait := base.firstList
+		if waited {
+			b.mu.Unlock()
+			return keptTools{}, false, nil, nil
+		}
+		if wait == nil {
+			first = make(chan struct{})
+			base.firstList = first
+			b.mu.Unlock()
+			return keptTools{}, false, first, nil
+		}
+		b.mu.Unlock()
+		b.log.Debug(waitingFirstList, "server", s.cfg.Name, "user", s.user)
+		select {
+		case <-wait:
+			kept = keptTools{}
+		case <-ctx.Done():
+			return keptTools{}, false, nil, context.Cause(ctx)
+		}
+	}
+}
+
+// firstListed ends the listing that was to say whether the lists of base
+// are every user's (see keptFor), whatever its outcome: the users waiting
+// look again, and one lists if it did not say.
+func (b *Bridge) firstListed(base *server, first chan struct{}) {
+	b.mu.Lock()
+	if base.firstList == first {
+		base.firstList = nil
+	}
+	b.mu.Unlock()
+	close(first)
 }
 
 // keepTools keeps the tools just listed over conn for as long as their

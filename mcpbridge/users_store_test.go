@@ -2,6 +2,9 @@ package mcpbridge
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"log/slog"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,6 +13,7 @@ import (
 	mcpserver "github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpgenai/bridge/internal/testauth"
+	"github.com/mcpgenai/bridge/mcpbridge/auth"
 	"github.com/mcpgenai/bridge/mcpbridge/store"
 	"github.com/mcpgenai/bridge/registry"
 )
@@ -112,6 +116,141 @@ func TestUsersPrivateListsSpareTheStore(t *testing.T) {
 			})
 			if st.loads.Load()-loads0 < 2 {
 				t.Errorf("after a list_changed: %d loads of the tools cache, want the next listing to look again", st.loads.Load()-loads0)
+			}
+		})
+	}
+}
+
+// countingHandler counts the log records whose message is msg.
+type countingHandler struct {
+	msg string
+	n   *atomic.Int64
+}
+
+func (h countingHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h countingHandler) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == h.msg {
+		h.n.Add(1)
+	}
+	return nil
+}
+func (h countingHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h countingHandler) WithGroup(string) slog.Handler      { return h }
+
+// TestUsersListTogether: users whose first calls come at once, to a
+// server not yet listed, list it once when the server says its list is
+// every user's: the first user's listing is held until every other user
+// waits for it (or a second listing comes, as each user listed it before
+// the fix); with lists that are each user's own, each user lists after
+// the first. When the first listing is cut short (its user's context
+// ends), the users who waited for it list on their own.
+func TestUsersListTogether(t *testing.T) {
+	for _, c := range []struct {
+		scope mcp.CacheScope
+		cut   bool
+	}{{mcp.CacheScopePublic, false}, {mcp.CacheScopePrivate, false}, {mcp.CacheScopePublic, true}} {
+		name := string(c.scope)
+		if c.cut {
+			name += "/first cut short"
+		}
+		t.Run(name, func(t *testing.T) {
+			as := testauth.Start(t)
+			as.RegisterNative("service", "http://127.0.0.1/oauth/callback")
+			var calls testauth.Calls
+			var lists atomic.Int64
+			var hold atomic.Bool // hold the first listing once the setup is done
+			release := make(chan struct{})
+			hooks := &mcpserver.Hooks{}
+			hooks.AddBeforeListTools(func(ctx context.Context, _ any, _ *mcp.ListToolsRequest) {
+				if lists.Add(1) == 1 && hold.Load() {
+					select {
+					case <-release:
+					case <-ctx.Done():
+					}
+				}
+			})
+			srv := testauth.WhoAmI("web", &calls, mcpserver.WithMethodCacheHints(mcp.MethodToolsList, 60_000, c.scope), mcpserver.WithHooks(hooks))
+			p := as.ServeMCP(t, srv, false, "")
+			cfg := ServerConfig{Name: "web", HTTPURL: p.URL, Timeout: time.Minute, Trust: true, OAuth: &OAuthConfig{Enabled: true, ClientID: "service"}}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			users := userNames(8)
+			// Log the users in through a Bridge of their own, so that
+			// the one measured has listed nothing.
+			tokens := auth.NewMemoryStore()
+			setup := newBridge(t, &Options{MaxUsers: len(users), TokenStore: tokens, LoginURL: loginURL(t)}, cfg)
+			discover(t, setup)
+			for _, u := range users {
+				if err := setup.Login(WithUser(ctx, u), "web"); err != nil {
+					t.Fatalf("Login(%s) = %v", u, err)
+				}
+			}
+			_ = setup.Close()
+			lists.Store(0)
+			hold.Store(true)
+
+			var waits atomic.Int64
+			log := slog.New(countingHandler{msg: waitingFirstList, n: &waits})
+			b := newBridge(t, &Options{MaxUsers: len(users), TokenStore: tokens, Logger: log, ToolNames: registry.QualifiedNames}, cfg)
+			discover(t, b)
+			errs := make(chan error, len(users))
+			var done atomic.Int64
+			firstCtx, cutFirst := context.WithCancel(ctx)
+			defer cutFirst()
+			declare := func(ctx context.Context, u string) {
+				defer done.Add(1)
+				d, err := b.Declare(WithUser(ctx, u), nil, nil)
+				if err == nil && (len(d.Tools) == 0 || len(d.Tools[0].FunctionDeclarations) < 2) {
+					err = fmt.Errorf("%d tools", len(d.Tools))
+				}
+				if err != nil {
+					err = fmt.Errorf("Declare(%s): %w", u, err)
+				}
+				errs <- err
+			}
+			if c.cut {
+				// The first user's listing is the one held, then cut.
+				go declare(firstCtx, users[0])
+				waitFor(t, "the first user's listing", func() bool { return lists.Load() >= 1 || done.Load() == 1 })
+				for _, u := range users[1:] {
+					go declare(ctx, u)
+				}
+			} else {
+				for _, u := range users {
+					go declare(ctx, u)
+				}
+			}
+			waitFor(t, "the other users to wait for the first listing, or a second listing", func() bool {
+				return waits.Load() >= int64(len(users)-1) || lists.Load() >= 2 || done.Load() == int64(len(users))
+			})
+			if c.cut {
+				cutFirst()
+			} else {
+				close(release)
+			}
+			var failed int
+			for range users {
+				if err := <-errs; err != nil {
+					failed++
+					if !c.cut || !errors.Is(err, context.Canceled) {
+						t.Error(err)
+					}
+				}
+			}
+			got := lists.Load()
+			t.Logf("%s lists, %d users at once: %d tools/list requests, %d waits, %d failed", name, len(users), got, waits.Load(), failed)
+			switch {
+			case c.cut:
+				if failed != 1 || got < 2 {
+					t.Errorf("first listing cut short: %d users failed and %d tools/list requests, want only the first user failed and the others listed", failed, got)
+				}
+			case c.scope == mcp.CacheScopePublic && got != 1:
+				t.Errorf("public list: %d tools/list requests for %d users at once, want 1", got, len(users))
+			case c.scope == mcp.CacheScopePrivate && got != int64(len(users)):
+				t.Errorf("private lists: %d tools/list requests for %d users at once, want each user's own (%d)", got, len(users), len(users))
+			}
+			if n := calls.Crossings.Load(); n != 0 {
+				t.Errorf("%d crossings", n)
 			}
 		})
 	}
