@@ -2,6 +2,7 @@ package mcpconn
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -86,6 +87,65 @@ func FuzzParamHeaders(f *testing.F) {
 			if strings.TrimSpace(v) != v {
 				t.Fatalf("header %q: %q has surrounding space", k, v)
 			}
+		}
+	})
+}
+
+// FuzzToolsStub: for any tools/list result, the stub mcp-go's client is
+// handed (see toolsStub) makes it fail only where the listing did, and it
+// remembers from the stub, for every tool, the x-mcp-header bindings that
+// it finds in the tool as the server listed it: the same headers for the
+// tool's calls.
+func FuzzToolsStub(f *testing.F) {
+	f.Add(`{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"r":{"type":"string","x-mcp-header":"Region"}}}},{"name":"b","description":"line\nnext","inputSchema":{"type":"object"}}],"nextCursor":"x"}`)
+	f.Add(`{"tools":[{"name":"a","inputSchema":{"properties":{"r":{"type":"string","X-MCP-Header":"R"}}}},{"name":5},"text",{"name":"c","description":7}]}`)
+	f.Add(`{"tools":[{"name":"\u0061","inputSchema":{"properties":{"r":{"type":"string","x-mcp-\u0068eader":"R"}}}}]}`)
+	f.Add(`{"tools":null}`)
+	f.Add(`[]`)
+	f.Fuzz(func(t *testing.T, raw string) {
+		stub := toolsStub(json.RawMessage(raw))
+		var page struct {
+			Tools []json.RawMessage `json:"tools"`
+		}
+		if json.Unmarshal([]byte(raw), &page) != nil || page.Tools == nil {
+			if string(stub) != raw {
+				t.Fatalf("toolsStub(%s) = %s, want it unchanged", raw, stub)
+			}
+			return
+		}
+		var got mcp.ListToolsResult
+		if err := json.Unmarshal(stub, &got); err != nil {
+			var listed mcp.ListToolsResult
+			if json.Unmarshal([]byte(raw), &listed) == nil {
+				t.Fatalf("mcp-go reads %s, not toolsStub's %s: %v", raw, stub, err)
+			}
+			return
+		}
+		// Each entry mcp-go reads as a named tool, alone, is in the stub
+		// in its order with the same bindings.
+		var want []mcp.Tool
+		for _, e := range page.Tools {
+			var tool mcp.Tool
+			var named struct {
+				Name json.RawMessage `json:"name"`
+			}
+			if json.Unmarshal(e, &tool) != nil || json.Unmarshal(e, &named) != nil || len(named.Name) == 0 || named.Name[0] != '"' {
+				continue
+			}
+			want = append(want, tool)
+		}
+		j := 0
+		for _, w := range want {
+			for j < len(got.Tools) && got.Tools[j].Name != w.Name {
+				j++
+			}
+			if j == len(got.Tools) {
+				t.Fatalf("tool %q of %s is not in the stub %s", w.Name, raw, stub)
+			}
+			if a, b := fmt.Sprint(mcp.ExtractParamHeaderBindings(&w)), fmt.Sprint(mcp.ExtractParamHeaderBindings(&got.Tools[j])); a != b {
+				t.Fatalf("tool %q: bindings %s in the listing, %s in the stub %s", w.Name, a, b, stub)
+			}
+			j++
 		}
 	})
 }

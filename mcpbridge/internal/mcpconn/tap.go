@@ -107,6 +107,9 @@ func tapSend(ctx context.Context, inner transport.Interface, req transport.JSONR
 		if stub, ok := decodeStubs[req.Method]; ok && !needsInput(resp.Result) {
 			resp.Result = stub
 		}
+		if req.Method == string(mcp.MethodToolsList) {
+			resp.Result = toolsStub(resp.Result)
+		}
 	}
 	return resp, err
 }
@@ -125,6 +128,52 @@ func tapSend(ctx context.Context, inner transport.Interface, req transport.JSONR
 // decoding error of a request whose raw result was captured.
 var decodeStubs = map[string]json.RawMessage{
 	"tools/call": json.RawMessage(`null`),
+}
+
+// toolsStub returns the tools/list result mcp-go's client is handed in
+// place of raw, which the capture keeps and the Bridge reads. mcp-go
+// reads a listing only to remember each tool's definition for the
+// x-mcp-header parameters of its later calls (SEP-2243), yet it decodes
+// every tool whole and encodes each schema again: on each listing, for
+// every user of a server whose lists are each user's own. The stub keeps
+// as they are the tools that may carry the annotation (see mayAnnotate)
+// and gives each other tool its name and an empty object schema, so that
+// a definition mcp-go remembers from an earlier listing is replaced as
+// before. An entry that is no object with a string name is left out:
+// mcp-go failed on the whole listing for it (which the capture made
+// harmless; the Bridge reports it from raw), and now remembers the other
+// tools. A result that is not an object with a tools array is handed
+// over unchanged.
+func toolsStub(raw json.RawMessage) json.RawMessage {
+	var page struct {
+		Tools []json.RawMessage `json:"tools"`
+	}
+	if json.Unmarshal(raw, &page) != nil || page.Tools == nil {
+		return raw
+	}
+	out := make([]byte, 0, 16+len(page.Tools)*48)
+	out = append(out, `{"tools":[`...)
+	n := 0
+	for _, t := range page.Tools {
+		var tool struct {
+			Name json.RawMessage `json:"name"`
+		}
+		if json.Unmarshal(t, &tool) != nil || len(tool.Name) == 0 || tool.Name[0] != '"' {
+			continue
+		}
+		if n > 0 {
+			out = append(out, ',')
+		}
+		n++
+		if mayAnnotate(t) {
+			out = append(out, t...)
+			continue
+		}
+		out = append(out, `{"name":`...)
+		out = append(out, tool.Name...)
+		out = append(out, `,"inputSchema":{"type":"object"}}`...)
+	}
+	return append(out, "]}"...)
 }
 
 type stdioTap struct {
