@@ -54,6 +54,16 @@ var steps = []step{
 	// presentation's slides.
 	filling("document", "add paragraph"),
 	filling("presentation", "add slide"),
+	// A file given by its path to convert: read it first.
+	{"read file", func(named concepts, shaped map[string]bool) bool {
+		return shaped[stem("file")] && named.has("convert")
+	}},
+	// Reading, opening or viewing a document of a kind: the tool that
+	// reads that kind.
+	reading("pdf"),
+	reading("document"),
+	reading("presentation"),
+	reading("spreadsheet"),
 }
 
 // making is the step of making a document of a kind (a concept of the
@@ -62,6 +72,15 @@ var steps = []step{
 func making(kind string) step {
 	return step{"create " + kind, func(named concepts, _ map[string]bool) bool {
 		return named.has(kind) && named.has("create", "write")
+	}}
+}
+
+// reading is the step of reading a document of a kind (a concept of the
+// lexicon), implied by a request that names the kind and a word of
+// reading.
+func reading(kind string) step {
+	return step{"read " + kind, func(named concepts, _ map[string]bool) bool {
+		return named.has(kind) && named.has("read")
 	}}
 }
 
