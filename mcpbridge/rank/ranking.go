@@ -157,7 +157,9 @@ type Ranker interface {
 //     calculator, a folder given by its path listing it, a PDF, document,
 //     presentation or spreadsheet to make or write the tool that makes
 //     that kind (and, for a text document or a presentation, the tool that
-//     adds a paragraph or a slide);
+//     adds a paragraph or a slide), a document of such a kind to read,
+//     open or view the tool that reads that kind, a file given by its path
+//     to convert a file reader;
 //   - below the first 10 places (never into them), the tools of concepts
 //     the lexicon relates to the request's rise: a trip relates to maps,
 //     routes and the weather, a price to shops and web pages, news to

@@ -322,9 +322,9 @@ func TestRecall(t *testing.T) {
 	// And keeps what it reached (BENCHMARKS.md), less 0.01 (the figures
 	// are rounded to 0.01).
 	floors := map[string][2]float64{ // set: recall@10, recall@40
-		"livemcpbench en all": {0.61, 0.82},
-		"livemcpbench ja all": {0.62, 0.83},
-		"livemcpbench zh all": {0.67, 0.83},
+		"livemcpbench en all": {0.63, 0.82},
+		"livemcpbench ja all": {0.63, 0.84},
+		"livemcpbench zh all": {0.68, 0.83},
 		"livemcpbench ko all": {0.61, 0.81},
 		"held-out en":         {0.93, 0.99},
 		"held-out ja":         {0.81, 0.92},

@@ -225,7 +225,7 @@ func TestScoreServers(t *testing.T) {
 
 // TestScoreSteps: a step a request implies by its shape (a file to save,
 // a relative time, a URL, a sum, a folder's path, a kind of document to
-// make) raises the tool that best fits the step by stepWeight, and only
+// make or to read, a file to convert) raises the tool that best fits the step by stepWeight, and only
 // that one; a request that implies nothing, or whose context alone would,
 // scores as its words do.
 func TestScoreSteps(t *testing.T) {
@@ -242,8 +242,9 @@ func TestScoreSteps(t *testing.T) {
 		doc(map[Field]string{Name: "add_slide", Description: "Adds a slide to a presentation", Server: "slides"}),
 		doc(map[Field]string{Name: "create_document", Description: "Creates a new Word document", Server: "word"}),
 		doc(map[Field]string{Name: "add_paragraph", Description: "Adds a paragraph of text to a document", Server: "word"}),
+		doc(map[Field]string{Name: "read_document", Description: "Returns the text of a Word document", Parameter: "filename", Server: "word"}),
 	}
-	group := []int{0, 0, 1, 1, 2, 3, 4, 1, 5, 5, 6, 6}
+	group := []int{0, 0, 1, 1, 2, 3, 4, 1, 5, 5, 6, 6, 6}
 	tests := []struct {
 		name, text, context string
 		want                []int // documents that gain stepWeight
@@ -257,7 +258,10 @@ func TestScoreSteps(t *testing.T) {
 		{"a folder by its path", "summarize the bitcoin papers in the /root/pdf/btc folder", "", []int{7}},
 		{"a kind of document to make, and its slides", "make a PowerPoint deck on bitcoin", "", []int{2, 8, 9}},
 		{"a document to write, and its paragraphs", "write a Word document on bitcoin", "", []int{2, 10, 11}},
+		{"a document to read", "who is named in the Word document /root/word/gifts.docx? read it", "", []int{12}},
+		{"a file by its path to convert", "convert the bitcoin notes in /root/txt/btc.bib to markdown", "", []int{3}},
 		{"Japanese", "ビットコインのレポートを作成して /root/btc.md に保存して", "", []int{2}},
+		{"Korean, a document to read", "/root/word/gifts.docx 파일을 읽고 비트코인 가격을 알려 주세요", "", []int{12}},
 		{"nothing implied", "bitcoin price report", "", nil},
 		{"only the context", "bitcoin price report", "save it to /root/a.md today", nil},
 	}
@@ -282,6 +286,34 @@ func TestScoreSteps(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestScoreReadingSteps: a request to read a document of a kind, or to
+// convert a file given by its path, brings the tool that reads it to the
+// first place, above tools that match the request's other words better.
+func TestScoreReadingSteps(t *testing.T) {
+	docs := []*Doc{
+		doc(map[Field]string{Name: "gift_registry", Description: "Lists the gifts each guest gave and who gave no gift", Server: "party"}),
+		doc(map[Field]string{Name: "bibliography_formatter", Description: "Formats a reference list of papers in APA style", Server: "refs"}),
+		doc(map[Field]string{Name: "read_file", Description: "Read a file", Parameter: "path", Server: "fs"}),
+		doc(map[Field]string{Name: "read_document", Description: "Returns the text of a Word document", Parameter: "filename", Server: "word"}),
+	}
+	group := []int{0, 1, 2, 3}
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{"read /root/word/party.docx and tell me who gave no gift", 3},
+		{"/root/word/party.docx を読んで、プレゼントを渡さなかった人を教えて", 3},
+		{"convert the reference list in /root/txt/papers.bib to markdown", 2},
+	} {
+		q := NewQuery(Text{Text: tc.text, Weight: 1})
+		plain := q
+		plain.steps = nil
+		if got, without := best(Score(q, docs, group)), best(Score(plain, docs, group)); got != tc.want || without == tc.want {
+			t.Errorf("Score(%q): best %d, %d without the steps; want %d, another without", tc.text, got, without, tc.want)
+		}
 	}
 }
 
@@ -355,7 +387,7 @@ func TestStepConcepts(t *testing.T) {
 			known[c] = true
 		}
 	}
-	for _, name := range []string{"markdown", "pdf", "spreadsheet", "document", "presentation", "text", "report", "write", "create", "now", "calculate", "directory"} {
+	for _, name := range []string{"markdown", "pdf", "spreadsheet", "document", "presentation", "text", "report", "write", "create", "now", "calculate", "directory", "read", "convert"} {
 		if !known[conceptTerm(name)] {
 			t.Errorf("the lexicon has no concept %q", name)
 		}

@@ -28,7 +28,7 @@ type step struct {
 
 // steps are the steps a request may imply; only general vocabulary and
 // shapes trigger them (the concepts are the lexicon's).
-var steps = []step{
+var steps = slices.Concat([]step{
 	// Saving or making a file or a document of some type: write a file.
 	{"write file", func(named concepts, shaped map[string]bool) bool {
 		return (shaped[stem("file")] || named.has("markdown", "pdf", "spreadsheet", "document", "presentation", "text", "report")) &&
@@ -44,16 +44,36 @@ var steps = []step{
 	{"list directory", func(named concepts, shaped map[string]bool) bool {
 		return shaped[stem("file")] && named.has("directory")
 	}},
+},
 	// Making or writing a document of a kind: the tool that makes that
 	// kind.
-	making("pdf"),
-	making("document"),
-	making("presentation"),
-	making("spreadsheet"),
-	// What such a document is made of: a text document's paragraphs, a
-	// presentation's slides.
-	filling("document", "add paragraph"),
-	filling("presentation", "add slide"),
+	forKinds(making),
+	[]step{
+		// What such a document is made of: a text document's paragraphs, a
+		// presentation's slides.
+		filling("document", "add paragraph"),
+		filling("presentation", "add slide"),
+		// A file given by its path to convert: read it first.
+		{"read file", func(named concepts, shaped map[string]bool) bool {
+			return shaped[stem("file")] && named.has("convert")
+		}},
+	},
+	// Reading, opening or viewing a document of a kind: the tool that
+	// reads that kind.
+	forKinds(reading),
+)
+
+// documentKinds are the kinds of document (concepts of the lexicon) a
+// request may ask to make or to read.
+var documentKinds = []string{"pdf", "document", "presentation", "spreadsheet"}
+
+// forKinds returns the step of each of documentKinds.
+func forKinds(of func(kind string) step) []step {
+	out := make([]step, len(documentKinds))
+	for i, k := range documentKinds {
+		out[i] = of(k)
+	}
+	return out
 }
 
 // making is the step of making a document of a kind (a concept of the
@@ -62,6 +82,15 @@ var steps = []step{
 func making(kind string) step {
 	return step{"create " + kind, func(named concepts, _ map[string]bool) bool {
 		return named.has(kind) && named.has("create", "write")
+	}}
+}
+
+// reading is the step of reading a document of a kind (a concept of the
+// lexicon), implied by a request that names the kind and a word of
+// reading.
+func reading(kind string) step {
+	return step{"read " + kind, func(named concepts, _ map[string]bool) bool {
+		return named.has(kind) && named.has("read")
 	}}
 }
 
