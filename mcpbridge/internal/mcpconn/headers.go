@@ -46,10 +46,12 @@ const annotationKey = "x-mcp-header"
 // mayAnnotate reports whether the raw schema may carry an x-mcp-header
 // annotation, so that reading it (mcp-go's validator decodes and encodes
 // the whole schema again) is needed: when it holds the key in any case
-// (Go's JSON matches keys ignoring case) or any escape (a key may be
-// written with \u escapes). Most schemas hold neither.
+// (Go's JSON matches keys ignoring case) or a \u escape, the only escape
+// that can write a letter or a hyphen of the key (\n, \" and the other
+// short escapes, common in descriptions, cannot). Most schemas hold
+// neither. No character outside ASCII folds to a letter of the key.
 func mayAnnotate(raw []byte) bool {
-	if bytes.IndexByte(raw, '\\') >= 0 {
+	if bytes.Contains(raw, []byte(`\u`)) {
 		return true
 	}
 	for i := 0; i+len(annotationKey) <= len(raw); i++ {

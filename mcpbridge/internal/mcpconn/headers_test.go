@@ -149,3 +149,23 @@ func FuzzToolsStub(f *testing.F) {
 		}
 	})
 }
+
+func TestMayAnnotate(t *testing.T) {
+	for _, tc := range []struct {
+		raw  string
+		want bool
+	}{
+		{`{"type":"object","properties":{"a":{"type":"string"}}}`, false},
+		{`{"description":"one\nline \"quoted\" \\ and \/ \t"}`, false},
+		{`{"properties":{"a":{"x-mcp-header":"R"}}}`, true},
+		{`{"properties":{"a":{"X-MCP-Header":"R"}}}`, true},
+		{`{"properties":{"a":{"x-mcp-\u0068eader":"R"}}}`, true},
+		{`{"description":"\u00e9t\u00e9"}`, true}, // any \u escape may spell the key
+		{`{"description":"a \\u0068 b"}`, true},   // an escaped backslash: still looked at
+		{`{"description":"x-mcp-heade"}`, false},
+	} {
+		if got := mayAnnotate([]byte(tc.raw)); got != tc.want {
+			t.Errorf("mayAnnotate(%s) = %v, want %v", tc.raw, got, tc.want)
+		}
+	}
+}
