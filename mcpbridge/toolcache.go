@@ -148,7 +148,7 @@ func (b *Bridge) keptFor(ctx context.Context, s *server) (kept keptTools, own bo
 
 // firstListed ends the listing that was to say whether the lists of base
 // are every user's (see keptFor), whatever its outcome: the users waiting
-// look again, and one lists if it did not say.
+// take what it said, or list on their own when it said nothing.
 func (b *Bridge) firstListed(base *server, first chan struct{}) {
 	b.mu.Lock()
 	if base.firstList == first {
