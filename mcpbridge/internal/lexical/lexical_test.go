@@ -44,6 +44,8 @@ func TestLexicon(t *testing.T) {
 		{"a path names a file", "save it to /root/a.md", "file", true},
 		{"a district names a place", "海淀区のホテル", "address", true},
 		{"a URL names a web page", "open https://go.dev", "website", true},
+		{"a guesthouse is a place to stay", "ゲストハウス", "hotel", true},
+		{"a departure is a train's", "departure times", "railway", true},
 		{"unrelated", "weather", "stock", false},
 	}
 	for _, tc := range tests {
