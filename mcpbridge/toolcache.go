@@ -124,11 +124,11 @@ func (b *Bridge) keptFor(ctx context.Context, s *server) (kept keptTools, own bo
 			b.mu.Unlock()
 			return kept, own, nil, nil
 		}
-		wait := base.firstList
 		if waited {
 			b.mu.Unlock()
 			return keptTools{}, false, nil, nil
 		}
+		wait := base.firstList
 		if wait == nil {
 			first = make(chan struct{})
 			base.firstList = first

@@ -104,30 +104,35 @@ func tapSend(ctx context.Context, inner transport.Interface, req transport.JSONR
 		c.mu.Lock()
 		c.raw, c.ok = resp.Result, true
 		c.mu.Unlock()
-		if stub, ok := decodeStubs[req.Method]; ok && !needsInput(resp.Result) {
-			resp.Result = stub
-		}
-		if req.Method == string(mcp.MethodToolsList) {
-			resp.Result = toolsStub(resp.Result)
-		}
+		resp.Result = forClient(req.Method, resp.Result)
 	}
 	return resp, err
 }
 
-// decodeStubs are the results mcp-go's client is handed, in place of the
-// real ones, for methods whose captured raw result is all we read: decoding
-// a whole tools/call result into mcp-go's structs costs time on every call
-// (and fails on content types mcp-go does not know), only to be thrown
-// away. The raw bytes are not shared with mcp-go, so the capture owns them.
-// A result that asks for input (2026-07-28's multi round-trip) is never
-// stubbed: mcp-go must see it to ask the user and call again.
+// forClient returns the result of method that mcp-go's client is handed in
+// place of raw, the real one, which the capture keeps: for the methods
+// whose captured raw result is all we read, a stub. Decoding a whole
+// tools/call result into mcp-go's structs costs time on every call (and
+// fails on content types mcp-go does not know), only to be thrown away. A
+// stub shares no bytes with raw, so the capture owns them.
 //
-// The stub is JSON null, which mcp-go rejects at its first look ("content
-// is missing") with 3 allocations, where even an empty result it accepts,
-// {"content":[]}, is decoded twice with 18; Conn.exchange ignores the
-// decoding error of a request whose raw result was captured.
-var decodeStubs = map[string]json.RawMessage{
-	"tools/call": json.RawMessage(`null`),
+// A tools/call result is stubbed as JSON null, which mcp-go rejects at its
+// first look ("content is missing") with 3 allocations, where even an
+// empty result it accepts, {"content":[]}, is decoded twice with 18;
+// Conn.exchange ignores the decoding error of a request whose raw result
+// was captured. A result that asks for input (2026-07-28's multi
+// round-trip) is never stubbed: mcp-go must see it to ask the user and
+// call again. A tools/list result is stubbed by toolsStub.
+func forClient(method string, raw json.RawMessage) json.RawMessage {
+	switch method {
+	case string(mcp.MethodToolsCall):
+		if !needsInput(raw) {
+			return json.RawMessage(`null`)
+		}
+	case string(mcp.MethodToolsList):
+		return toolsStub(raw)
+	}
+	return raw
 }
 
 // toolsStub returns the tools/list result mcp-go's client is handed in

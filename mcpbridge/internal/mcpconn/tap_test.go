@@ -65,7 +65,7 @@ func TestCaptureMatchesMethod(t *testing.T) {
 	}
 	// echo succeeds when mcp-go decoded the result or, with a tools/call
 	// capture, when the capture kept it: mcp-go is then handed the stub,
-	// which it fails to decode by design (see decodeStubs).
+	// which it fails to decode by design (see forClient).
 	echo := func(text string) func(context.Context) error {
 		return func(ctx context.Context) error {
 			req := mcp.CallToolRequest{}
