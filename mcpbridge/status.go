@@ -325,3 +325,110 @@ func transportOf(k mcpconn.Kind) Transport {
 	}
 	return ""
 }
+
+// Status returns the state of every server, in configuration order, and of
+// discovery: the /mcp view. Every text is redacted with the secrets of
+// every server, errors, tool descriptions and the stderr tail (at most 4
+// KiB of whole lines) by the generic rules as well; what servers said
+// (errors, stderr, instructions, descriptions) is cleaned for a person
+// like [CallResult.ReturnDisplay]. Tools are the registered names in the
+// server's order, kept for a server that died.
+//
+// Status is the Bridge's own view, of no user in particular: for a
+// server whose credentials are each user's ([ServerStatus.PerUser]) it
+// reports the user "" (on a Bridge for many users, who has no tokens)
+// and counts the users connected, naming none. One user's view of such
+// servers (their login state, connection and tools) is
+// [Declarations.Status] of the Declarations made for that user.
+func (b *Bridge) Status() Status {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.statusLocked(nil)
+}
+
+// statusLocked returns the status as the user u sees it (nil: the user
+// ""): for the servers whose credentials are each user's, u's instance
+// (Disconnected, without login state, when u has none: not used yet, or
+// u's state was dropped), and u's tools.
+func (b *Bridge) statusLocked(u *userState) Status {
+	st := Status{Discovering: b.discovering, Discovered: b.discovered, Servers: make([]ServerStatus, 0, len(b.servers))}
+	reg, tools := b.reg, b.tools
+	if u != nil && !u.gone {
+		if c := b.catalogLocked(u); c != nil {
+			reg, tools = c.reg, c.tools
+		}
+	}
+	for _, base := range b.servers {
+		ss := newServerStatus(base.cfg)
+		s := base
+		if ss.PerUser = b.perUserLocked(base); ss.PerUser {
+			for _, u := range b.users {
+				if in := u.inst[base]; in != nil && in.link != nil {
+					ss.Users++
+				}
+			}
+			if u != nil {
+				s = u.inst[base] // nil when u has none
+			}
+		}
+		if s == nil {
+			ss.State = Disconnected
+			s = &server{cfg: base.cfg}
+		} else {
+			ss.State = s.state
+			ss.Auth = s.authState()
+		}
+		if s.login != nil {
+			ss.AuthScopes = s.login.Scopes()
+			if err := s.login.Err(); err != nil {
+				ss.AuthError = shown(err.Error(), b.redact.Text, maxErrorBytes)
+			}
+		}
+		for _, e := range reg.ServerEntries(s.cfg.Name) {
+			ss.Tools = append(ss.Tools, e.Name)
+			if t := tools[e.Name]; t != nil && len(t.Icons) > 0 {
+				if ss.ToolIcons == nil {
+					ss.ToolIcons = make(map[string][]Icon)
+				}
+				ss.ToolIcons[e.Name] = redactIcons(b.redact, t.Icons)
+			}
+			if t := tools[e.Name]; t != nil && t.Description != "" {
+				if ss.ToolDescriptions == nil {
+					ss.ToolDescriptions = make(map[string]string)
+				}
+				ss.ToolDescriptions[e.Name] = b.redact.Text(t.Description)
+			}
+			ss.addSize(tools[e.Name])
+		}
+		ss.Command = b.redact.ReplaceConfigured(ss.Command)
+		ss.URL = b.redact.ReplaceConfigured(ss.URL)
+		ss.Cwd = b.redact.ReplaceConfigured(ss.Cwd)
+		ss.Description = b.redact.ReplaceConfigured(ss.Description)
+		if s.err != nil {
+			ss.Error = shown(s.err.Error(), b.redact.Text, maxErrorBytes)
+		}
+		stderr := s.stderr
+		if s.link != nil {
+			stderr = s.link.conn.Stderr()
+			ss.Protocol = s.link.conn.ProtocolVersion()
+			ss.Transport = transportOf(s.link.conn.Kind())
+		}
+		ss.Stderr = shown(mcpconn.Tail(stderr, 0, statusStderrLimit), b.redact.Text, statusStderrLimit)
+		ss.Skipped = slices.Clone(s.skipped)
+		for _, rt := range b.rejectedLocked(s.cfg.Name) {
+			rt.Reason = shown(rt.Reason, b.redact.Text, maxErrorBytes)
+			ss.Rejected = append(ss.Rejected, rt)
+		}
+		ss.Instructions = shown(s.instructions, b.redact.Text, displayLimit)
+		ss.Icons = redactIcons(b.redact, s.icons)
+		if b.serverSide {
+			ss.ClientSide = b.serverSideLocked(base)
+			ss.ServerSide = ss.ClientSide == ""
+		}
+		st.Servers = append(st.Servers, ss)
+	}
+	return st
+}
+
+// statusStderrLimit bounds the stderr tail in a [ServerStatus].
+const statusStderrLimit = 4096

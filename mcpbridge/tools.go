@@ -230,3 +230,91 @@ func warnUnmatchedIncludes(cfg *ServerConfig, listed []mcpconn.Tool, log *slog.L
 		}
 	}
 }
+
+// Tools returns every registered tool, sorted by registered name. The slice
+// is the caller's; the Tools are shared snapshots (see [Tool]).
+func (b *Bridge) Tools() []*Tool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.sorted)
+}
+
+// Tool returns the tool registered under name, and whether there is one.
+func (b *Bridge) Tool(name string) (*Tool, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, ok := b.tools[name]
+	return t, ok
+}
+
+// setToolsLocked registers defs as the tools of s (nil unregisters them),
+// rebuilds the tool views, logs every rename and emits EventToolsChanged
+// when anything changed. For a user's instance, the interned l holds
+// defs and the user's catalog is built again when next used; the event
+// names the user, and its Update is empty.
+func (b *Bridge) setToolsLocked(s *server, defs []*toolDef, l *listing) {
+	if s.base != nil {
+		was := s.listing
+		b.setListingLocked(s, l)
+		if was != l {
+			b.emitLocked(Event{Kind: EventToolsChanged, Server: s.cfg.Name, User: s.user})
+		}
+		return
+	}
+	if s != b.builtins && !s.perUser {
+		b.dropCatalogsLocked() // every user's catalog holds these tools
+	}
+	s.defs = defs
+	u := b.reg.SetTools(s.cfg.Name, toolNames(defs))
+	b.rebuildLocked()
+	for _, d := range u.Duplicates {
+		b.log.Warn("mcp server listed a tool twice; first kept", "server", s.cfg.Name, "tool", d)
+	}
+	for _, e := range u.Added {
+		if e.Renamed() {
+			b.log.Info("mcp tool renamed", "server", e.Server, "tool", e.ServerTool, "name", e.Name, "reason", e.String())
+		}
+	}
+	for _, c := range u.Changed {
+		b.log.Info("mcp tool renamed", "server", c.New.Server, "tool", c.New.ServerTool, "name", c.New.Name, "was", c.Old.Name, "reason", c.New.String())
+	}
+	if !u.Empty() {
+		b.emitLocked(Event{Kind: EventToolsChanged, Server: s.cfg.Name, Update: u})
+	}
+}
+
+// rebuildLocked rebuilds the Tool views from the registry, reusing the
+// Tools whose entry and definition did not change.
+func (b *Bridge) rebuildLocked() {
+	entries := b.reg.Entries()
+	defs := make(map[*server]map[string]*toolDef)
+	tools := make(map[string]*Tool, len(entries))
+	sorted := make([]*Tool, 0, len(entries))
+	for _, e := range entries {
+		s := b.byName[e.Server]
+		if s == nil {
+			s = b.builtins // the only tools of no configured server
+		}
+		m, ok := defs[s]
+		if !ok {
+			m = make(map[string]*toolDef, len(s.defs))
+			for _, d := range s.defs {
+				if _, dup := m[d.raw.Name]; !dup {
+					m[d.raw.Name] = d
+				}
+			}
+			defs[s] = m
+		}
+		d := m[e.ServerTool]
+		if d == nil {
+			continue // cannot happen: the registry holds what defs listed
+		}
+		t := b.tools[e.Name]
+		if t == nil || t.def != d || !t.registeredAs(e) {
+			t = newTool(e, d, &s.cfg)
+		}
+		tools[e.Name] = t
+		sorted = append(sorted, t)
+	}
+	b.tools, b.sorted = tools, sorted
+}
