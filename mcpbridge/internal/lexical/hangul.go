@@ -56,11 +56,18 @@ func (lx *lexicon) matchDistricts(run string, spans []conceptSpan, fn func(at, n
 	if len(terms) == 0 {
 		return
 	}
-	at := 0
-	for _, w := range strings.FieldsFunc(run, unicode.IsSpace) {
+	at := 0 // characters of run before w, its spaces left out
+	for rest := run; rest != ""; {
+		rest = strings.TrimLeftFunc(rest, unicode.IsSpace)
+		end := strings.IndexFunc(rest, unicode.IsSpace)
+		if end < 0 {
+			end = len(rest)
+		}
+		w := rest[:end]
+		rest = rest[end:]
 		from, n := at, utf8.RuneCountInString(w)
 		at += n
-		if !isDistrict(w) || covered(spans, from, from+n) {
+		if n == 0 || !isDistrict(w) || covered(spans, from, from+n) {
 			continue
 		}
 		for _, t := range terms {

@@ -194,16 +194,20 @@ func (lx *lexicon) matchCJK(run string, joined bool, fn func(at, n int, t uint64
 	if len(lx.cjk) == 0 {
 		return
 	}
-	// Where the run's words (between spaces) start, by character.
-	starts := make([]bool, 0, len(run)/3+1)
-	prevSpace := !joined
-	for _, r := range run {
-		if unicode.IsSpace(r) {
-			prevSpace = true
-			continue
+	// Where the run's words (between spaces) start, by character; without
+	// spaces no member spans one.
+	var starts []bool
+	if strings.IndexFunc(run, unicode.IsSpace) >= 0 {
+		starts = make([]bool, 0, len(run)/3+1)
+		prevSpace := !joined
+		for _, r := range run {
+			if unicode.IsSpace(r) {
+				prevSpace = true
+				continue
+			}
+			starts = append(starts, prevSpace)
+			prevSpace = false
 		}
-		starts = append(starts, prevSpace)
-		prevSpace = false
 	}
 	run = withoutSpaces(run)
 	// Byte offsets of the run's characters, and of its end.
