@@ -14,8 +14,9 @@ import (
 // spans a space must start where a word does (see matchCJK). This file holds
 // what Korean needs besides: a district's name.
 
-// nounParticles are the particles and copulas that follow a Korean noun,
-// the longer before the shorter that ends them.
+// nounParticles are what follows a Korean noun in its word: particles,
+// copulas and 쪽 (the side of), the longer before the shorter that ends
+// them.
 var nounParticles = []string{
 	"이에요", "입니다", "에서", "으로", "까지", "부터", "에게", "한테", "처럼", "보다", "이나", "이랑", "예요",
 	"에", "의", "은", "는", "이", "가", "을", "를", "로", "와", "과", "도", "만", "나", "랑", "쪽",
