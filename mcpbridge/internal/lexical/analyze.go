@@ -1,6 +1,8 @@
 package lexical
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -54,7 +56,8 @@ var shapeWeight float32 = 1
 // concept of the lexicon that the text names, each with its weight. A file
 // path in the text names what the word "file" names, a URL what "url"
 // names, a domain name what "domain" names; the words inside them weigh
-// pathWeight. Unless near is nil, it is called with the term of every two
+// pathWeight. A Korean district's name (강남구: see isDistrict) names what
+// districtMember names. Unless near is nil, it is called with the term of every two
 // things said next to each other (see nearTerm), with its weight times
 // nearWeight: two words with no other word between them but stop words,
 // two concepts named by members that follow each other (in CJK text, with
@@ -123,10 +126,21 @@ func analyze(lx *lexicon, text string, word, concept, near func(term uint64, wei
 			flush()
 			cjkPairs(c.text, func(p string) { word(termHash(p), w) })
 			spans = spans[:0]
-			lx.matchCJK(c.text, func(at, n int, t uint64) {
+			joined := false
+			if c.at > 0 {
+				r, _ := utf8.DecodeLastRuneInString(text[:c.at])
+				joined = scriptOf(foldWidth(r)) == wordScript
+			}
+			found := func(at, n int, t uint64) {
 				concept(t, w)
 				spans = append(spans, conceptSpan{at, at + n, t})
-			})
+			}
+			lx.matchCJK(c.text, joined, found)
+			members := len(spans)
+			lx.matchDistricts(c.text, spans, found)
+			if len(spans) > members { // in the order of the text, for nearConcepts
+				slices.SortStableFunc(spans, func(a, b conceptSpan) int { return cmp.Compare(a.from, b.from) })
+			}
 			if near != nil {
 				nearConcepts(spans, nearGapCJK, func(t uint64) { near(t, w*nearWeight) })
 			}

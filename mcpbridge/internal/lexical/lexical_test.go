@@ -34,6 +34,11 @@ func TestLexicon(t *testing.T) {
 		{"Chinese", "今天的天气", "weather", true},
 		{"Korean with a particle", "날씨를 알려 줘", "weather", true},
 		{"Korean phrase across a space", "다음 주", "next week", true},
+		{"Korean phrase across a space, from a word's start", "여행 일정", "trip", true},
+		{"no Korean member across a space from inside a word", "내일부터 3일 정도", "itinerary", false},
+		{"a Korean district names a place", "하이뎬구에 있는 호텔", "address", true},
+		{"a word of two syllables ending in 구 is no district", "연구를 찾아", "address", false},
+		{"a Korean picture may be a painting", "그림을 찾아", "painting", true},
 		{"inflection", "currencies", "EUR", true},
 		{"a phrase, not its word", "mind map", "map", false},
 		{"the longest CJK member", "股票", "车票", false},
@@ -392,6 +397,19 @@ func TestStepConcepts(t *testing.T) {
 	for _, name := range []string{"markdown", "pdf", "spreadsheet", "document", "presentation", "text", "report", "write", "create", "now", "calculate", "directory", "read", "convert"} {
 		if !known[conceptTerm(name)] {
 			t.Errorf("the lexicon has no concept %q", name)
+		}
+	}
+}
+
+// TestIsDistrict: a Korean district's name, with or without a particle.
+func TestIsDistrict(t *testing.T) {
+	for w, want := range map[string]bool{
+		"강남구": true, "하이뎬구에": true, "황푸구": true, "푸둥신구의": true,
+		"연구": false, "연구를": false, "도구": false, "구": false, "구에": false,
+		"gu": false, "海淀区": false, "강남": false, "": false,
+	} {
+		if got := isDistrict(w); got != want {
+			t.Errorf("isDistrict(%q) = %v, want %v", w, got, want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -181,13 +182,32 @@ func (lx *lexicon) matchWordsAt(words []string, fn func(from, to int, t uint64))
 // that ends in katakana where the word in katakana goes on is found only
 // if another member starts where it ends: a loanword is one word
 // (プレゼント, a present, is no プレゼン, a presentation), but a compound
-// of two members is both (マークダウンファイル).
+// of two members is both (マークダウンファイル). A Hangul member that spans
+// a space of run is found only where a word starts (at run's start unless
+// joined, or after a space): 여행 일정 is a trip's schedule, but 3일 정도 (about
+// three days) has no 일정 in it. joined tells that run's first word goes on
+// a word of another script (3일, pdf에).
 //
 // fn is also told where the member is: its first character and its length
 // in characters, in run without its spaces.
-func (lx *lexicon) matchCJK(run string, fn func(at, n int, t uint64)) {
+func (lx *lexicon) matchCJK(run string, joined bool, fn func(at, n int, t uint64)) {
 	if len(lx.cjk) == 0 {
 		return
+	}
+	// Where the run's words (between spaces) start, by character; without
+	// spaces no member spans one.
+	var starts []bool
+	if strings.IndexFunc(run, unicode.IsSpace) >= 0 {
+		starts = make([]bool, 0, len(run)/3+1)
+		prevSpace := !joined
+		for _, r := range run {
+			if unicode.IsSpace(r) {
+				prevSpace = true
+				continue
+			}
+			starts = append(starts, prevSpace)
+			prevSpace = false
+		}
 	}
 	run = withoutSpaces(run)
 	// Byte offsets of the run's characters, and of its end.
@@ -197,15 +217,29 @@ func (lx *lexicon) matchCJK(run string, fn func(at, n int, t uint64)) {
 	}
 	offs = append(offs, len(run))
 	chars := len(offs) - 1
-	kata := func(i int) bool {
+	scriptAt := func(i int) script {
 		r, _ := utf8.DecodeRuneInString(run[offs[i]:])
-		return scriptOf(r) == kataScript
+		return scriptOf(r)
+	}
+	kata := func(i int) bool { return scriptAt(i) == kataScript }
+	// fits reports whether a member of k characters may be found at
+	// character i: a Hangul member that spans a space starts a word.
+	fits := func(i, k int) bool {
+		if i >= len(starts) || starts[i] || scriptAt(i) != hangulScript {
+			return true
+		}
+		for j := i + 1; j < i+k && j < len(starts); j++ {
+			if starts[j] {
+				return false
+			}
+		}
+		return true
 	}
 	// at returns the length in characters of the longest member at
 	// character i (0 for none) and its terms.
 	at := func(i int) (int, []uint64) {
 		for k := min(lx.cjkMax, chars-i); k >= 1; k-- {
-			if terms, ok := lx.cjk[run[offs[i]:offs[i+k]]]; ok {
+			if terms, ok := lx.cjk[run[offs[i]:offs[i+k]]]; ok && fits(i, k) {
 				return k, terms
 			}
 		}
