@@ -66,6 +66,7 @@ type Conn struct {
 	proc     *proc           // stdio only
 	late     *lateAnswer     // stdio with the era unknown only
 	web      *watchTransport // SSE and streamable HTTP only
+	getOpen  *getOpen        // streamable HTTP only: the first GET of the stream answered
 	stderr   *tail
 	init     *mcp.InitializeResult
 	life     context.Context // ends at Close
@@ -216,9 +217,10 @@ func (c *Conn) connect(dctx context.Context) error {
 		tr = sseTap{t, c.cancelled}
 	case StreamableHTTP:
 		c.web = newWatchTransport(c.lost, s)
+		c.getOpen = newGetOpen()
 		t, err := transport.NewStreamableHTTP(s.URL, append([]transport.StreamableHTTPCOption{
 			transport.WithHTTPHeaders(s.Headers),
-			transport.WithHTTPBasicClient(&http.Client{Transport: &resumeTransport{&sessionIDTransport{base: c.roundTripper()}}}),
+			transport.WithHTTPBasicClient(&http.Client{Transport: &resumeTransport{base: &sessionIDTransport{base: c.roundTripper()}, open: c.getOpen}}),
 			transport.WithHTTPLogger(c.libLogger())},
 			s.sessionOptions()...)...)
 		if err != nil {
@@ -253,6 +255,9 @@ func (c *Conn) connect(dctx context.Context) error {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	c.init = init
+	if c.getOpen != nil && !IsModern(init.ProtocolVersion) && !c.getOpen.wait(dctx, c.alive) {
+		c.log.Debug("mcp server did not answer the GET of its event stream in time; connected without waiting longer", "waited", listenOpenWait)
+	}
 	c.setUp(dctx)
 	c.startListen()
 	return nil

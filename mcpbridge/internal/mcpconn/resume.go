@@ -47,10 +47,15 @@ const (
 // resumeTransport resumes the standalone GET event streams of base (see
 // above). Requests that carry Last-Event-ID already (mcp-go resuming the
 // stream of a POST) and every other request pass through untouched.
-type resumeTransport struct{ base http.RoundTripper }
+// open, when not nil, is told of every GET's round trip (see getOpen).
+type resumeTransport struct {
+	base http.RoundTripper
+	open *getOpen
+}
 
 func (t *resumeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
+	t.open.seen(req)
 	if err != nil || req.Method != http.MethodGet || req.Header.Get("Last-Event-ID") != "" || !isEventStream(resp) {
 		return resp, err
 	}
