@@ -27,6 +27,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/zitadel/oidc/v3/example/server/exampleop"
 	"github.com/zitadel/oidc/v3/example/server/storage"
@@ -326,7 +327,11 @@ func (a *Server) Proxy(t testing.TB) string {
 // to a client_credentials grant), with protected
 // resource metadata (RFC 9728) naming authServer (a.Issuer when "") at
 // /.well-known/oauth-protected-resource<path>. Tokens marked with Expire
-// are refused as the server would an expired one.
+// are refused as the server would an expired one. A token's userinfo
+// answer is taken as true for checkedFor (by the authorization server
+// that gave it), as a resource server that caches token introspection
+// does (RFC 7662, section 4) rather than asking about every request; each
+// request's token still names the user the request acts for.
 type Protected struct {
 	URL    string // the MCP endpoint
 	HTTP   *httptest.Server
@@ -338,9 +343,10 @@ type Protected struct {
 	next   http.Handler
 
 	mu      sync.Mutex
-	seen    map[string]string // token -> its subject (the user's ID)
-	offered map[string]bool   // every token a request presented
-	stalls  int               // metadata requests still to stall
+	seen    map[string]string  // token -> its subject (the user's ID)
+	checked map[string]checked // token -> its last userinfo answer
+	offered map[string]bool    // every token a request presented
+	stalls  int                // metadata requests still to stall
 	expired map[string]bool
 	stepUp  *stepUp
 	Refused atomic.Int64
@@ -463,6 +469,20 @@ var userinfoClient = &http.Client{Transport: func() http.RoundTripper {
 	return t
 }()}
 
+// checkedFor is how long a token's userinfo answer is taken as still
+// true: far shorter than the tokens' lifetime, longer than a benchmark's
+// run, so that a service restarted in front of running servers finds its
+// users' tokens known to them, as it would.
+const checkedFor = 30 * time.Second
+
+// checked is a token's userinfo answer: its subject, the authorization
+// server that gave it, and when.
+type checked struct {
+	as  *Server
+	sub string
+	at  time.Time
+}
+
 // valid reports whether tok is a token of the authorization server that
 // has not expired, and whose it is: the subject (the user's ID) its
 // userinfo names, "" for a service's token.
@@ -477,6 +497,12 @@ func (p *Protected) valid(ctx context.Context, tok string) (string, bool) {
 		return "", false
 	}
 	as := p.server()
+	p.mu.Lock()
+	c, ok := p.checked[tok]
+	p.mu.Unlock()
+	if ok && c.as == as && time.Since(c.at) < checkedFor {
+		return c.sub, true
+	}
 	as.mu.Lock()
 	service := as.service[tok]
 	as.mu.Unlock()
@@ -503,6 +529,7 @@ func (p *Protected) valid(ctx context.Context, tok string) (string, bool) {
 	_ = json.Unmarshal(body, &info)
 	p.mu.Lock()
 	p.seen[tok] = info.Sub
+	p.checked[tok] = checked{as: as, sub: info.Sub, at: time.Now()}
 	p.mu.Unlock()
 	return info.Sub, true
 }
