@@ -31,7 +31,7 @@ func TestDialWaitsForStream(t *testing.T) {
 		name string
 		hold time.Duration // how long the server holds the GET before serving it
 	}{
-		{"slow stream", 300 * time.Millisecond},
+		{"slow stream", 100 * time.Millisecond},
 		{"stream never answered", time.Hour},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
