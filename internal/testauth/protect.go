@@ -29,7 +29,7 @@ func (a *Server) serveMCP(t testing.TB, mcp *server.MCPServer, sse bool, authSer
 	if authServer == "" {
 		authServer = a.Issuer
 	}
-	p := &Protected{as: a, authAS: authServer, param: param, seen: map[string]string{}, checked: map[string]checked{}, offered: map[string]bool{}, expired: map[string]bool{}}
+	p := &Protected{as: a, authAS: authServer, param: param, seen: map[string]checked{}, offered: map[string]bool{}, expired: map[string]bool{}}
 	p.HTTP = httptest.NewServer(p)
 	if sse {
 		s := server.NewSSEServer(mcp, server.WithBaseURL(p.HTTP.URL))

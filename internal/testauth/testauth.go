@@ -343,8 +343,7 @@ type Protected struct {
 	next   http.Handler
 
 	mu      sync.Mutex
-	seen    map[string]string  // token -> its subject (the user's ID)
-	checked map[string]checked // token -> its last userinfo answer
+	seen    map[string]checked // every valid token -> whose it is, and when checked
 	offered map[string]bool    // every token a request presented
 	stalls  int                // metadata requests still to stall
 	expired map[string]bool
@@ -392,8 +391,8 @@ func (p *Protected) ExpireSubject(sub string) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	n := 0
-	for tok, s := range p.seen {
-		if s == sub {
+	for tok, c := range p.seen {
+		if c.sub == sub {
 			p.expired[tok] = true
 			n++
 		}
@@ -475,8 +474,8 @@ var userinfoClient = &http.Client{Transport: func() http.RoundTripper {
 // users' tokens known to them, as it would.
 const checkedFor = 30 * time.Second
 
-// checked is a token's userinfo answer: its subject, the authorization
-// server that gave it, and when.
+// checked is a valid token's subject ("" for a service's) and, for a
+// user's, the authorization server whose userinfo named it, and when.
 type checked struct {
 	as  *Server
 	sub string
@@ -498,7 +497,7 @@ func (p *Protected) valid(ctx context.Context, tok string) (string, bool) {
 	}
 	as := p.server()
 	p.mu.Lock()
-	c, ok := p.checked[tok]
+	c, ok := p.seen[tok]
 	p.mu.Unlock()
 	if ok && c.as == as && time.Since(c.at) < checkedFor {
 		return c.sub, true
@@ -508,7 +507,7 @@ func (p *Protected) valid(ctx context.Context, tok string) (string, bool) {
 	as.mu.Unlock()
 	if service {
 		p.mu.Lock()
-		p.seen[tok] = ""
+		p.seen[tok] = checked{} // a service's: checked at each request
 		p.mu.Unlock()
 		return "", true
 	}
@@ -528,8 +527,7 @@ func (p *Protected) valid(ctx context.Context, tok string) (string, bool) {
 	}
 	_ = json.Unmarshal(body, &info)
 	p.mu.Lock()
-	p.seen[tok] = info.Sub
-	p.checked[tok] = checked{as: as, sub: info.Sub, at: time.Now()}
+	p.seen[tok] = checked{as: as, sub: info.Sub, at: time.Now()}
 	p.mu.Unlock()
 	return info.Sub, true
 }

@@ -232,9 +232,9 @@ func TestScoreServers(t *testing.T) {
 
 // TestScoreSteps: a step a request implies by its shape (a file to save,
 // a relative time, a URL, a sum, a folder's path, a kind of document to
-// make or to read, a file to convert) raises the tool that best fits the step by stepWeight, and only
-// that one; a request that implies nothing, or whose context alone would,
-// scores as its words do.
+// make or to read, a file to convert) raises the tool that best fits the
+// step by stepWeight, and only that one; a request that implies nothing,
+// or whose context alone would, scores as its words do.
 func TestScoreSteps(t *testing.T) {
 	docs := []*Doc{
 		doc(map[Field]string{Name: "bitcoin_price", Description: "Bitcoin price and market report", Server: "crypto"}),
